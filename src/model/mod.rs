@@ -1,0 +1,51 @@
+//! The wire format: JSONL bytes to typed lines, none lost, none refused.
+//!
+//! [`parse`] reads every physical line into an [`Entry`] or an [`Invalid`] reason. Entries keep
+//! positions ([`Span`], [`JsonStr`]) into the buffer instead of copies, so indexing a file of
+//! hundreds of MB costs a few hundred bytes per line; bodies are decoded when they are shown
+//! ([`body`], [`tool_result`]).
+
+pub mod body;
+mod census;
+mod content;
+mod entry;
+mod line;
+mod read;
+mod span;
+pub mod tool_result;
+mod wire;
+
+pub use census::Census;
+pub use content::*;
+pub use entry::*;
+pub use line::{read_line, Invalid, Line, LineContent, SplitLines};
+pub use read::{is_known_type, KNOWN_TYPES};
+pub use span::{JsonStr, Span};
+
+/// Reads every physical line of `bytes`. Never panics, never stops early.
+pub fn parse(bytes: &[u8]) -> Vec<Line> {
+    SplitLines::new(bytes)
+        .map(|(number, span, terminated)| read_line(bytes, number, span, terminated))
+        .collect()
+}
+
+/// A parsed file: its name, its bytes, and its lines, whose spans point into those bytes.
+#[derive(Clone, Debug)]
+pub struct Transcript {
+    /// The path as the user gave it (relative inside a dropped folder), which tells a session
+    /// file from a sub-agent file.
+    pub name: String,
+    pub bytes: Vec<u8>,
+    pub lines: Vec<Line>,
+}
+
+impl Transcript {
+    pub fn parse(name: impl Into<String>, bytes: Vec<u8>) -> Transcript {
+        let lines = parse(&bytes);
+        Transcript { name: name.into(), bytes, lines }
+    }
+
+    pub fn census(&self) -> Census {
+        Census::of(&self.lines, &self.bytes)
+    }
+}

@@ -1,0 +1,78 @@
+//! Byte ranges into a transcript's buffer.
+//!
+//! Sessions reach hundreds of MB, so the index never copies bodies: it keeps where they are and
+//! decodes them when they are shown. A [`Span`] is a byte range; a [`JsonStr`] is the span of one
+//! JSON string token (quotes included), decoded on demand.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+/// A byte range into the buffer a transcript was parsed from. `u32` because wasm32 memory is 4 GiB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start: start as u32, end: end as u32 }
+    }
+
+    pub fn range(self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    pub fn len(self) -> usize {
+        (self.end - self.start) as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+
+    /// The bytes this span covers, or nothing if it does not fit `src` (a span from another buffer).
+    pub fn bytes(self, src: &[u8]) -> &[u8] {
+        src.get(self.range()).unwrap_or_default()
+    }
+
+    /// The covered text. Spans are only made over text that was checked to be UTF-8.
+    pub fn text(self, src: &[u8]) -> &str {
+        std::str::from_utf8(self.bytes(src)).unwrap_or_default()
+    }
+
+    /// The span of `inner`, a slice borrowed from `outer`, where `outer` starts at `outer_start`.
+    /// serde_json hands out borrowed `&str`s into the line it parses; this turns them back into
+    /// positions so nothing needs copying.
+    pub(crate) fn of_slice(outer: &str, outer_start: usize, inner: &str) -> Span {
+        let offset = (inner.as_ptr() as usize).wrapping_sub(outer.as_ptr() as usize);
+        debug_assert!(offset + inner.len() <= outer.len(), "slice not inside its line");
+        let start = outer_start + offset.min(outer.len());
+        Span::new(start, start + inner.len().min(outer.len() - offset.min(outer.len())))
+    }
+}
+
+/// The span of a JSON string token in the buffer, quotes included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct JsonStr(pub Span);
+
+impl JsonStr {
+    /// The raw characters between the quotes, escapes left as written. Ids and names never carry
+    /// escapes in real files, so this is what they are compared and hashed by.
+    pub fn raw(self, src: &[u8]) -> &str {
+        let token = self.0.text(src);
+        token.get(1..token.len().saturating_sub(1)).unwrap_or_default()
+    }
+
+    /// The decoded string: borrowed when it has no escapes, which is almost always.
+    pub fn decode<'s>(self, src: &'s [u8]) -> Cow<'s, str> {
+        let inner = self.raw(src);
+        if !inner.contains('\\') {
+            return Cow::Borrowed(inner);
+        }
+        match serde_json::from_str::<String>(self.0.text(src)) {
+            Ok(s) => Cow::Owned(s),
+            Err(_) => Cow::Borrowed(inner),
+        }
+    }
+}

@@ -1,0 +1,329 @@
+//! `toolUseResult`: the structured result Claude Code keeps next to a `tool_result` for its UI.
+//!
+//! Decoded on demand, typed for the tools cctv renders specially. The shape is picked by the
+//! tool's name when the call is known, else by the result's fields. A result that does not fit
+//! its tool's shape stays as JSON together with the error, never dropped.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::span::Span;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ToolUseResult {
+    Read(ReadResult),
+    Edit(EditResult),
+    MultiEdit(MultiEditResult),
+    Write(WriteResult),
+    Bash(BashResult),
+    Glob(GlobResult),
+    Grep(GrepResult),
+    TodoWrite(TodoWriteResult),
+    Task(TaskResult),
+    WebSearch(WebSearchResult),
+    WebFetch(WebFetchResult),
+    /// A plain string: errors and rejections are written this way.
+    Text(String),
+    /// A list (MCP tools return content blocks).
+    List(Vec<Value>),
+    /// Any other shape; `error` says why a typed shape did not fit, if one was expected.
+    Other {
+        value: Value,
+        error: Option<String>,
+    },
+}
+
+/// One hunk of a unified diff, as Claude Code stores it.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Hunk {
+    pub old_start: u64,
+    pub old_lines: u64,
+    pub new_start: u64,
+    pub new_lines: u64,
+    /// Lines prefixed with ` `, `-` or `+`.
+    pub lines: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ReadResult {
+    /// `text`, `image`, `notebook`, `pdf`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub file: ReadFile,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ReadFile {
+    pub file_path: String,
+    pub content: String,
+    pub num_lines: u64,
+    pub start_line: u64,
+    pub total_lines: u64,
+    /// Images read with Read.
+    pub base64: Option<String>,
+    #[serde(rename = "type")]
+    pub media_type: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct EditResult {
+    pub file_path: String,
+    pub old_string: String,
+    pub new_string: String,
+    pub original_file: Option<String>,
+    pub structured_patch: Vec<Hunk>,
+    pub user_modified: bool,
+    pub replace_all: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct MultiEditResult {
+    pub file_path: String,
+    pub edits: Vec<MultiEditItem>,
+    pub original_file_contents: Option<String>,
+    pub structured_patch: Vec<Hunk>,
+    pub user_modified: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct MultiEditItem {
+    pub old_string: String,
+    pub new_string: String,
+    pub replace_all: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct WriteResult {
+    /// `create` or `update`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub file_path: String,
+    pub content: String,
+    pub structured_patch: Vec<Hunk>,
+    pub original_file: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct BashResult {
+    pub stdout: String,
+    pub stderr: String,
+    pub interrupted: bool,
+    pub is_image: bool,
+    pub no_output_expected: Option<bool>,
+    pub background_task_id: Option<String>,
+    pub return_code_interpretation: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GlobResult {
+    pub filenames: Vec<String>,
+    pub duration_ms: Option<f64>,
+    pub num_files: u64,
+    pub truncated: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GrepResult {
+    /// `files_with_matches`, `content` or `count`.
+    pub mode: Option<String>,
+    pub filenames: Vec<String>,
+    pub num_files: u64,
+    pub content: Option<String>,
+    pub num_lines: Option<u64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TodoWriteResult {
+    pub old_todos: Vec<Todo>,
+    pub new_todos: Vec<Todo>,
+}
+
+/// A todo item. Old versions had `id` and `priority`, newer ones `activeForm`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Todo {
+    pub content: String,
+    /// `pending`, `in_progress`, `completed`.
+    pub status: String,
+    pub active_form: Option<String>,
+    pub id: Option<String>,
+    pub priority: Option<String>,
+}
+
+impl Todo {
+    /// Reads a list of todos one by one, so one broken item (a bare string, seen in real files)
+    /// costs only itself: it is kept with its JSON as content and an empty status.
+    pub fn list(value: &Value) -> Vec<Todo> {
+        let Some(items) = value.as_array() else { return Vec::new() };
+        items
+            .iter()
+            .map(|item| {
+                Todo::deserialize(item).unwrap_or_else(|_| Todo {
+                    content: match item {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    },
+                    ..Todo::default()
+                })
+            })
+            .collect()
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TaskResult {
+    /// `completed`, `async_launched`, ...
+    pub status: Option<String>,
+    pub prompt: Option<String>,
+    pub agent_id: Option<String>,
+    pub agent_type: Option<String>,
+    pub description: Option<String>,
+    /// The sub-agent's final answer, as content blocks.
+    pub content: Vec<Value>,
+    pub total_duration_ms: Option<f64>,
+    pub total_tokens: Option<u64>,
+    pub total_tool_use_count: Option<u64>,
+    pub is_async: Option<bool>,
+    pub output_file: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct WebSearchResult {
+    pub query: String,
+    /// Mixed: link lists (`{tool_use_id, content: [{title, url}]}`) and text.
+    pub results: Vec<Value>,
+    pub duration_seconds: Option<f64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct WebFetchResult {
+    pub url: String,
+    pub code: Option<u64>,
+    pub code_text: Option<String>,
+    pub bytes: Option<u64>,
+    pub result: String,
+    pub duration_ms: Option<f64>,
+}
+
+/// Decodes the `toolUseResult` at `span`, for a call of `tool_name` if known.
+pub fn decode(src: &[u8], span: Span, tool_name: Option<&str>) -> ToolUseResult {
+    match serde_json::from_slice::<Value>(span.bytes(src)) {
+        Ok(value) => from_value(value, tool_name),
+        Err(e) => ToolUseResult::Other {
+            value: Value::String(String::from_utf8_lossy(span.bytes(src)).into_owned()),
+            error: Some(e.to_string()),
+        },
+    }
+}
+
+pub fn from_value(value: Value, tool_name: Option<&str>) -> ToolUseResult {
+    let object = match value {
+        Value::String(s) => return ToolUseResult::Text(s),
+        Value::Array(items) => return ToolUseResult::List(items),
+        Value::Object(_) => value,
+        other => return ToolUseResult::Other { value: other, error: None },
+    };
+    let shape = tool_name.and_then(shape_of_tool).or_else(|| shape_of_fields(&object));
+    let Some(shape) = shape else {
+        return ToolUseResult::Other { value: object, error: None };
+    };
+    let typed = match shape {
+        Shape::Read => typed(&object, ToolUseResult::Read),
+        Shape::Edit => typed(&object, ToolUseResult::Edit),
+        Shape::MultiEdit => typed(&object, ToolUseResult::MultiEdit),
+        Shape::Write => typed(&object, ToolUseResult::Write),
+        Shape::Bash => typed(&object, ToolUseResult::Bash),
+        Shape::Glob => typed(&object, ToolUseResult::Glob),
+        Shape::Grep => typed(&object, ToolUseResult::Grep),
+        Shape::Task => typed(&object, ToolUseResult::Task),
+        Shape::WebSearch => typed(&object, ToolUseResult::WebSearch),
+        Shape::WebFetch => typed(&object, ToolUseResult::WebFetch),
+        Shape::TodoWrite => Ok(ToolUseResult::TodoWrite(TodoWriteResult {
+            old_todos: object.get("oldTodos").map(Todo::list).unwrap_or_default(),
+            new_todos: object.get("newTodos").map(Todo::list).unwrap_or_default(),
+        })),
+    };
+    typed.unwrap_or_else(|error| ToolUseResult::Other { value: object, error: Some(error) })
+}
+
+fn typed<T: for<'de> Deserialize<'de>>(
+    value: &Value,
+    wrap: fn(T) -> ToolUseResult,
+) -> Result<ToolUseResult, String> {
+    T::deserialize(value).map(wrap).map_err(|e| e.to_string())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    Read,
+    Edit,
+    MultiEdit,
+    Write,
+    Bash,
+    Glob,
+    Grep,
+    TodoWrite,
+    Task,
+    WebSearch,
+    WebFetch,
+}
+
+fn shape_of_tool(name: &str) -> Option<Shape> {
+    Some(match name {
+        "Read" => Shape::Read,
+        "Edit" => Shape::Edit,
+        "MultiEdit" => Shape::MultiEdit,
+        "Write" => Shape::Write,
+        "Bash" => Shape::Bash,
+        "Glob" => Shape::Glob,
+        "Grep" => Shape::Grep,
+        "TodoWrite" => Shape::TodoWrite,
+        "Task" | "Agent" => Shape::Task,
+        "WebSearch" => Shape::WebSearch,
+        "WebFetch" => Shape::WebFetch,
+        _ => return None,
+    })
+}
+
+/// For results whose call is unknown (an orphan result): recognise the shape by its fields.
+fn shape_of_fields(value: &Value) -> Option<Shape> {
+    let has = |key: &str| value.get(key).is_some();
+    Some(if has("file") && has("type") {
+        Shape::Read
+    } else if has("edits") && has("filePath") {
+        Shape::MultiEdit
+    } else if has("oldString") && has("newString") {
+        Shape::Edit
+    } else if has("filePath") && has("content") && has("type") {
+        Shape::Write
+    } else if has("stdout") && has("stderr") && has("interrupted") {
+        Shape::Bash
+    } else if has("oldTodos") || has("newTodos") {
+        Shape::TodoWrite
+    } else if has("agentId") || has("totalToolUseCount") {
+        Shape::Task
+    } else if has("filenames") && has("mode") {
+        Shape::Grep
+    } else if has("filenames") {
+        Shape::Glob
+    } else if has("query") && has("results") {
+        Shape::WebSearch
+    } else if has("url") && has("codeText") {
+        Shape::WebFetch
+    } else {
+        return None;
+    })
+}
