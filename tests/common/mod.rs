@@ -36,3 +36,34 @@ pub fn fixture(relative: &str) -> Vec<u8> {
     let path = fixtures_dir().join(relative);
     std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
+
+/// Every file under a fixtures folder as a folder drop gives them: names relative to the folder.
+pub fn folder(relative: &str) -> Vec<cctv::normalize::Input> {
+    let root = fixtures_dir().join(relative);
+    let mut files = Vec::new();
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    walk(&root, &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| cctv::normalize::Input {
+            name: path.strip_prefix(&root).unwrap().to_string_lossy().into_owned(),
+            bytes: std::fs::read(&path).unwrap(),
+        })
+        .collect()
+}
+
+/// One fixture file as an input named by its file name.
+pub fn input(relative: &str) -> cctv::normalize::Input {
+    let name = relative.rsplit('/').next().unwrap().to_owned();
+    cctv::normalize::Input { name, bytes: fixture(relative) }
+}

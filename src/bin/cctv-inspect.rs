@@ -1,0 +1,242 @@
+//! What cctv makes of transcript files, as JSON, without a browser.
+//!
+//! cargo run --release --no-default-features --bin cctv-inspect -- FILE_OR_DIR... [--bench]
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use cctv::model::{Census, Transcript};
+use cctv::normalize::{self, AgentLink, Input, ItemKind, LinkEvidence, Thread, Workspace};
+use serde_json::{json, Value};
+
+fn main() {
+    let mut bench = false;
+    let mut paths = Vec::new();
+    for arg in std::env::args().skip(1) {
+        match arg.as_str() {
+            "--bench" => bench = true,
+            "-h" | "--help" => {
+                eprintln!("usage: cctv-inspect FILE_OR_DIR... [--bench]");
+                return;
+            }
+            _ => paths.push(PathBuf::from(arg)),
+        }
+    }
+    if paths.is_empty() {
+        eprintln!("usage: cctv-inspect FILE_OR_DIR... [--bench]");
+        std::process::exit(2);
+    }
+    let inputs = match read_inputs(&paths) {
+        Ok(inputs) => inputs,
+        Err(e) => {
+            eprintln!("cctv-inspect: {e}");
+            std::process::exit(1);
+        }
+    };
+    let report = if bench { bench_report(inputs) } else { inspect(&normalize::normalize(inputs)) };
+    println!("{}", serde_json::to_string_pretty(&report).expect("JSON values serialize"));
+}
+
+/// Files as a folder drop gives them: names relative to the folder dropped, so the
+/// `<session>/subagents/` layout is visible.
+fn read_inputs(paths: &[PathBuf]) -> std::io::Result<Vec<Input>> {
+    let mut inputs = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            walk(path, &mut found)?;
+            found.sort();
+            for file in found {
+                let name = file.strip_prefix(path).unwrap_or(&file).to_string_lossy().replace('\\', "/");
+                inputs.push(Input { name, bytes: std::fs::read(&file)? });
+            }
+        } else {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            inputs.push(Input { name, bytes: std::fs::read(path)? });
+        }
+    }
+    Ok(inputs)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if path.to_string_lossy().ends_with(".jsonl") || path.to_string_lossy().ends_with(".meta.json")
+        {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn inspect(ws: &Workspace) -> Value {
+    let sessions: Vec<Value> = ws
+        .sessions
+        .iter()
+        .map(|session| {
+            let mut files: Vec<u32> = session.file.into_iter().collect();
+            files.extend(session.agents.iter().filter_map(|a| a.file));
+            let mut census = Census::default();
+            for &f in &files {
+                let file = &ws.files[f as usize];
+                for (key, n) in file.census().0 {
+                    *census.0.entry(key).or_insert(0) += n;
+                }
+            }
+            let agents: Vec<Value> = session
+                .agents
+                .iter()
+                .map(|agent| {
+                    let link = match agent.link {
+                        AgentLink::Orphan => json!("orphan"),
+                        AgentLink::ToolCall { line, how } => {
+                            let file = ws.file(line);
+                            json!({
+                                "file": file.name,
+                                "line": file.lines[line.line as usize].number,
+                                "toolUseId": tool_use_id_of(ws, session, agent_index(session, agent)),
+                                "evidence": evidence(how),
+                            })
+                        }
+                    };
+                    json!({
+                        "agentId": agent.agent_id,
+                        "file": agent.file.map(|f| ws.files[f as usize].name.clone()),
+                        "description": agent.description,
+                        "agentType": agent.agent_type,
+                        "items": agent.thread.items.len(),
+                        "linkedTo": link,
+                        "stats": agent.stats,
+                    })
+                })
+                .collect();
+            let branches: Vec<Value> = session
+                .branches
+                .iter()
+                .map(|b| {
+                    json!({
+                        "forkPointLine": b.fork_point.map(|l| ws.line(l).number),
+                        "items": b.thread.items.len(),
+                    })
+                })
+                .collect();
+            json!({
+                "sessionId": session.session_id,
+                "file": session.file.map(|f| ws.files[f as usize].name.clone()),
+                "title": session.title,
+                "items": outline(&session.thread),
+                "accounting": {
+                    "lines": session.accounting.lines,
+                    "shown": session.accounting.rendered,
+                    "merged": session.accounting.merged,
+                    "notShown": session.accounting.not_shown,
+                },
+                "census": census.0,
+                "agents": agents,
+                "branches": branches,
+                "stats": session.stats,
+            })
+        })
+        .collect();
+    let rejected: Vec<Value> =
+        ws.rejected.iter().map(|(name, reason)| json!({"file": name, "reason": reason})).collect();
+    json!({ "sessions": sessions, "rejected": rejected })
+}
+
+fn agent_index(session: &normalize::Session, agent: &normalize::Agent) -> usize {
+    session.agents.iter().position(|a| std::ptr::eq(a, agent)).unwrap_or(0)
+}
+
+/// The id of the call that spawned agent `index`.
+fn tool_use_id_of(ws: &Workspace, session: &normalize::Session, index: usize) -> Option<String> {
+    let threads = std::iter::once(&session.thread)
+        .chain(session.branches.iter().map(|b| &b.thread))
+        .chain(session.agents.iter().map(|a| &a.thread));
+    for thread in threads {
+        for item in &thread.items {
+            if let ItemKind::ToolCall(call) = &item.kind {
+                if call.agent == Some(index as u32) {
+                    return call.tool_use_id.map(|id| id.decode(&ws.file(item.line).bytes).into_owned());
+                }
+            }
+        }
+    }
+    None
+}
+
+fn evidence(how: LinkEvidence) -> &'static str {
+    match how {
+        LinkEvidence::ResultAgentId => "toolUseResult.agentId",
+        LinkEvidence::MetaToolUseId => "meta.json toolUseId",
+        LinkEvidence::AgentProgress => "agent_progress",
+        LinkEvidence::Prompt => "prompt",
+        LinkEvidence::Description => "meta.json description",
+    }
+}
+
+/// Items by kind, for a quick look.
+fn outline(thread: &Thread) -> Value {
+    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+    for item in &thread.items {
+        let kind = match &item.kind {
+            ItemKind::Prompt => "prompt",
+            ItemKind::Text => "text",
+            ItemKind::Thinking => "thinking",
+            ItemKind::RedactedThinking => "redactedThinking",
+            ItemKind::ToolCall(_) => "toolCall",
+            ItemKind::OrphanResult => "orphanResult",
+            ItemKind::Event => "event",
+            ItemKind::CompactBoundary(_) => "compactBoundary",
+            ItemKind::UnknownBlock => "unknownBlock",
+            ItemKind::Unknown => "unknown",
+            ItemKind::Malformed => "malformed",
+        };
+        *counts.entry(kind).or_insert(0) += 1;
+    }
+    json!({ "total": thread.items.len(), "byKind": counts, "turns": thread.turns.len() })
+}
+
+/// Parse and normalize throughput over the given files, next to serde_json building a `Value`
+/// per line of the same bytes (the ratio is what to compare across machines).
+fn bench_report(inputs: Vec<Input>) -> Value {
+    let bytes: usize = inputs.iter().map(|i| i.bytes.len()).sum();
+    let mb = bytes as f64 / 1e6;
+    let runs = 5;
+    let best = |f: &mut dyn FnMut()| {
+        (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                f();
+                start.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let baseline = best(&mut || {
+        for input in &inputs {
+            for line in input.bytes.split(|&b| b == b'\n') {
+                let value: Result<Value, _> = serde_json::from_slice(line);
+                std::hint::black_box(&value);
+            }
+        }
+    });
+    let parse = best(&mut || {
+        for input in &inputs {
+            std::hint::black_box(Transcript::parse(input.name.clone(), input.bytes.clone()));
+        }
+    });
+    let total = best(&mut || {
+        std::hint::black_box(normalize::normalize(inputs.clone()));
+    });
+    json!({
+        "files": inputs.len(),
+        "megabytes": mb,
+        "runs": runs,
+        "baselineSerdeValueMBs": mb / baseline,
+        "parseMBs": mb / parse,
+        "parseAndNormalizeMBs": mb / total,
+        "parseVsBaseline": baseline / parse,
+        "parseAndNormalizeVsBaseline": baseline / total,
+    })
+}

@@ -1,0 +1,345 @@
+//! From parsed files to the conversations a person reads.
+//!
+//! [`normalize`] takes files as a user drops them (a session file, its sub-agent files in any of
+//! the three layouts, `.meta.json` files, unrelated sessions) and makes [`Session`]s: the main
+//! line and its alternative branches ([`dag`]), items with tool calls paired and hooks and
+//! progress folded in ([`thread`]), sub-agents linked to their calls ([`sidechains`]), stats,
+//! and an account of where every line went ([`accounting`]). Pure Rust: no DOM, tested natively.
+
+pub mod accounting;
+pub mod dag;
+pub mod ids;
+pub mod outline;
+pub mod sidechains;
+pub mod stats;
+pub mod thread;
+pub mod time;
+mod view;
+
+use std::collections::{HashMap, HashSet};
+
+pub use accounting::{NotShown, Placement};
+pub use sidechains::AgentMeta;
+pub use view::*;
+
+use crate::model::{EntryKind, MetadataKind, Transcript};
+
+/// A file as the user gave it: its path (relative inside a dropped folder) and its bytes.
+#[derive(Clone, Debug)]
+pub struct Input {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// Parses and normalizes `inputs`.
+pub fn normalize(inputs: Vec<Input>) -> Workspace {
+    let mut files = Vec::new();
+    let mut metas: HashMap<String, AgentMeta> = HashMap::new();
+    let mut rejected = Vec::new();
+    for input in inputs {
+        if input.name.ends_with(".meta.json") {
+            match serde_json::from_slice::<AgentMeta>(&input.bytes) {
+                Ok(meta) => {
+                    metas.insert(agent_id_of_name(&input.name).unwrap_or_default(), meta);
+                }
+                Err(e) => rejected.push((input.name, format!("not a sub-agent .meta.json: {e}"))),
+            }
+            continue;
+        }
+        let transcript = Transcript::parse(input.name, input.bytes);
+        match rejection(&transcript) {
+            Some(reason) => rejected.push((transcript.name, reason)),
+            None => files.push(transcript),
+        }
+    }
+    let sessions = sessions(&files, &metas);
+    Workspace { files, sessions, rejected }
+}
+
+/// Why a file is not a transcript at all, if it is not.
+fn rejection(t: &Transcript) -> Option<String> {
+    if t.bytes.iter().all(u8::is_ascii_whitespace) {
+        return Some("empty file".into());
+    }
+    if t.lines.iter().any(|l| l.entry().is_some()) {
+        return None;
+    }
+    let first = t
+        .lines
+        .iter()
+        .find_map(|l| l.invalid().filter(|i| **i != crate::model::Invalid::Blank).map(|i| (l.number, i)));
+    let detail = first.map(|(n, i)| format!(" (line {n}: {})", i.reason())).unwrap_or_default();
+    Some(format!(
+        "not a Claude Code transcript: none of its {} lines is a JSON object{detail}",
+        t.lines.len()
+    ))
+}
+
+/// `agent-<id>.jsonl` or `agent-<id>.meta.json` -> `<id>`.
+fn agent_id_of_name(name: &str) -> Option<String> {
+    let base = name.rsplit(['/', '\\']).next()?;
+    let id = base.strip_prefix("agent-")?;
+    let id = id.strip_suffix(".jsonl").or_else(|| id.strip_suffix(".meta.json"))?;
+    Some(id.to_owned())
+}
+
+/// `<session>/subagents/agent-<id>.jsonl` -> `<session>`.
+fn session_of_path(name: &str) -> Option<String> {
+    let mut parts: Vec<&str> = name.split(['/', '\\']).collect();
+    parts.pop()?;
+    if parts.pop()? != "subagents" {
+        return None;
+    }
+    parts.pop().map(str::to_owned)
+}
+
+fn first_session_id(t: &Transcript) -> Option<String> {
+    t.lines.iter().find_map(|l| Some(l.entry()?.envelope.session_id?.decode(&t.bytes).into_owned()))
+}
+
+fn sessions(files: &[Transcript], metas: &HashMap<String, AgentMeta>) -> Vec<Session> {
+    let mut sessions: Vec<Session> = Vec::new();
+    let mut agent_files: Vec<(usize, Option<String>, Option<String>)> = Vec::new();
+    for (index, file) in files.iter().enumerate() {
+        let agent_id = agent_id_of_name(&file.name);
+        if agent_id.is_some() {
+            let session = session_of_path(&file.name).or_else(|| first_session_id(file));
+            agent_files.push((index, agent_id, session));
+        } else {
+            sessions.push(Session {
+                session_id: first_session_id(file).or_else(|| Some(stem(&file.name))),
+                file: Some(index as u32),
+                ..Session::default()
+            });
+        }
+    }
+    // Sub-agent files join the session they name; those whose session was not loaded are
+    // grouped by that id, as sessions of orphans.
+    let mut session_agent_files: Vec<Vec<(usize, Option<String>)>> = vec![Vec::new(); sessions.len()];
+    for (index, agent_id, session_id) in agent_files {
+        let at = sessions.iter().position(|s| s.session_id.is_some() && s.session_id == session_id);
+        let at = at.unwrap_or_else(|| {
+            sessions.push(Session { session_id: session_id.clone(), file: None, ..Session::default() });
+            session_agent_files.push(Vec::new());
+            sessions.len() - 1
+        });
+        session_agent_files[at].push((index, agent_id));
+    }
+    for (session, agent_files) in sessions.iter_mut().zip(session_agent_files) {
+        assemble(session, files, &agent_files, metas);
+    }
+    sessions
+}
+
+fn stem(name: &str) -> String {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    base.strip_suffix(".jsonl").unwrap_or(base).to_owned()
+}
+
+/// Builds one session's threads, links its agents, counts it.
+fn assemble(
+    session: &mut Session,
+    files: &[Transcript],
+    agent_files: &[(usize, Option<String>)],
+    metas: &HashMap<String, AgentMeta>,
+) {
+    let mut placements: HashMap<u32, Vec<Placement>> = HashMap::new();
+    let mut agent_metas: Vec<Option<AgentMeta>> = Vec::new();
+
+    if let Some(file_index) = session.file {
+        let file = &files[file_index as usize];
+        let src = &file.bytes[..];
+        let mut place = vec![Placement::Pending; file.lines.len()];
+        let tombstoned = tombstoned(file);
+        let ctx = thread::Context { file, file_index, tombstoned: &tombstoned };
+        // Inline sidechains (the oldest layout) are separate conversations in the same file.
+        let (side, main): (Vec<u32>, Vec<u32>) = (0..file.lines.len() as u32)
+            .partition(|&i| file.lines[i as usize].entry().is_some_and(|e| e.envelope.is_sidechain));
+        let plan = dag::plan(&file.lines, src, &main);
+        for &d in &plan.duplicates {
+            place[d as usize] = Placement::NotShown(NotShown::Duplicate);
+        }
+        session.thread = thread::build(&ctx, &plan.main, &mut place);
+        for (fork_point, lines) in &plan.branches {
+            session.branches.push(Branch {
+                fork_point: fork_point.map(|line| LineRef { file: file_index, line }),
+                thread: thread::build(&ctx, lines, &mut place),
+            });
+        }
+        for lines in inline_agents(file, &side) {
+            let agent_id = lines.iter().find_map(|&i| {
+                Some(file.lines[i as usize].entry()?.envelope.agent_id?.decode(src).into_owned())
+            });
+            let thread = agent_thread(&ctx, &lines, &mut place);
+            agent_metas.push(agent_id.as_ref().and_then(|id| metas.get(id).cloned()));
+            session.agents.push(Agent { agent_id, file: None, thread, ..Agent::default() });
+        }
+        session.title = title(file);
+        placements.insert(file_index, place);
+    }
+    for (file_index, agent_id) in agent_files {
+        let file = &files[*file_index];
+        let mut place = vec![Placement::Pending; file.lines.len()];
+        let tombstoned = tombstoned(file);
+        let ctx = thread::Context { file, file_index: *file_index as u32, tombstoned: &tombstoned };
+        let all: Vec<u32> = (0..file.lines.len() as u32).collect();
+        let thread = agent_thread(&ctx, &all, &mut place);
+        agent_metas.push(agent_id.as_ref().and_then(|id| metas.get(id).cloned()));
+        session.agents.push(Agent {
+            agent_id: agent_id.clone(),
+            file: Some(*file_index as u32),
+            thread,
+            ..Agent::default()
+        });
+        placements.insert(*file_index as u32, place);
+    }
+    sidechains::link(session, files, &agent_metas);
+    if session.title.is_none() {
+        session.title = first_prompt_title(session, files);
+    }
+
+    let mut stats = Stats::default();
+    if let Some(file_index) = session.file {
+        stats::add_thread(&mut stats, &session.thread, &files[file_index as usize]);
+    }
+    for agent in &mut session.agents {
+        let mut agent_stats = Stats::default();
+        if let Some(first) = agent.thread.items.first() {
+            stats::add_thread(&mut agent_stats, &agent.thread, &files[first.line.file as usize]);
+        }
+        stats::add_agent(&mut stats, &agent_stats);
+        agent.stats = agent_stats;
+    }
+    session.stats = stats;
+
+    let mut files_in_order: Vec<_> = placements.into_iter().collect();
+    files_in_order.sort_by_key(|(f, _)| *f);
+    for (file_index, place) in files_in_order {
+        for (line, placement) in place.into_iter().enumerate() {
+            let at = LineRef { file: file_index, line: line as u32 };
+            session.accounting.lines += 1;
+            match placement {
+                Placement::Rendered => session.accounting.rendered += 1,
+                Placement::Merged => session.accounting.merged += 1,
+                Placement::NotShown(reason) => {
+                    *session.accounting.not_shown.entry(reason.reason().to_owned()).or_insert(0) += 1;
+                    session.not_shown.push((at, reason));
+                }
+                Placement::Pending => {
+                    // A line no step claimed is a bug in cctv, and is said so rather than lost.
+                    *session.accounting.not_shown.entry("not placed (cctv bug)".to_owned()).or_insert(0) += 1;
+                }
+            }
+        }
+    }
+}
+
+/// An agent's conversation: its lines in file order, replays dropped. Agents are never rewound
+/// by a user, so forks inside them are structure, not alternatives, and read in place.
+fn agent_thread(ctx: &thread::Context, lines: &[u32], place: &mut [Placement]) -> Thread {
+    let plan = dag::plan(&ctx.file.lines, &ctx.file.bytes, lines);
+    let duplicates: HashSet<u32> = plan.duplicates.iter().copied().collect();
+    for &d in &duplicates {
+        place[d as usize] = Placement::NotShown(NotShown::Duplicate);
+    }
+    let keep: Vec<u32> = lines.iter().copied().filter(|i| !duplicates.contains(i)).collect();
+    thread::build(ctx, &keep, place)
+}
+
+/// Groups a file's inline sidechain lines into agents: by `agentId` where lines carry one, else
+/// by the root their `parentUuid` chain reaches.
+fn inline_agents(file: &Transcript, side: &[u32]) -> Vec<Vec<u32>> {
+    let src = &file.bytes[..];
+    let mut uuid_line: HashMap<&str, u32> = HashMap::new();
+    for &i in side {
+        if let Some(uuid) = file.lines[i as usize].entry().and_then(|e| e.envelope.uuid) {
+            uuid_line.entry(uuid.raw(src)).or_insert(i);
+        }
+    }
+    let mut root_of: HashMap<u32, u32> = HashMap::new();
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    let mut group_of_key: HashMap<String, usize> = HashMap::new();
+    for &i in side {
+        let entry = file.lines[i as usize].entry().expect("sidechain lines are entries");
+        let key = match entry.envelope.agent_id {
+            Some(id) => format!("id:{}", id.raw(src)),
+            None => {
+                // Walk up to the root, bounded by the number of lines (a cycle cannot loop).
+                let mut at = i;
+                for _ in 0..side.len() {
+                    if let Some(&root) = root_of.get(&at) {
+                        at = root;
+                        break;
+                    }
+                    let parent = file.lines[at as usize]
+                        .entry()
+                        .and_then(|e| e.envelope.parent_uuid)
+                        .and_then(|p| uuid_line.get(p.raw(src)).copied());
+                    match parent {
+                        Some(p) if p != at => at = p,
+                        _ => break,
+                    }
+                }
+                root_of.insert(i, at);
+                format!("root:{at}")
+            }
+        };
+        let group = *group_of_key.entry(key).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[group].push(i);
+    }
+    groups
+}
+
+fn tombstoned(file: &Transcript) -> HashSet<&str> {
+    file.lines
+        .iter()
+        .filter_map(|l| match &l.entry()?.kind {
+            EntryKind::Tombstone(t) => Some(t.target?.raw(&file.bytes)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The session's name: the user's own title, else Claude's, else the latest summary.
+fn title(file: &Transcript) -> Option<String> {
+    let src = &file.bytes[..];
+    let mut custom = None;
+    let mut ai = None;
+    let mut summary = None;
+    for line in &file.lines {
+        match &line.entry().map(|e| &e.kind) {
+            Some(EntryKind::Metadata(m)) if m.kind == MetadataKind::CustomTitle => {
+                custom = m.value.or(custom)
+            }
+            Some(EntryKind::Metadata(m)) if m.kind == MetadataKind::AiTitle => ai = m.value.or(ai),
+            Some(EntryKind::Summary(s)) => summary = s.summary.or(summary),
+            _ => {}
+        }
+    }
+    custom.or(ai).or(summary).map(|t| t.decode(src).into_owned())
+}
+
+fn first_prompt_title(session: &Session, files: &[Transcript]) -> Option<String> {
+    let item = session
+        .thread
+        .items
+        .iter()
+        .find(|i| matches!(i.kind, ItemKind::Prompt) && !i.meta && !i.synthetic)?;
+    let file = &files[item.line.file as usize];
+    let EntryKind::User(user) = &file.lines[item.line.line as usize].entry()?.kind else { return None };
+    let text = match (&user.message.content, item.block) {
+        (crate::model::Content::Text(t), _) => t.decode(&file.bytes).into_owned(),
+        (crate::model::Content::Blocks(blocks), Some(b)) => {
+            match blocks.iter().find(|x| x.index == b)?.kind {
+                crate::model::BlockKind::Text { text } => text.decode(&file.bytes).into_owned(),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let line = text.lines().find(|l| !l.trim().is_empty())?.trim();
+    Some(line.chars().take(120).collect())
+}

@@ -1,0 +1,145 @@
+//! A plain-text outline of a session, for people reviewing what normalize made of a file
+//! (snapshot tests, `cctv-inspect --outline`).
+
+use std::fmt::Write;
+
+use super::view::{AgentLink, Item, ItemKind, Session, Thread, Workspace};
+use crate::model::{BlockKind, Content, EntryKind};
+
+pub fn outline(ws: &Workspace, session: &Session) -> String {
+    let mut out = String::new();
+    let name = session.file.map(|f| ws.files[f as usize].name.as_str()).unwrap_or("(no session file)");
+    let _ = writeln!(out, "session {} ({name})", session.session_id.as_deref().unwrap_or("?"));
+    let _ = writeln!(out, "title: {}", session.title.as_deref().unwrap_or("-"));
+    thread(&mut out, ws, "main", &session.thread);
+    for branch in &session.branches {
+        let at = branch.fork_point.map(|l| format!("L{}", ws.line(l).number)).unwrap_or("start".into());
+        thread(&mut out, ws, &format!("branch from {at}"), &branch.thread);
+    }
+    for (index, agent) in session.agents.iter().enumerate() {
+        let link = match agent.link {
+            AgentLink::Orphan => "orphan".to_string(),
+            AgentLink::ToolCall { line, how } => format!("spawned at L{} ({how:?})", ws.line(line).number),
+        };
+        let id = agent.agent_id.as_deref().unwrap_or("inline");
+        thread(&mut out, ws, &format!("agent {index} {id}, {link}"), &agent.thread);
+    }
+    let a = &session.accounting;
+    let _ = writeln!(
+        out,
+        "lines {}: shown {}, merged {}, not shown {:?}",
+        a.lines, a.rendered, a.merged, a.not_shown
+    );
+    out
+}
+
+fn thread(out: &mut String, ws: &Workspace, title: &str, thread: &Thread) {
+    let _ = writeln!(out, "[{title}] {} items, {} turns", thread.items.len(), thread.turns.len());
+    for item in &thread.items {
+        let _ = writeln!(out, "  {}", describe(ws, item));
+    }
+}
+
+fn describe(ws: &Workspace, item: &Item) -> String {
+    let line = ws.line(item.line);
+    let src = &ws.file(item.line).bytes;
+    let at = match item.block {
+        Some(b) => format!("L{}.{b}", line.number),
+        None => format!("L{}", line.number),
+    };
+    let mut flags = String::new();
+    if item.meta {
+        flags.push_str(" meta");
+    }
+    if item.synthetic {
+        flags.push_str(" synthetic");
+    }
+    let entry = line.entry();
+    let text = || excerpt(&item_text(ws, item).unwrap_or_default());
+    let what = match &item.kind {
+        ItemKind::Prompt => format!("prompt {:?}", text()),
+        ItemKind::Text => format!("text {:?}", text()),
+        ItemKind::Thinking => format!("thinking {:?}", text()),
+        ItemKind::RedactedThinking => "redacted thinking".into(),
+        ItemKind::ToolCall(call) => {
+            let name = call.name.map(|n| n.decode(src).into_owned()).unwrap_or_default();
+            let result = match call.result {
+                Some(r) => {
+                    format!("result L{}{}", ws.line(r.line).number, if r.is_error { " error" } else { "" })
+                }
+                None => "result missing".into(),
+            };
+            let mut s = format!("call {name} {result}");
+            for (label, n) in [
+                ("pre", call.pre_hooks.len()),
+                ("post", call.post_hooks.len()),
+                ("progress", call.progress.len()),
+            ] {
+                if n > 0 {
+                    let _ = write!(s, " {label} {n}");
+                }
+            }
+            if let Some(agent) = call.agent {
+                let _ = write!(s, " -> agent {agent}");
+            }
+            s
+        }
+        ItemKind::OrphanResult => "result without call".into(),
+        ItemKind::Event => {
+            let kind = match entry.map(|e| &e.kind) {
+                Some(EntryKind::System(s)) => format!("system {}", s.subtype.name(src)),
+                Some(EntryKind::Attachment(a)) => {
+                    format!(
+                        "attachment {}",
+                        a.attachment_type.map(|t| t.decode(src).into_owned()).unwrap_or_default()
+                    )
+                }
+                Some(EntryKind::Progress(p)) => format!("progress {}", p.kind.name(src)),
+                Some(EntryKind::Summary(_)) => "summary".into(),
+                Some(EntryKind::PrLink(_)) => "pr-link".into(),
+                _ => "event".into(),
+            };
+            format!("event {kind}")
+        }
+        ItemKind::CompactBoundary(b) => format!(
+            "compaction (summary {}, {} summary lines)",
+            b.summary.map(|l| format!("L{}", ws.line(l).number)).unwrap_or("none".into()),
+            b.summaries.len()
+        ),
+        ItemKind::UnknownBlock => "unknown block".into(),
+        ItemKind::Unknown => "unknown entry".into(),
+        ItemKind::Malformed => "malformed entry".into(),
+    };
+    let turn = item.turn.map(|t| format!(" t{t}")).unwrap_or_default();
+    format!("{at:<8} {what}{turn}{flags}")
+}
+
+/// The text an item shows, for prompts, assistant text and thinking.
+pub fn item_text(ws: &Workspace, item: &Item) -> Option<String> {
+    let src = &ws.file(item.line).bytes;
+    let message = match &ws.line(item.line).entry()?.kind {
+        EntryKind::User(u) => &u.message,
+        EntryKind::Assistant(a) => &a.message,
+        _ => return None,
+    };
+    match (&message.content, item.block) {
+        (Content::Text(text), _) => Some(text.decode(src).into_owned()),
+        (Content::Blocks(blocks), Some(b)) => match &blocks.iter().find(|x| x.index == b)?.kind {
+            BlockKind::Text { text } => Some(text.decode(src).into_owned()),
+            BlockKind::Thinking { thinking } => Some(thinking.decode(src).into_owned()),
+            BlockKind::Image { .. } => Some("[image]".into()),
+            BlockKind::Document { .. } => Some("[document]".into()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn excerpt(text: &str) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > 60 {
+        format!("{}…", flat.chars().take(60).collect::<String>())
+    } else {
+        flat
+    }
+}

@@ -1,0 +1,188 @@
+//! Sub-agents: finding each one's spawning `Task`/`Agent` call.
+//!
+//! Three on-disk layouts exist (inline `isSidechain` lines in the session file, `agent-<id>.jsonl`
+//! beside it, `<session>/subagents/agent-<id>.jsonl` with a `.meta.json`), and each version
+//! leaves different evidence. Stronger evidence is tried first; each call spawns one agent.
+
+use serde::Deserialize;
+
+use super::view::{AgentLink, ItemKind, LineRef, LinkEvidence, Session, Thread};
+use crate::model::{self, tool_result, Content, EntryKind, Transcript};
+
+/// `agent-<id>.meta.json`, written beside newer sub-agent files.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct AgentMeta {
+    pub agent_type: Option<String>,
+    pub description: Option<String>,
+    pub tool_use_id: Option<String>,
+}
+
+/// Which thread of a session an item is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreadId {
+    Main,
+    Branch(usize),
+    Agent(usize),
+}
+
+/// A call that spawns a sub-agent, with what it says about the agent.
+struct SpawnCall {
+    thread: ThreadId,
+    item: usize,
+    line: LineRef,
+    tool_use_id: String,
+    prompt: Option<String>,
+    description: Option<String>,
+    agent_type: Option<String>,
+    /// `toolUseResult.agentId` of its result.
+    result_agent_id: Option<String>,
+    /// `agentId`s named by its agent_progress lines.
+    progress_agent_ids: Vec<String>,
+    taken: bool,
+}
+
+/// Links every agent of `session` to its spawning call, and records the link on both sides.
+/// `metas[i]` is agent i's `.meta.json`, if one was loaded.
+pub fn link(session: &mut Session, files: &[Transcript], metas: &[Option<AgentMeta>]) {
+    let mut calls = spawn_calls(session, files);
+    let first_prompts: Vec<Option<String>> =
+        session.agents.iter().map(|agent| first_prompt(&agent.thread, files)).collect();
+    let mut links: Vec<Option<(usize, LinkEvidence)>> = vec![None; session.agents.len()];
+
+    let try_link = |links: &mut Vec<Option<(usize, LinkEvidence)>>,
+                    calls: &mut Vec<SpawnCall>,
+                    evidence: LinkEvidence,
+                    matches: &dyn Fn(usize, &SpawnCall) -> bool| {
+        for (agent, link) in links.iter_mut().enumerate() {
+            if link.is_some() {
+                continue;
+            }
+            if let Some(c) = calls.iter().position(|call| !call.taken && matches(agent, call)) {
+                calls[c].taken = true;
+                *link = Some((c, evidence));
+            }
+        }
+    };
+    let ids: Vec<Option<String>> = session.agents.iter().map(|a| a.agent_id.clone()).collect();
+    let meta = |agent: usize| metas.get(agent).and_then(Option::as_ref);
+    try_link(&mut links, &mut calls, LinkEvidence::ResultAgentId, &|agent, call| {
+        ids[agent].is_some() && call.result_agent_id == ids[agent]
+    });
+    try_link(&mut links, &mut calls, LinkEvidence::MetaToolUseId, &|agent, call| {
+        meta(agent).and_then(|m| m.tool_use_id.as_deref()) == Some(call.tool_use_id.as_str())
+    });
+    try_link(&mut links, &mut calls, LinkEvidence::AgentProgress, &|agent, call| {
+        ids[agent].as_ref().is_some_and(|id| call.progress_agent_ids.contains(id))
+    });
+    try_link(&mut links, &mut calls, LinkEvidence::Prompt, &|agent, call| {
+        let prompt = first_prompts[agent].as_deref().map(str::trim);
+        prompt.is_some() && call.prompt.as_deref().map(str::trim) == prompt
+    });
+    try_link(&mut links, &mut calls, LinkEvidence::Description, &|agent, call| {
+        let description = meta(agent).and_then(|m| m.description.as_deref());
+        description.is_some() && call.description.as_deref() == description
+    });
+
+    for (agent, link) in links.into_iter().enumerate() {
+        let meta = meta(agent);
+        let a = &mut session.agents[agent];
+        a.description = meta.and_then(|m| m.description.clone());
+        a.agent_type = meta.and_then(|m| m.agent_type.clone());
+        let Some((c, how)) = link else {
+            a.link = AgentLink::Orphan;
+            continue;
+        };
+        let call = &calls[c];
+        a.link = AgentLink::ToolCall { line: call.line, how };
+        a.description = a.description.take().or_else(|| call.description.clone());
+        a.agent_type = a.agent_type.take().or_else(|| call.agent_type.clone());
+        let thread = match call.thread {
+            ThreadId::Main => &mut session.thread,
+            ThreadId::Branch(b) => &mut session.branches[b].thread,
+            ThreadId::Agent(other) => &mut session.agents[other].thread,
+        };
+        if let ItemKind::ToolCall(tool_call) = &mut thread.items[call.item].kind {
+            tool_call.agent = Some(agent as u32);
+        }
+    }
+}
+
+fn spawn_calls(session: &Session, files: &[Transcript]) -> Vec<SpawnCall> {
+    let mut threads: Vec<(ThreadId, &Thread)> = vec![(ThreadId::Main, &session.thread)];
+    threads.extend(session.branches.iter().enumerate().map(|(i, b)| (ThreadId::Branch(i), &b.thread)));
+    threads.extend(session.agents.iter().enumerate().map(|(i, a)| (ThreadId::Agent(i), &a.thread)));
+    let mut calls = Vec::new();
+    for (thread_id, thread) in threads {
+        for (index, item) in thread.items.iter().enumerate() {
+            let ItemKind::ToolCall(call) = &item.kind else { continue };
+            let src = &files[item.line.file as usize].bytes[..];
+            if !call.name.is_some_and(|n| matches!(n.raw(src), "Task" | "Agent")) {
+                continue;
+            }
+            let input = input_of(files, item.line, item.block);
+            let text = |key: &str| input.as_ref().and_then(|i| i.get(key)?.as_str().map(str::to_owned));
+            let result_agent_id = call.result.and_then(|r| {
+                let file = &files[r.line.file as usize];
+                let EntryKind::User(user) = &file.lines[r.line.line as usize].entry()?.kind else {
+                    return None;
+                };
+                match tool_result::decode(&file.bytes, user.tool_use_result?, Some("Task")) {
+                    tool_result::ToolUseResult::Task(task) => task.agent_id,
+                    _ => None,
+                }
+            });
+            let progress_agent_ids = call
+                .progress
+                .iter()
+                .filter_map(|p| {
+                    let file = &files[p.file as usize];
+                    match &file.lines[p.line as usize].entry()?.kind {
+                        EntryKind::Progress(progress) => {
+                            Some(progress.agent_id?.decode(&file.bytes).into_owned())
+                        }
+                        _ => None,
+                    }
+                })
+                .collect();
+            calls.push(SpawnCall {
+                thread: thread_id,
+                item: index,
+                line: item.line,
+                tool_use_id: call.tool_use_id.map(|id| id.decode(src).into_owned()).unwrap_or_default(),
+                prompt: text("prompt"),
+                description: text("description"),
+                agent_type: text("subagent_type"),
+                result_agent_id,
+                progress_agent_ids,
+                taken: false,
+            });
+        }
+    }
+    calls
+}
+
+fn input_of(files: &[Transcript], line: LineRef, block: Option<u32>) -> Option<serde_json::Value> {
+    let file = &files[line.file as usize];
+    let EntryKind::Assistant(a) = &file.lines[line.line as usize].entry()?.kind else { return None };
+    let block = a.message.content.blocks().iter().find(|b| Some(b.index) == block)?;
+    match &block.kind {
+        model::BlockKind::ToolUse(t) => model::body::value(&file.bytes, t.input?).ok(),
+        _ => None,
+    }
+}
+
+/// The text of an agent's first user message: the prompt its spawning call gave it.
+fn first_prompt(thread: &Thread, files: &[Transcript]) -> Option<String> {
+    let item = thread.items.iter().find(|i| matches!(i.kind, ItemKind::Prompt))?;
+    let file = &files[item.line.file as usize];
+    let EntryKind::User(user) = &file.lines[item.line.line as usize].entry()?.kind else { return None };
+    match &user.message.content {
+        Content::Text(text) => Some(text.decode(&file.bytes).into_owned()),
+        Content::Blocks(blocks) => blocks.iter().find_map(|b| match b.kind {
+            model::BlockKind::Text { text } => Some(text.decode(&file.bytes).into_owned()),
+            _ => None,
+        }),
+        Content::Missing => None,
+    }
+}

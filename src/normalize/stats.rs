@@ -1,0 +1,97 @@
+//! Counting a thread: tokens per API response, models, tool calls, errors, time.
+
+use super::time::parse_millis;
+use super::view::{ItemKind, Stats, Thread};
+use crate::model::{EntryKind, SystemSubtype, Transcript};
+
+/// Adds what `thread` (of `file`) holds to `stats`.
+pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
+    let src = &file.bytes[..];
+    for turn in &thread.turns {
+        stats.assistant_turns += 1;
+        stats.input_tokens += turn.usage.input_tokens;
+        stats.output_tokens += turn.usage.output_tokens;
+        stats.cache_read_tokens += turn.usage.cache_read_input_tokens;
+        stats.cache_creation_tokens += turn.usage.cache_creation_input_tokens;
+        if let Some(model) = turn.model {
+            let model = model.decode(src);
+            // Claude Code's own stand-in for failed responses is not a model.
+            if model != "<synthetic>" {
+                *stats.models.entry(model.into_owned()).or_insert(0) += 1;
+            }
+        }
+    }
+    let mut last_prompt_line = None;
+    // The earliest and the latest (millis, timestamp as written).
+    type Moment<'s> = (i64, &'s str);
+    let mut span: Option<(Moment, Moment)> = None;
+    for item in &thread.items {
+        let line = &file.lines[item.line.line as usize];
+        let Some(entry) = line.entry() else { continue };
+        if let Some(text) = entry.envelope.timestamp.map(|t| t.raw(src)) {
+            if let Some(millis) = parse_millis(text) {
+                span = Some(match span {
+                    None => ((millis, text), (millis, text)),
+                    Some((first, last)) => (
+                        if millis < first.0 { (millis, text) } else { first },
+                        if millis > last.0 { (millis, text) } else { last },
+                    ),
+                });
+            }
+        }
+        match &item.kind {
+            ItemKind::ToolCall(call) => {
+                let name = call.name.map(|n| n.decode(src).into_owned()).unwrap_or_default();
+                *stats.tool_calls.entry(name).or_insert(0) += 1;
+                if call.result.is_some_and(|r| r.is_error) {
+                    stats.tool_errors += 1;
+                }
+            }
+            ItemKind::Prompt if !item.meta && !item.synthetic && last_prompt_line != Some(item.line) => {
+                stats.user_prompts += 1;
+                last_prompt_line = Some(item.line);
+            }
+            ItemKind::Event => match &entry.kind {
+                EntryKind::System(s) if s.subtype == SystemSubtype::TurnDuration => {
+                    stats.turn_duration_ms += s.duration_ms.unwrap_or(0.0);
+                }
+                EntryKind::System(s) if s.subtype == SystemSubtype::ApiError => stats.api_errors += 1,
+                _ => {}
+            },
+            _ => {}
+        }
+        if let EntryKind::Assistant(a) = &entry.kind {
+            if a.is_api_error_message && item.block.is_none_or(|b| b == 0) {
+                stats.api_errors += 1;
+            }
+        }
+    }
+    if let Some(((first_ms, first), (last_ms, last))) = span {
+        if stats.first_ms.is_none_or(|known| first_ms < known) {
+            stats.first_ms = Some(first_ms);
+            stats.first_timestamp = Some(first.to_owned());
+        }
+        if stats.last_ms.is_none_or(|known| last_ms > known) {
+            stats.last_ms = Some(last_ms);
+            stats.last_timestamp = Some(last.to_owned());
+        }
+        stats.wall_ms = Some(stats.last_ms.unwrap_or(last_ms) - stats.first_ms.unwrap_or(first_ms));
+    }
+}
+
+/// Folds an agent's counts into its session's (sub-agent work is part of the session's cost).
+pub fn add_agent(session: &mut Stats, agent: &Stats) {
+    session.input_tokens += agent.input_tokens;
+    session.output_tokens += agent.output_tokens;
+    session.cache_read_tokens += agent.cache_read_tokens;
+    session.cache_creation_tokens += agent.cache_creation_tokens;
+    for (model, n) in &agent.models {
+        *session.models.entry(model.clone()).or_insert(0) += n;
+    }
+    for (tool, n) in &agent.tool_calls {
+        *session.tool_calls.entry(tool.clone()).or_insert(0) += n;
+    }
+    session.tool_errors += agent.tool_errors;
+    session.api_errors += agent.api_errors;
+    session.sub_agents += 1;
+}

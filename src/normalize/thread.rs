@@ -1,0 +1,486 @@
+//! Lines in reading order to a [`Thread`]: blocks split into items, API responses merged into
+//! turns, every `tool_use` paired with its result, hooks and progress folded into their call.
+//!
+//! Claude Code's UI groups a call as tool_use, PreToolUse hooks, result, PostToolUse hooks
+//! (`reorderMessagesInUI`), whatever order they were written in; [`ToolCall`] holds that group.
+
+use std::collections::{HashMap, HashSet};
+
+use super::accounting::{NotShown, Placement};
+use super::view::*;
+use crate::model::{
+    BlockKind, Content, Entry, EntryKind, JsonStr, Line, ProgressKind, SystemSubtype, Transcript,
+};
+
+/// What a thread needs from its session.
+pub struct Context<'a> {
+    pub file: &'a Transcript,
+    pub file_index: u32,
+    /// Uuids withdrawn by tombstones in this file.
+    pub tombstoned: &'a HashSet<&'a str>,
+}
+
+/// Something that belongs to a tool call but may be written before the call is seen.
+enum Attachable {
+    Result(ToolResultRef),
+    PreHook(LineRef),
+    PostHook(LineRef),
+    Progress(LineRef),
+}
+
+struct Builder<'a> {
+    ctx: &'a Context<'a>,
+    placements: &'a mut [Placement],
+    thread: Thread,
+    /// tool_use id -> item index of its call.
+    calls: HashMap<&'a str, usize>,
+    /// Ids of every tool_use among the lines, so early arrivals can wait for their call.
+    known_calls: HashSet<&'a str>,
+    waiting: HashMap<&'a str, Vec<Attachable>>,
+    /// Uuids of the lines in this thread (a summary shows only if its leaf is here).
+    uuids: HashSet<&'a str>,
+    /// Compaction boundaries by the uuid they logically follow, and summaries waiting for them.
+    boundary_after: HashMap<&'a str, Option<usize>>,
+    waiting_summaries: HashMap<&'a str, Vec<LineRef>>,
+    last_boundary: Option<usize>,
+    /// The API response being read: (message.id, requestId) and its turn index.
+    open_turn: Option<((&'a str, &'a str), u32)>,
+}
+
+/// Builds the thread of `lines` (indices into the file, in reading order), recording each line's
+/// placement.
+pub fn build(ctx: &Context, lines: &[u32], placements: &mut [Placement]) -> Thread {
+    let src = &ctx.file.bytes[..];
+    let mut known_calls = HashSet::new();
+    let mut uuids = HashSet::new();
+    let mut boundary_after = HashMap::new();
+    for &index in lines {
+        let Some(entry) = ctx.file.lines[index as usize].entry() else { continue };
+        if let Some(uuid) = entry.envelope.uuid {
+            uuids.insert(uuid.raw(src));
+        }
+        match &entry.kind {
+            EntryKind::Assistant(a) => {
+                for block in a.message.content.blocks() {
+                    if let BlockKind::ToolUse(t) | BlockKind::ServerToolUse(t) = &block.kind {
+                        if let Some(id) = t.id {
+                            known_calls.insert(id.raw(src));
+                        }
+                    }
+                }
+            }
+            EntryKind::System(s) if s.subtype == SystemSubtype::CompactBoundary => {
+                if let Some(after) = entry.envelope.logical_parent_uuid {
+                    boundary_after.insert(after.raw(src), None);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut builder = Builder {
+        ctx,
+        placements,
+        thread: Thread::default(),
+        calls: HashMap::new(),
+        known_calls,
+        waiting: HashMap::new(),
+        uuids,
+        boundary_after,
+        waiting_summaries: HashMap::new(),
+        last_boundary: None,
+        open_turn: None,
+    };
+    for &index in lines {
+        builder.line(index);
+    }
+    builder.finish()
+}
+
+impl<'a> Builder<'a> {
+    fn src(&self) -> &'a [u8] {
+        &self.ctx.file.bytes
+    }
+
+    fn at(&self, index: u32) -> LineRef {
+        LineRef { file: self.ctx.file_index, line: index }
+    }
+
+    fn place(&mut self, index: u32, placement: Placement) {
+        self.placements[index as usize] = placement;
+    }
+
+    fn push(&mut self, index: u32, block: Option<u32>, kind: ItemKind, entry: Option<&Entry>) -> usize {
+        let (meta, synthetic) = entry.map(|e| flags(e, block, self.src())).unwrap_or_default();
+        let turn = match entry.map(|e| &e.kind) {
+            Some(EntryKind::Assistant(_)) => self.open_turn.map(|(_, t)| t),
+            _ => None,
+        };
+        self.thread.items.push(Item { line: self.at(index), block, kind, turn, meta, synthetic });
+        self.thread.items.len() - 1
+    }
+
+    fn line(&mut self, index: u32) {
+        let line: &'a Line = &self.ctx.file.lines[index as usize];
+        let Some(entry) = line.entry() else {
+            self.place(index, Placement::NotShown(NotShown::Invalid));
+            return;
+        };
+        if entry.envelope.uuid.is_some_and(|u| self.ctx.tombstoned.contains(u.raw(self.src()))) {
+            self.place(index, Placement::NotShown(NotShown::Tombstoned));
+            return;
+        }
+        let placement = match &entry.kind {
+            EntryKind::User(_) => self.user(index, entry),
+            EntryKind::Assistant(_) => self.assistant(index, entry),
+            EntryKind::System(system) => self.system(index, entry, system.subtype),
+            EntryKind::Summary(summary) => self.summary(index, summary.leaf_uuid),
+            EntryKind::Progress(progress) => self.progress(index, entry, progress.kind),
+            EntryKind::Attachment(_) => self.attachment(index, entry),
+            EntryKind::FileHistorySnapshot(_) => Placement::NotShown(NotShown::FileHistorySnapshot),
+            EntryKind::QueueOperation(_) => Placement::NotShown(NotShown::QueueOperation),
+            EntryKind::Metadata(_) => Placement::NotShown(NotShown::Metadata),
+            EntryKind::Tombstone(_) => Placement::NotShown(NotShown::TombstoneControl),
+            EntryKind::PrLink(_) => self.item(index, ItemKind::Event, entry),
+            EntryKind::Unknown => self.item(index, ItemKind::Unknown, entry),
+            EntryKind::Malformed { .. } => self.item(index, ItemKind::Malformed, entry),
+        };
+        self.place(index, placement);
+    }
+
+    fn item(&mut self, index: u32, kind: ItemKind, entry: &Entry) -> Placement {
+        self.push(index, None, kind, Some(entry));
+        Placement::Rendered
+    }
+
+    fn user(&mut self, index: u32, entry: &'a Entry) -> Placement {
+        let EntryKind::User(user) = &entry.kind else { unreachable!("called for user entries") };
+        if super::dag::is_prompt(&self.ctx.file.lines[index as usize]) {
+            self.open_turn = None;
+        }
+        if entry.envelope.is_compact_summary {
+            let at = self.at(index);
+            if let Some(boundary) = self.last_boundary {
+                if let ItemKind::CompactBoundary(b) = &mut self.thread.items[boundary].kind {
+                    if b.summary.is_none() {
+                        b.summary = Some(at);
+                        return Placement::Merged;
+                    }
+                }
+            }
+        }
+        let mut rendered = false;
+        let mut merged = false;
+        match &user.message.content {
+            Content::Missing => return Placement::NotShown(NotShown::EmptyMessage),
+            Content::Text(_) => {
+                self.push(index, None, ItemKind::Prompt, Some(entry));
+                rendered = true;
+            }
+            Content::Blocks(blocks) => {
+                for block in blocks {
+                    match &block.kind {
+                        BlockKind::ToolResult(result) => {
+                            let reference = ToolResultRef {
+                                line: self.at(index),
+                                block: block.index,
+                                is_error: result.is_error,
+                            };
+                            match result.tool_use_id.map(|id| id.raw(self.src())) {
+                                Some(id) if self.known_calls.contains(id) => {
+                                    if self.attach(id, Attachable::Result(reference)) {
+                                        rendered = true;
+                                    } else {
+                                        merged = true;
+                                    }
+                                }
+                                _ => {
+                                    self.push(index, Some(block.index), ItemKind::OrphanResult, Some(entry));
+                                    rendered = true;
+                                }
+                            }
+                        }
+                        BlockKind::Unknown { .. } | BlockKind::Malformed { .. } => {
+                            self.push(index, Some(block.index), ItemKind::UnknownBlock, Some(entry));
+                            rendered = true;
+                        }
+                        _ => {
+                            self.push(index, Some(block.index), ItemKind::Prompt, Some(entry));
+                            rendered = true;
+                        }
+                    }
+                }
+            }
+        }
+        match (rendered, merged) {
+            (true, _) => Placement::Rendered,
+            (false, true) => Placement::Merged,
+            (false, false) => Placement::NotShown(NotShown::EmptyMessage),
+        }
+    }
+
+    fn assistant(&mut self, index: u32, entry: &'a Entry) -> Placement {
+        let EntryKind::Assistant(assistant) = &entry.kind else {
+            unreachable!("called for assistant entries")
+        };
+        let src = self.src();
+        let message = &assistant.message;
+        let key = message.id.map(|id| (id.raw(src), assistant.request_id.map(|r| r.raw(src)).unwrap_or("")));
+        let turn = match (self.open_turn, key) {
+            (Some((open, turn)), Some(key)) if open == key => turn,
+            _ => {
+                self.thread.turns.push(Turn::default());
+                let turn = self.thread.turns.len() as u32 - 1;
+                self.open_turn = key.map(|key| (key, turn));
+                if key.is_none() {
+                    // Without an id nothing can join this response; keep it addressable anyway.
+                    self.open_turn = Some((("", ""), turn));
+                }
+                turn
+            }
+        };
+        let first_line_of_turn = self.thread.turns[turn as usize].lines.is_empty();
+        {
+            let at = self.at(index);
+            let t = &mut self.thread.turns[turn as usize];
+            t.lines.push(at);
+            t.model = message.model.or(t.model);
+            t.stop_reason = message.stop_reason.or(t.stop_reason);
+            if let Some(usage) = message.usage {
+                t.usage = usage;
+            }
+        }
+        let mut rendered = false;
+        for block in message.content.blocks() {
+            let kind = match &block.kind {
+                BlockKind::Text { .. } => ItemKind::Text,
+                BlockKind::Thinking { .. } => ItemKind::Thinking,
+                BlockKind::RedactedThinking => ItemKind::RedactedThinking,
+                BlockKind::ToolUse(t) | BlockKind::ServerToolUse(t) => {
+                    ItemKind::ToolCall(ToolCall { tool_use_id: t.id, name: t.name, ..ToolCall::default() })
+                }
+                _ => ItemKind::UnknownBlock,
+            };
+            let item = self.push(index, Some(block.index), kind, Some(entry));
+            if let ItemKind::ToolCall(call) = &self.thread.items[item].kind {
+                if let Some(id) = call.tool_use_id.map(|id| id.raw(src)) {
+                    // A conversation copied on resume repeats its calls with their ids; a result
+                    // belongs to the latest call of its id.
+                    self.calls.insert(id, item);
+                    for waiting in self.waiting.remove(id).unwrap_or_default() {
+                        self.attach(id, waiting);
+                    }
+                }
+            }
+            rendered = true;
+        }
+        if let Content::Text(_) = message.content {
+            self.push(index, None, ItemKind::Text, Some(entry));
+            rendered = true;
+        }
+        match (rendered, first_line_of_turn) {
+            (true, _) => Placement::Rendered,
+            // A further line of a response that carried no block: its usage is in the turn.
+            (false, false) => Placement::Merged,
+            (false, true) => Placement::NotShown(NotShown::EmptyMessage),
+        }
+    }
+
+    fn system(&mut self, index: u32, entry: &'a Entry, subtype: SystemSubtype) -> Placement {
+        if subtype == SystemSubtype::CompactBoundary {
+            let item =
+                self.push(index, None, ItemKind::CompactBoundary(CompactBoundary::default()), Some(entry));
+            self.last_boundary = Some(item);
+            if let Some(after) = entry.envelope.logical_parent_uuid.map(|u| u.raw(self.src())) {
+                let summaries = self.waiting_summaries.remove(after).unwrap_or_default();
+                if let ItemKind::CompactBoundary(b) = &mut self.thread.items[item].kind {
+                    b.summaries.extend(summaries);
+                }
+                self.boundary_after.insert(after, Some(item));
+            }
+            return Placement::Rendered;
+        }
+        // Before hooks were attachments, Claude Code wrote "Running PostToolUse:Edit..." as
+        // system lines carrying the call's id.
+        if let EntryKind::System(system) = &entry.kind {
+            if let Some(id) = system.tool_use_id.map(|id| id.raw(self.src())) {
+                if self.known_calls.contains(id) {
+                    let text = system.content.map(|c| c.text(self.src())).unwrap_or_default();
+                    let hook = if text.contains("PreToolUse") {
+                        Attachable::PreHook(self.at(index))
+                    } else {
+                        Attachable::PostHook(self.at(index))
+                    };
+                    self.attach(id, hook);
+                    return Placement::Merged;
+                }
+            }
+        }
+        self.item(index, ItemKind::Event, entry)
+    }
+
+    fn summary(&mut self, index: u32, leaf: Option<JsonStr>) -> Placement {
+        let Some(leaf) = leaf.map(|l| l.raw(self.src())) else {
+            return self.item_at(index, ItemKind::Event);
+        };
+        match self.boundary_after.get(leaf) {
+            Some(Some(boundary)) => {
+                let at = self.at(index);
+                if let ItemKind::CompactBoundary(b) = &mut self.thread.items[*boundary].kind {
+                    b.summaries.push(at);
+                }
+                Placement::Merged
+            }
+            Some(None) => {
+                let at = self.at(index);
+                self.waiting_summaries.entry(leaf).or_default().push(at);
+                Placement::Merged
+            }
+            None if self.uuids.contains(leaf) => self.item_at(index, ItemKind::Event),
+            None => Placement::NotShown(NotShown::SummaryElsewhere),
+        }
+    }
+
+    fn item_at(&mut self, index: u32, kind: ItemKind) -> Placement {
+        let entry = self.ctx.file.lines[index as usize].entry();
+        self.push(index, None, kind, entry);
+        Placement::Rendered
+    }
+
+    fn progress(&mut self, index: u32, entry: &'a Entry, kind: ProgressKind) -> Placement {
+        let EntryKind::Progress(progress) = &entry.kind else { unreachable!("called for progress entries") };
+        let src = self.src();
+        let call = [progress.parent_tool_use_id, progress.tool_use_id]
+            .into_iter()
+            .flatten()
+            .map(|id| id.raw(src))
+            .find(|id| self.known_calls.contains(id));
+        match call {
+            Some(id) => {
+                let at = self.at(index);
+                let hook_event = progress.hook_event.map(|e| e.raw(src));
+                let attachable = match (kind, hook_event) {
+                    (ProgressKind::HookProgress, Some("PreToolUse")) => Attachable::PreHook(at),
+                    (ProgressKind::HookProgress, Some("PostToolUse" | "PostToolUseFailure")) => {
+                        Attachable::PostHook(at)
+                    }
+                    _ => Attachable::Progress(at),
+                };
+                self.attach(id, attachable);
+                Placement::Merged
+            }
+            // Hooks at session start or on a prompt have no call: they are events of their own.
+            None if kind == ProgressKind::HookProgress => self.item(index, ItemKind::Event, entry),
+            None => Placement::NotShown(NotShown::ProgressWithoutCall),
+        }
+    }
+
+    fn attachment(&mut self, index: u32, entry: &'a Entry) -> Placement {
+        let EntryKind::Attachment(attachment) = &entry.kind else { unreachable!("called for attachments") };
+        let src = self.src();
+        if attachment.is_hook(src) {
+            if let Some(id) = attachment.hook.tool_use_id.map(|id| id.raw(src)) {
+                if self.known_calls.contains(id) {
+                    let at = self.at(index);
+                    let hook = match attachment.hook.hook_event.map(|e| e.raw(src)) {
+                        Some("PostToolUse" | "PostToolUseFailure") => Attachable::PostHook(at),
+                        _ => Attachable::PreHook(at),
+                    };
+                    self.attach(id, hook);
+                    return Placement::Merged;
+                }
+            }
+        }
+        self.item(index, ItemKind::Event, entry)
+    }
+
+    /// Folds `attachable` into the call `id`, or keeps it until the call is read. Returns true
+    /// when it had to become an item of its own instead (a second result for one call id).
+    fn attach(&mut self, id: &'a str, attachable: Attachable) -> bool {
+        let Some(&item) = self.calls.get(id) else {
+            self.waiting.entry(id).or_default().push(attachable);
+            return false;
+        };
+        let ItemKind::ToolCall(call) = &mut self.thread.items[item].kind else { return false };
+        match attachable {
+            Attachable::Result(result) if call.result.is_some() => {
+                self.thread.items.push(orphan_result(result));
+                self.placements[result.line.line as usize] = Placement::Rendered;
+                return true;
+            }
+            Attachable::Result(result) => call.result = Some(result),
+            Attachable::PreHook(line) => call.pre_hooks.push(line),
+            Attachable::PostHook(line) => call.post_hooks.push(line),
+            Attachable::Progress(line) => call.progress.push(line),
+        }
+        false
+    }
+
+    fn finish(mut self) -> Thread {
+        // Anything still waiting had a tool_use id among the lines that never produced a call
+        // item (a duplicate id inside one message); show results on their own, count the rest.
+        for (_, waiting) in std::mem::take(&mut self.waiting) {
+            for attachable in waiting {
+                match attachable {
+                    Attachable::Result(result) => {
+                        self.thread.items.push(orphan_result(result));
+                        self.placements[result.line.line as usize] = Placement::Rendered;
+                    }
+                    Attachable::PreHook(line) | Attachable::PostHook(line) | Attachable::Progress(line) => {
+                        self.placements[line.line as usize] =
+                            Placement::NotShown(NotShown::ProgressWithoutCall);
+                    }
+                }
+            }
+        }
+        for summaries in std::mem::take(&mut self.waiting_summaries).into_values() {
+            for line in summaries {
+                self.placements[line.line as usize] = Placement::NotShown(NotShown::SummaryElsewhere);
+            }
+        }
+        self.thread
+    }
+}
+
+fn orphan_result(result: ToolResultRef) -> Item {
+    Item {
+        line: result.line,
+        block: Some(result.block),
+        kind: ItemKind::OrphanResult,
+        turn: None,
+        meta: false,
+        synthetic: false,
+    }
+}
+
+/// (meta, synthetic) for an item of `entry`.
+fn flags(entry: &Entry, block: Option<u32>, src: &[u8]) -> (bool, bool) {
+    let meta = entry.envelope.is_meta || entry.envelope.is_visible_in_transcript_only;
+    let synthetic = match &entry.kind {
+        EntryKind::Assistant(a) => {
+            a.is_api_error_message || a.message.model.is_some_and(|m| m.raw(src) == "<synthetic>")
+        }
+        EntryKind::User(u) => {
+            let text = match (&u.message.content, block) {
+                (Content::Text(text), _) => Some(*text),
+                (Content::Blocks(blocks), Some(i)) => {
+                    blocks.iter().find(|b| b.index == i).and_then(|b| match b.kind {
+                        BlockKind::Text { text } => Some(text),
+                        _ => None,
+                    })
+                }
+                _ => None,
+            };
+            text.is_some_and(|t| is_synthetic_text(&t.decode(src)))
+        }
+        _ => false,
+    };
+    (meta, synthetic)
+}
+
+/// Texts Claude Code writes in the user's name (`SYNTHETIC_MESSAGES` in its source).
+fn is_synthetic_text(text: &str) -> bool {
+    text.starts_with("[Request interrupted by user")
+        || text.starts_with("The user doesn't want to take this action right now")
+        || text.starts_with("The user doesn't want to proceed with this tool use")
+        || text == "No response requested."
+}

@@ -1,0 +1,233 @@
+//! The view model: what the UI renders, as indices into the parsed files.
+//!
+//! Nothing here copies transcript text. An [`Item`] names a line (and a block in it); the UI
+//! decodes what it shows from the file's bytes. Ids are derived when asked for, not stored.
+
+use crate::model::{JsonStr, Transcript};
+
+/// A line of one of the loaded files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LineRef {
+    /// Index into [`super::Workspace::files`].
+    pub file: u32,
+    /// Index into that file's `lines` (the line number minus one).
+    pub line: u32,
+}
+
+/// One rendered row of a conversation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Item {
+    pub line: LineRef,
+    /// The content block this item shows, for items split out of a multi-block message.
+    pub block: Option<u32>,
+    pub kind: ItemKind,
+    /// The assistant API response this item belongs to ([`Thread::turns`]).
+    pub turn: Option<u32>,
+    /// Injected for the model rather than typed by the user (skill expansions, reminders,
+    /// caveats): the UI folds these.
+    pub meta: bool,
+    /// Made up by Claude Code, not said by the user or the model: interrupt and rejection
+    /// notices, `<synthetic>` API error messages.
+    pub synthetic: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ItemKind {
+    /// A user's message: a text or image block, or the whole string content.
+    Prompt,
+    /// Assistant text.
+    Text,
+    Thinking,
+    RedactedThinking,
+    ToolCall(ToolCall),
+    /// A `tool_result` whose `tool_use` is not in the loaded files.
+    OrphanResult,
+    /// A system line, a hook that ran outside a tool call, a PR link, a summary: rendered from
+    /// its line.
+    Event,
+    /// A compaction: the conversation before it was summarised.
+    CompactBoundary(CompactBoundary),
+    /// A content block of a type cctv does not know: shown raw.
+    UnknownBlock,
+    /// An entry of a type cctv does not know: shown raw with a badge.
+    Unknown,
+    /// A known type whose payload does not fit: shown raw with the error.
+    Malformed,
+}
+
+/// A tool call with everything that happened to it, in the order Claude Code shows it:
+/// the call, PreToolUse hooks, the result, PostToolUse hooks; progress folded in.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ToolCall {
+    pub tool_use_id: Option<JsonStr>,
+    pub name: Option<JsonStr>,
+    pub pre_hooks: Vec<LineRef>,
+    pub result: Option<ToolResultRef>,
+    pub post_hooks: Vec<LineRef>,
+    /// bash_progress, agent_progress, hook_progress (other than pre/post), query_update, ...
+    pub progress: Vec<LineRef>,
+    /// The sub-agent this call spawned: an index into [`Session::agents`].
+    pub agent: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ToolResultRef {
+    pub line: LineRef,
+    /// The `tool_result` block's index in its line.
+    pub block: u32,
+    pub is_error: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct CompactBoundary {
+    /// The summary the conversation continues from (the `isCompactSummary` user message).
+    pub summary: Option<LineRef>,
+    /// `summary` entries whose leaf this compaction follows.
+    pub summaries: Vec<LineRef>,
+}
+
+/// One API response: consecutive assistant lines that share `message.id` and `requestId`.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Turn {
+    pub lines: Vec<LineRef>,
+    pub model: Option<JsonStr>,
+    pub stop_reason: Option<JsonStr>,
+    /// The usage the response's last line reports (earlier lines carry partial counts).
+    pub usage: crate::model::Usage,
+}
+
+/// A conversation in reading order.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Thread {
+    pub items: Vec<Item>,
+    pub turns: Vec<Turn>,
+}
+
+/// An alternative continuation where the conversation forked (a rewind or an edit).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Branch {
+    /// The line both continuations follow (`None` when the fork is at the very start).
+    pub fork_point: Option<LineRef>,
+    pub thread: Thread,
+}
+
+/// A sub-agent's conversation.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Agent {
+    pub agent_id: Option<String>,
+    /// The agent's own file, when it has one (else its lines are inline in the session file).
+    pub file: Option<u32>,
+    pub link: AgentLink,
+    pub thread: Thread,
+    /// From the spawning call's input or the `.meta.json`.
+    pub description: Option<String>,
+    pub agent_type: Option<String>,
+    pub stats: Stats,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum AgentLink {
+    /// Spawned by this tool call (its `tool_use` line), found by the given evidence.
+    ToolCall { line: LineRef, how: LinkEvidence },
+    /// No spawning call found in the loaded files.
+    #[default]
+    Orphan,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkEvidence {
+    /// `toolUseResult.agentId` of the call's result.
+    ResultAgentId,
+    /// `toolUseId` in the agent's `.meta.json`.
+    MetaToolUseId,
+    /// An `agent_progress` line naming both.
+    AgentProgress,
+    /// The agent's first prompt equals the call's `prompt` input.
+    Prompt,
+    /// The `.meta.json` description equals the call's `description` input.
+    Description,
+}
+
+/// Counts for a session or an agent.
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stats {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cache_read_tokens: u64,
+    pub cache_creation_tokens: u64,
+    /// Model name -> API responses.
+    pub models: std::collections::BTreeMap<String, u64>,
+    /// Tool name -> calls.
+    pub tool_calls: std::collections::BTreeMap<String, u64>,
+    pub tool_errors: u64,
+    pub api_errors: u64,
+    pub user_prompts: u64,
+    pub assistant_turns: u64,
+    /// Sum of `turn_duration` system lines.
+    pub turn_duration_ms: f64,
+    pub first_timestamp: Option<String>,
+    pub last_timestamp: Option<String>,
+    pub first_ms: Option<i64>,
+    pub last_ms: Option<i64>,
+    /// From the first to the last timestamp.
+    pub wall_ms: Option<i64>,
+    pub sub_agents: u64,
+}
+
+/// Where every line of a session's files went.
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Accounting {
+    pub lines: u64,
+    pub rendered: u64,
+    pub merged: u64,
+    /// Reason -> lines.
+    pub not_shown: std::collections::BTreeMap<String, u64>,
+}
+
+impl Accounting {
+    pub fn not_shown_total(&self) -> u64 {
+        self.not_shown.values().sum()
+    }
+}
+
+/// One conversation as a person reads it, with its sub-agents.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Session {
+    pub session_id: Option<String>,
+    /// The session's own file (`None` when only sub-agent files of it were loaded).
+    pub file: Option<u32>,
+    /// `custom-title`, else `ai-title`, else a `summary`, else the first prompt.
+    pub title: Option<String>,
+    pub thread: Thread,
+    pub branches: Vec<Branch>,
+    pub agents: Vec<Agent>,
+    pub stats: Stats,
+    pub accounting: Accounting,
+    /// Lines that are not shown, each with its reason, for the UI's list.
+    pub not_shown: Vec<(LineRef, super::NotShown)>,
+}
+
+/// Everything loaded: the files, and the sessions made of them.
+#[derive(Clone, Debug, Default)]
+pub struct Workspace {
+    pub files: Vec<Transcript>,
+    pub sessions: Vec<Session>,
+    /// Files that could not be read as transcripts at all, with the reason.
+    pub rejected: Vec<(String, String)>,
+}
+
+impl Workspace {
+    pub fn file(&self, line: LineRef) -> &Transcript {
+        &self.files[line.file as usize]
+    }
+
+    pub fn line(&self, line: LineRef) -> &crate::model::Line {
+        &self.files[line.file as usize].lines[line.line as usize]
+    }
+
+    pub fn src(&self, line: LineRef) -> &[u8] {
+        &self.files[line.file as usize].bytes
+    }
+}
