@@ -6,6 +6,7 @@
 
 pub mod model;
 pub mod normalize;
+pub mod present;
 
 pub mod api;
 

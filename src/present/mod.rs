@@ -1,0 +1,12 @@
+//! Presentation without a DOM: transcript text turned into safe markup trees (Markdown, ANSI
+//! terminal output) and diff rows. The UI only maps these to elements, so everything that decides
+//! what transcript text becomes is plain Rust, tested natively.
+//!
+//! Transcript text is hostile. Nothing here produces HTML: text stays text, element names come
+//! from a fixed list, and the only attribute taken from input is a link target, kept only for
+//! `http:`/`https:`.
+
+pub mod ansi;
+pub mod diff;
+pub mod markdown;
+pub mod markup;
