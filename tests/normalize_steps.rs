@@ -351,8 +351,9 @@ fn nested_agents_link_to_the_calls_that_spawned_them() {
             sidechain(assistant("i2", "i1", "im1", json!([{"type": "text", "text": "did it"}])), "inner"),
         ],
     );
-    let orphan =
-        file("other/subagents/agent-lost.jsonl", &[sidechain(user("l1", None, "nobody asked"), "lost")]);
+    let mut lost = sidechain(user("l1", None, "nobody asked"), "lost");
+    lost["sessionId"] = json!("other");
+    let orphan = file("other/subagents/agent-lost.jsonl", &[lost]);
     let ws = normalize::normalize(vec![main, outer, inner, orphan]);
     assert_eq!(ws.sessions.len(), 2, "the orphan's session is listed on its own");
     let s = &ws.sessions[0];

@@ -99,12 +99,13 @@ fn first_session_id(t: &Transcript) -> Option<String> {
 
 fn sessions(files: &[Transcript], metas: &HashMap<String, AgentMeta>) -> Vec<Session> {
     let mut sessions: Vec<Session> = Vec::new();
-    let mut agent_files: Vec<(usize, Option<String>, Option<String>)> = Vec::new();
+    // Sub-agent files name their session twice: by folder (`<session>/subagents/`) and in their
+    // lines' `sessionId`. Either may be the one that matches a loaded session.
+    let mut agent_files: Vec<(usize, Option<String>, [Option<String>; 2])> = Vec::new();
     for (index, file) in files.iter().enumerate() {
         let agent_id = agent_id_of_name(&file.name);
         if agent_id.is_some() {
-            let session = session_of_path(&file.name).or_else(|| first_session_id(file));
-            agent_files.push((index, agent_id, session));
+            agent_files.push((index, agent_id, [session_of_path(&file.name), first_session_id(file)]));
         } else {
             sessions.push(Session {
                 session_id: first_session_id(file).or_else(|| Some(stem(&file.name))),
@@ -116,10 +117,12 @@ fn sessions(files: &[Transcript], metas: &HashMap<String, AgentMeta>) -> Vec<Ses
     // Sub-agent files join the session they name; those whose session was not loaded are
     // grouped by that id, as sessions of orphans.
     let mut session_agent_files: Vec<Vec<(usize, Option<String>)>> = vec![Vec::new(); sessions.len()];
-    for (index, agent_id, session_id) in agent_files {
-        let at = sessions.iter().position(|s| s.session_id.is_some() && s.session_id == session_id);
+    for (index, agent_id, names) in agent_files {
+        let known = |id: &Option<String>| sessions.iter().position(|s| id.is_some() && s.session_id == *id);
+        let at = known(&names[0]).or_else(|| known(&names[1]));
         let at = at.unwrap_or_else(|| {
-            sessions.push(Session { session_id: session_id.clone(), file: None, ..Session::default() });
+            let session_id = names[1].clone().or_else(|| names[0].clone());
+            sessions.push(Session { session_id, file: None, ..Session::default() });
             session_agent_files.push(Vec::new());
             sessions.len() - 1
         });

@@ -10,3 +10,5 @@ pub mod ansi;
 pub mod diff;
 pub mod markdown;
 pub mod markup;
+pub mod calls;
+pub mod rows;

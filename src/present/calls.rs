@@ -1,0 +1,196 @@
+//! Tool calls decoded for showing: the input, the result, and a one-line headline.
+
+use serde_json::Value;
+
+use crate::model::body::{self, ToolResultContent};
+use crate::model::tool_result::{self, ToolUseResult};
+use crate::model::{BlockKind, EntryKind};
+use crate::normalize::{Item, ItemKind, ToolCall, Workspace};
+
+/// A call with its parts decoded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallView {
+    pub name: String,
+    /// For MCP tools (`mcp__server__tool`): (server, tool).
+    pub mcp: Option<(String, String)>,
+    pub input: Value,
+    pub result: Option<ResultView>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultView {
+    /// What the model was told.
+    pub content: ToolResultContent,
+    /// What Claude Code kept for its UI, typed where cctv renders it specially.
+    pub structured: Option<ToolUseResult>,
+    pub is_error: bool,
+}
+
+/// How a call ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Ok,
+    Error,
+    Interrupted,
+    /// No result in the files: the session ended or was cut before it came back.
+    Missing,
+}
+
+pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
+    let src = &ws.file(item.line).bytes;
+    let name = call.name.map(|n| n.decode(src).into_owned()).unwrap_or_default();
+    let input = input_span(ws, item)
+        .and_then(|span| body::value(src, span).ok())
+        .unwrap_or(Value::Object(Default::default()));
+    let result = call.result.and_then(|r| {
+        let file = ws.file(r.line);
+        let EntryKind::User(user) = &ws.line(r.line).entry()?.kind else { return None };
+        let block = user.message.content.blocks().iter().find(|b| b.index == r.block)?;
+        let BlockKind::ToolResult(result) = &block.kind else { return None };
+        let content = match result.content {
+            Some(span) => body::tool_result_content(&file.bytes, span),
+            None => ToolResultContent::Text(String::new()),
+        };
+        let structured = user.tool_use_result.map(|span| tool_result::decode(&file.bytes, span, Some(&name)));
+        Some(ResultView { content, structured, is_error: r.is_error })
+    });
+    let mcp = name.strip_prefix("mcp__").and_then(|rest| {
+        let (server, tool) = rest.split_once("__")?;
+        Some((server.to_owned(), tool.to_owned()))
+    });
+    CallView { name, mcp, input, result }
+}
+
+fn input_span(ws: &Workspace, item: &Item) -> Option<crate::model::Span> {
+    let EntryKind::Assistant(a) = &ws.line(item.line).entry()?.kind else { return None };
+    let block = a.message.content.blocks().iter().find(|b| Some(b.index) == item.block)?;
+    match &block.kind {
+        BlockKind::ToolUse(t) | BlockKind::ServerToolUse(t) => t.input,
+        _ => None,
+    }
+}
+
+impl CallView {
+    pub fn text(&self, key: &str) -> Option<&str> {
+        self.input.get(key).and_then(Value::as_str)
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        match &self.result {
+            None => Outcome::Missing,
+            Some(r) if matches!(&r.structured, Some(ToolUseResult::Bash(b)) if b.interrupted) => Outcome::Interrupted,
+            Some(r) if r.is_error => Outcome::Error,
+            Some(_) => Outcome::Ok,
+        }
+    }
+
+    /// What the call is about, in a few words: a path, a command, a pattern, a URL.
+    pub fn target(&self) -> String {
+        let first = |keys: &[&str]| keys.iter().find_map(|k| self.text(k)).map(str::to_owned);
+        let target = match self.name.as_str() {
+            "Read" | "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => first(&["file_path", "notebook_path"]),
+            "Bash" => first(&["command"]),
+            "Grep" => first(&["pattern"]).map(|p| match self.text("path") {
+                Some(path) => format!("{p} in {path}"),
+                None => p,
+            }),
+            "Glob" => first(&["pattern"]),
+            "WebSearch" => first(&["query"]),
+            "WebFetch" => first(&["url"]),
+            "Task" | "Agent" => first(&["description", "subagent_type"]),
+            "TodoWrite" => self.input.get("todos").and_then(Value::as_array).map(|t| format!("{} items", t.len())),
+            "ExitPlanMode" => Some("plan".to_owned()),
+            _ => None,
+        };
+        target.unwrap_or_else(|| {
+            // Unknown and MCP tools: the first short string argument says the most.
+            self.input
+                .as_object()
+                .and_then(|o| o.values().find_map(|v| v.as_str().filter(|s| s.len() < 200)))
+                .unwrap_or("")
+                .to_owned()
+        })
+    }
+
+    /// Counts for the header: `+3 −1` for edits, line counts for reads, matches for searches.
+    pub fn detail(&self) -> Option<String> {
+        let structured = self.result.as_ref()?.structured.as_ref()?;
+        Some(match structured {
+            ToolUseResult::Edit(e) => diff_counts(&super::diff::from_hunks(&e.structured_patch)),
+            ToolUseResult::MultiEdit(e) => diff_counts(&super::diff::from_hunks(&e.structured_patch)),
+            ToolUseResult::Write(w) if w.kind == "create" => format!("+{}", w.content.lines().count()),
+            ToolUseResult::Write(w) => diff_counts(&super::diff::from_hunks(&w.structured_patch)),
+            ToolUseResult::Read(r) if r.file.num_lines > 0 => format!("{} lines", r.file.num_lines),
+            ToolUseResult::Glob(g) => format!("{} files", g.num_files),
+            ToolUseResult::Grep(g) => match g.num_lines {
+                Some(n) if g.mode.as_deref() == Some("content") => format!("{n} lines"),
+                _ => format!("{} files", g.num_files),
+            },
+            ToolUseResult::WebFetch(f) => f.code.map(|c| format!("{c} {}", f.code_text.clone().unwrap_or_default()))?,
+            ToolUseResult::Task(t) => {
+                let mut parts = Vec::new();
+                if let Some(ms) = t.total_duration_ms {
+                    parts.push(duration(ms));
+                }
+                if let Some(tokens) = t.total_tokens {
+                    parts.push(format!("{tokens} tokens"));
+                }
+                if let Some(tools) = t.total_tool_use_count {
+                    parts.push(format!("{tools} tools"));
+                }
+                parts.join(" · ")
+            }
+            _ => return None,
+        })
+    }
+}
+
+fn diff_counts(rows: &[super::diff::Row]) -> String {
+    let (added, removed) = super::diff::counts(rows);
+    format!("+{added} −{removed}")
+}
+
+/// `1.2s`, `3m 05s`.
+pub fn duration(ms: f64) -> String {
+    if ms < 1000.0 {
+        return format!("{ms:.0}ms");
+    }
+    let s = ms / 1000.0;
+    if s < 60.0 {
+        return format!("{s:.1}s");
+    }
+    let m = (s / 60.0).floor();
+    if m < 60.0 {
+        return format!("{m:.0}m {:02.0}s", s - m * 60.0);
+    }
+    format!("{:.0}h {:02.0}m", (m / 60.0).floor(), m % 60.0)
+}
+
+/// The text a search looks in for an item: what the row shows, and for a call its input and
+/// output too.
+pub fn search_text(ws: &Workspace, item: &Item) -> String {
+    let src = &ws.file(item.line).bytes;
+    match &item.kind {
+        ItemKind::ToolCall(call) => {
+            let view = call_view(ws, item, call);
+            let mut text = format!("{} {}", view.name, view.input);
+            if let Some(result) = &view.result {
+                match &result.content {
+                    ToolResultContent::Text(t) => text.push_str(t),
+                    ToolResultContent::Items(items) => {
+                        for i in items {
+                            if let body::ResultItem::Text(t) = i {
+                                text.push_str(t);
+                            }
+                        }
+                    }
+                }
+            }
+            text
+        }
+        ItemKind::Prompt | ItemKind::Text | ItemKind::Thinking => {
+            crate::normalize::outline::item_text(ws, item).unwrap_or_default()
+        }
+        _ => ws.line(item.line).raw(src).into_owned(),
+    }
+}

@@ -1,0 +1,151 @@
+//! The rows of the conversation view: a session's threads flattened into one list, so one
+//! virtualized list can show it. Opening a sub-agent's call puts the agent's rows right under it,
+//! one level deeper; choosing a branch shows it in place of what followed its fork point.
+
+use std::collections::HashSet;
+
+use crate::normalize::{AgentLink, ItemKind, LineRef, Session, Thread};
+
+/// Which thread of a session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ThreadRef {
+    Main,
+    Branch(u32),
+    Agent(u32),
+}
+
+/// One row: an item of a thread, at a nesting depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Row {
+    pub thread: ThreadRef,
+    pub item: u32,
+    pub depth: u16,
+}
+
+pub fn thread(session: &Session, thread: ThreadRef) -> &Thread {
+    match thread {
+        ThreadRef::Main => &session.thread,
+        ThreadRef::Branch(b) => &session.branches[b as usize].thread,
+        ThreadRef::Agent(a) => &session.agents[a as usize].thread,
+    }
+}
+
+/// What the reader has chosen to see.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Choices {
+    /// Agents whose conversation is shown under their call.
+    pub open_agents: HashSet<u32>,
+    /// The branch shown instead of the main continuation after its fork point.
+    pub branch: Option<u32>,
+}
+
+/// The rows to show, and for each item that passes `keep`.
+pub fn rows(session: &Session, choices: &Choices, keep: &dyn Fn(ThreadRef, u32) -> bool) -> Vec<Row> {
+    let mut out = Vec::new();
+    let mut visiting = HashSet::new();
+    let main = &session.thread;
+    let fork = choices.branch.and_then(|b| {
+        let branch = session.branches.get(b as usize)?;
+        Some((b, branch.fork_point))
+    });
+    match fork {
+        Some((b, fork_point)) => {
+            // The main line up to the fork point, then the branch.
+            let cut = match fork_point {
+                Some(line) => main.items.iter().rposition(|i| i.line == line).map_or(0, |p| p + 1),
+                None => 0,
+            };
+            push_thread(session, ThreadRef::Main, 0..cut, 0, choices, keep, &mut visiting, &mut out);
+            let len = session.branches[b as usize].thread.items.len();
+            push_thread(session, ThreadRef::Branch(b), 0..len, 0, choices, keep, &mut visiting, &mut out);
+        }
+        None => push_thread(session, ThreadRef::Main, 0..main.items.len(), 0, choices, keep, &mut visiting, &mut out),
+    }
+    // Agents no call is known to have spawned are listed at the end, so none is lost.
+    for (index, agent) in session.agents.iter().enumerate() {
+        if agent.link == AgentLink::Orphan && choices.open_agents.contains(&(index as u32)) {
+            let len = agent.thread.items.len();
+            push_thread(session, ThreadRef::Agent(index as u32), 0..len, 1, choices, keep, &mut visiting, &mut out);
+        }
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn push_thread(
+    session: &Session,
+    thread_ref: ThreadRef,
+    range: std::ops::Range<usize>,
+    depth: u16,
+    choices: &Choices,
+    keep: &dyn Fn(ThreadRef, u32) -> bool,
+    visiting: &mut HashSet<u32>,
+    out: &mut Vec<Row>,
+) {
+    let items = &thread(session, thread_ref).items;
+    for index in range {
+        let item = &items[index];
+        if keep(thread_ref, index as u32) {
+            out.push(Row { thread: thread_ref, item: index as u32, depth });
+        }
+        let ItemKind::ToolCall(call) = &item.kind else { continue };
+        let Some(agent) = call.agent else { continue };
+        // An agent appears once even if a malformed file made it its own ancestor.
+        if choices.open_agents.contains(&agent) && visiting.insert(agent) {
+            let len = session.agents[agent as usize].thread.items.len();
+            push_thread(session, ThreadRef::Agent(agent), 0..len, depth + 1, choices, keep, visiting, out);
+            visiting.remove(&agent);
+        }
+    }
+}
+
+/// Where each agent's spawning call is: (thread, item), for opening the way to a search hit.
+pub fn agent_parents(session: &Session) -> Vec<Option<(ThreadRef, u32)>> {
+    let mut parents = vec![None; session.agents.len()];
+    let threads = std::iter::once(ThreadRef::Main)
+        .chain((0..session.branches.len() as u32).map(ThreadRef::Branch))
+        .chain((0..session.agents.len() as u32).map(ThreadRef::Agent));
+    for t in threads {
+        for (index, item) in thread(session, t).items.iter().enumerate() {
+            if let ItemKind::ToolCall(call) = &item.kind {
+                if let Some(agent) = call.agent {
+                    parents[agent as usize] = Some((t, index as u32));
+                }
+            }
+        }
+    }
+    parents
+}
+
+/// The agents to open so that an item of `target` shows: its agent, its agent's parent, and so
+/// on up to the main line or a branch (returned too, if the item is in one).
+pub fn path_to(session: &Session, target: ThreadRef) -> (Vec<u32>, Option<u32>) {
+    let parents = agent_parents(session);
+    let mut agents = Vec::new();
+    let mut at = target;
+    for _ in 0..=session.agents.len() {
+        match at {
+            ThreadRef::Agent(a) => {
+                agents.push(a);
+                match parents[a as usize] {
+                    Some((parent, _)) => at = parent,
+                    None => return (agents, None),
+                }
+            }
+            ThreadRef::Branch(b) => return (agents, Some(b)),
+            ThreadRef::Main => return (agents, None),
+        }
+    }
+    (agents, None)
+}
+
+/// The line a fork point item is on, for showing the branch switch there.
+pub fn forks_at(session: &Session, line: LineRef) -> Vec<u32> {
+    session
+        .branches
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.fork_point == Some(line))
+        .map(|(i, _)| i as u32)
+        .collect()
+}

@@ -1,0 +1,226 @@
+//! The conversation as a virtualized list: only the rows on screen (and a margin) exist in the
+//! DOM. Row heights are estimated until measured; a ResizeObserver measures every rendered row,
+//! so opening a panel or an image loading moves what follows it.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use leptos::html::Div;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::item::row_view;
+use super::state::use_viewer;
+use crate::normalize::Workspace;
+use crate::present::rows::{Row, ThreadRef};
+
+/// Rows kept rendered above and below the viewport, in pixels.
+const MARGIN: f64 = 800.0;
+const ESTIMATE: f64 = 56.0;
+
+/// Heights by row, and where each row starts.
+#[derive(Default)]
+struct Layout {
+    rows: Vec<Row>,
+    index: HashMap<Row, usize>,
+    heights: Vec<f64>,
+    /// `offsets[i]` is where row i starts; one more entry for the end.
+    offsets: Vec<f64>,
+    measured: HashMap<Row, f64>,
+}
+
+impl Layout {
+    fn set_rows(&mut self, rows: Vec<Row>) {
+        self.index = rows.iter().enumerate().map(|(i, r)| (*r, i)).collect();
+        self.heights = rows.iter().map(|r| self.measured.get(r).copied().unwrap_or(ESTIMATE)).collect();
+        self.rows = rows;
+        self.recompute(0);
+    }
+
+    fn recompute(&mut self, from: usize) {
+        self.offsets.resize(self.heights.len() + 1, 0.0);
+        for i in from..self.heights.len() {
+            self.offsets[i + 1] = self.offsets[i] + self.heights[i];
+        }
+    }
+
+    fn total(&self) -> f64 {
+        self.offsets.last().copied().unwrap_or(0.0)
+    }
+
+    /// The rows that overlap `top..bottom`.
+    fn range(&self, top: f64, bottom: f64) -> std::ops::Range<usize> {
+        let n = self.rows.len();
+        let start = self.offsets.partition_point(|&o| o <= top).saturating_sub(1).min(n);
+        let end = self.offsets.partition_point(|&o| o < bottom).min(n);
+        start..end.max(start)
+    }
+
+    /// Records a measured height; returns whether anything moved.
+    fn measure(&mut self, row: Row, height: f64) -> Option<usize> {
+        self.measured.insert(row, height);
+        let i = *self.index.get(&row)?;
+        if (self.heights[i] - height).abs() < 0.5 {
+            return None;
+        }
+        self.heights[i] = height;
+        Some(i)
+    }
+}
+
+fn row_key(row: &Row) -> String {
+    let thread = match row.thread {
+        ThreadRef::Main => "m".to_owned(),
+        ThreadRef::Branch(b) => format!("b{b}"),
+        ThreadRef::Agent(a) => format!("a{a}"),
+    };
+    format!("{thread}:{}:{}", row.item, row.depth)
+}
+
+fn parse_key(key: &str) -> Option<Row> {
+    let mut parts = key.split(':');
+    let thread = parts.next()?;
+    let thread = match thread.split_at(1) {
+        ("m", _) => ThreadRef::Main,
+        ("b", n) => ThreadRef::Branch(n.parse().ok()?),
+        ("a", n) => ThreadRef::Agent(n.parse().ok()?),
+        _ => return None,
+    };
+    Some(Row { thread, item: parts.next()?.parse().ok()?, depth: parts.next()?.parse().ok()? })
+}
+
+#[component]
+pub fn ConversationList(
+    /// The loaded transcripts.
+    workspace: Arc<Workspace>,
+    /// The rows to show, in order.
+    rows: Memo<Vec<Row>>,
+) -> impl IntoView {
+    let viewer = use_viewer();
+    let session = viewer.session.get_untracked();
+    let container = NodeRef::<Div>::new();
+    let layout = StoredValue::new_local(Layout::default());
+    let version = RwSignal::new(0u64);
+    let scroll_top = RwSignal::new(0.0f64);
+    let viewport = RwSignal::new(900.0f64);
+
+    Effect::new(move |_| {
+        let rows = rows.get();
+        layout.update_value(|l| l.set_rows(rows));
+        version.update(|v| *v += 1);
+    });
+
+    // One observer for every rendered row: a row that changes size moves the rows after it.
+    let observer = StoredValue::new_local(None::<web_sys::ResizeObserver>);
+    let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        let mut changed = None::<usize>;
+        for entry in entries.iter() {
+            let entry: web_sys::ResizeObserverEntry = entry.unchecked_into();
+            let target = entry.target();
+            let Some(row) = target.get_attribute("data-row").and_then(|k| parse_key(&k)) else { continue };
+            let height = target.get_bounding_client_rect().height();
+            if height <= 0.0 {
+                continue;
+            }
+            if let Some(i) = layout.try_update_value(|l| l.measure(row, height)).flatten() {
+                changed = Some(changed.map_or(i, |c: usize| c.min(i)));
+            }
+        }
+        if let Some(from) = changed {
+            layout.update_value(|l| l.recompute(from));
+            version.update(|v| *v += 1);
+        }
+    });
+    if let Ok(o) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+        observer.set_value(Some(o));
+    }
+    // The observer calls back for as long as the list lives; the closure must too.
+    callback.forget();
+
+    let window_rows = Memo::new(move |_| {
+        version.track();
+        let top = scroll_top.get();
+        let height = viewport.get();
+        layout.with_value(|l| {
+            let range = l.range((top - MARGIN).max(0.0), top + height + MARGIN);
+            let before = l.offsets.get(range.start).copied().unwrap_or(0.0);
+            let after = l.total() - l.offsets.get(range.end).copied().unwrap_or(0.0);
+            (l.rows[range].to_vec(), before, after.max(0.0))
+        })
+    });
+
+    let on_scroll = move |_| {
+        if let Some(el) = container.get_untracked() {
+            scroll_top.set(el.scroll_top() as f64);
+            viewport.set(el.client_height() as f64);
+        }
+    };
+
+    // Scroll to the target item when asked (search, #anchor, keyboard).
+    Effect::new(move |_| {
+        viewer.scroll_request.track();
+        version.track();
+        let Some(target) = viewer.target.get_untracked() else { return };
+        let Some(el) = container.get_untracked() else { return };
+        let position = layout.with_value(|l| {
+            let i = l.rows.iter().position(|r| (r.thread, r.item) == target)?;
+            Some(l.offsets[i])
+        });
+        let pending = viewer.scroll_request.get_untracked();
+        if let Some(y) = position {
+            // Only the first layout after a request scrolls; later measurements must not fight
+            // the reader's own scrolling.
+            if SCROLLED.with(|s| s.get()) != pending {
+                el.set_scroll_top((y - 80.0).max(0.0) as i32);
+                scroll_top.set(el.scroll_top() as f64);
+                viewport.set(el.client_height() as f64);
+                SCROLLED.with(|s| s.set(pending));
+            }
+        }
+    });
+
+    container.on_load(move |el| viewport.set(el.client_height() as f64));
+
+    let ws = workspace;
+    view! {
+        <div class="cctv-list" node_ref=container on:scroll=on_scroll tabindex="0">
+            <div class="cctv-list__spacer" style=move || format!("height: {}px", window_rows.with(|w| w.1))></div>
+            <For
+                each=move || window_rows.get().0
+                key=|row| *row
+                children=move |row| {
+                    let node = NodeRef::<Div>::new();
+                    on_cleanup(move || {
+                        if let Some(el) = node.get_untracked() {
+                            observer.with_value(|o| {
+                                if let Some(o) = o {
+                                    o.unobserve(&el);
+                                }
+                            });
+                        }
+                    });
+                    node.on_load(move |el| {
+                        observer.with_value(|o| {
+                            if let Some(o) = o {
+                                o.observe(&el);
+                            }
+                        });
+                    });
+                    view! {
+                        <div class="cctv-row" data-row=row_key(&row) node_ref=node>
+                            {row_view(ws.clone(), session, row)}
+                        </div>
+                    }
+                }
+            />
+            <div class="cctv-list__spacer" style=move || format!("height: {}px", window_rows.with(|w| w.2))></div>
+            {move || rows.with(Vec::is_empty).then(|| view! { <div class="cctv-empty">"Nothing to show with these filters."</div> })}
+        </div>
+    }
+}
+
+thread_local! {
+    /// The last scroll request the list has acted on.
+    static SCROLLED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}

@@ -1,0 +1,162 @@
+//! Getting files into the viewer: a picker, a folder picker, or a drop of files and folders.
+//! Files are read as bytes (`File.arrayBuffer()`, one copy into wasm memory), never as strings,
+//! and nothing leaves the page.
+
+use js_sys::{Array, Promise, Uint8Array};
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{DataTransfer, File, FileSystemDirectoryEntry, FileSystemEntry, FileSystemFileEntry};
+
+use super::state::{Progress, Viewer};
+use crate::normalize::{self, Input};
+
+/// The demo session shown on a first visit, built into the page so showing it needs no request.
+/// It is laid out as Claude Code writes sessions: `<session>.jsonl` and `<session>/subagents/`.
+const DEMO_SESSION: &str = "7d3e5a10-9c2b-4f61-8e0a-3b5c7d9e1f20";
+const DEMO: &[u8] = include_bytes!("../../www/demo/7d3e5a10-9c2b-4f61-8e0a-3b5c7d9e1f20.jsonl");
+const DEMO_AGENT: &[u8] =
+    include_bytes!("../../www/demo/7d3e5a10-9c2b-4f61-8e0a-3b5c7d9e1f20/subagents/agent-d3m0a9e.jsonl");
+const DEMO_AGENT_META: &[u8] =
+    include_bytes!("../../www/demo/7d3e5a10-9c2b-4f61-8e0a-3b5c7d9e1f20/subagents/agent-d3m0a9e.meta.json");
+
+pub fn demo_inputs() -> Vec<Input> {
+    let agent = |file: &str, bytes: &[u8]| Input { name: format!("{DEMO_SESSION}/subagents/{file}"), bytes: bytes.to_vec() };
+    vec![
+        Input { name: format!("{DEMO_SESSION}.jsonl"), bytes: DEMO.to_vec() },
+        agent("agent-d3m0a9e.jsonl", DEMO_AGENT),
+        agent("agent-d3m0a9e.meta.json", DEMO_AGENT_META),
+    ]
+}
+
+/// A file to read, with the name it should carry (its path inside a dropped folder).
+pub struct Named {
+    pub name: String,
+    pub file: File,
+}
+
+/// The files of a picker (`<input type=file>`, with `webkitdirectory` for folders).
+pub fn from_file_list(list: &web_sys::FileList) -> Vec<Named> {
+    (0..list.length())
+        .filter_map(|i| list.get(i))
+        .map(|file| {
+            let relative = js_sys::Reflect::get(&file, &"webkitRelativePath".into())
+                .ok()
+                .and_then(|v| v.as_string())
+                .filter(|p| !p.is_empty());
+            Named { name: relative.map(strip_top_folder).unwrap_or_else(|| file.name()), file }
+        })
+        .filter(|n| wanted(&n.name))
+        .collect()
+}
+
+/// A folder pick names files `folder/a/b.jsonl`; cctv names them relative to the folder.
+fn strip_top_folder(path: String) -> String {
+    match path.split_once('/') {
+        Some((_, rest)) => rest.to_owned(),
+        None => path,
+    }
+}
+
+/// Inside folders only transcripts and sub-agent metadata are read; files dropped or picked one
+/// by one are always read, so a wrong file gets a message instead of silence.
+fn wanted(name: &str) -> bool {
+    !name.contains('/') || name.ends_with(".jsonl") || name.ends_with(".meta.json")
+}
+
+/// Everything a drop holds: files, and folders walked to the bottom.
+pub async fn from_drop(transfer: DataTransfer) -> Vec<Named> {
+    let mut out = Vec::new();
+    let items = transfer.items();
+    let mut entries = Vec::new();
+    let mut loose = Vec::new();
+    for i in 0..items.length() {
+        let Some(item) = items.get(i) else { continue };
+        match item.webkit_get_as_entry() {
+            Ok(Some(entry)) => entries.push(entry),
+            _ => {
+                if let Ok(Some(file)) = item.get_as_file() {
+                    loose.push(file);
+                }
+            }
+        }
+    }
+    for entry in entries {
+        walk(entry, String::new(), true, &mut out).await;
+    }
+    for file in loose {
+        out.push(Named { name: file.name(), file });
+    }
+    out
+}
+
+async fn walk(entry: FileSystemEntry, prefix: String, top: bool, out: &mut Vec<Named>) {
+    if entry.is_file() {
+        let entry: FileSystemFileEntry = entry.unchecked_into();
+        let promise = Promise::new(&mut |resolve, reject| entry.file_with_callback_and_callback(&resolve, &reject));
+        if let Ok(file) = JsFuture::from(promise).await {
+            let file: File = file.unchecked_into();
+            let name = format!("{prefix}{}", file.name());
+            if wanted(&name) {
+                out.push(Named { name, file });
+            }
+        }
+        return;
+    }
+    let directory: FileSystemDirectoryEntry = entry.clone().unchecked_into();
+    let reader = directory.create_reader();
+    // A dropped folder's own name is not part of the names inside it.
+    let prefix = if top { String::new() } else { format!("{prefix}{}/", entry.name()) };
+    loop {
+        // readEntries hands out a batch at a time, and an empty batch at the end.
+        let promise = Promise::new(&mut |resolve, reject| {
+            let _ = reader.read_entries_with_callback_and_callback(&resolve, &reject);
+        });
+        let Ok(batch) = JsFuture::from(promise).await else { break };
+        let batch: Array = batch.unchecked_into();
+        if batch.length() == 0 {
+            break;
+        }
+        for child in batch.iter() {
+            Box::pin(walk(child.unchecked_into(), prefix.clone(), false, out)).await;
+        }
+    }
+}
+
+/// Reads `files`, shows progress, and loads them into the viewer.
+pub async fn load(viewer: Viewer, files: Vec<Named>) {
+    if files.is_empty() {
+        return;
+    }
+    let total: f64 = files.iter().map(|f| f.file.size()).sum();
+    let mut done = 0.0;
+    let mut inputs = Vec::with_capacity(files.len());
+    let mut problems = Vec::new();
+    for Named { name, file } in files {
+        viewer.progress.set(Some(Progress { label: format!("Reading {name}"), done, total }));
+        match JsFuture::from(file.array_buffer()).await {
+            Ok(buffer) => inputs.push(Input { name, bytes: Uint8Array::new(&buffer).to_vec() }),
+            Err(e) => problems.push((name, format!("could not be read: {}", describe(&e)))),
+        }
+        done += file.size();
+    }
+    viewer.progress.set(Some(Progress { label: "Parsing".into(), done, total }));
+    next_frame().await;
+    let mut workspace = normalize::normalize(inputs);
+    workspace.rejected.extend(problems);
+    viewer.progress.set(None);
+    viewer.show(workspace);
+}
+
+fn describe(error: &JsValue) -> String {
+    error.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_else(|| format!("{error:?}"))
+}
+
+/// Lets the browser paint before the next long step.
+pub async fn next_frame() {
+    let promise = Promise::new(&mut |resolve, _| {
+        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    });
+    let _ = JsFuture::from(promise).await;
+}

@@ -1,0 +1,66 @@
+//! `present::markup` trees as elements. Only this file turns them into DOM, and it only ever
+//! creates the fixed elements the tree names, with text as text.
+
+use leptos::prelude::*;
+
+use crate::present::markup::{Element, Node, Tag};
+
+pub fn nodes(nodes: Vec<Node>) -> AnyView {
+    nodes.into_iter().map(node).collect_view().into_any()
+}
+
+fn node(node: Node) -> AnyView {
+    match node {
+        Node::Text(text) => text.into_any(),
+        Node::Element(element) => element_view(element),
+    }
+}
+
+fn element_view(e: Element) -> AnyView {
+    let Element { tag, class, href, start, title, children } = e;
+    let class = (!class.is_empty()).then_some(class);
+    let kids = move || children.into_iter().map(node).collect_view();
+    match tag {
+        Tag::P => view! { <p class=class>{kids()}</p> }.into_any(),
+        Tag::H1 => view! { <h1 class=class>{kids()}</h1> }.into_any(),
+        Tag::H2 => view! { <h2 class=class>{kids()}</h2> }.into_any(),
+        Tag::H3 => view! { <h3 class=class>{kids()}</h3> }.into_any(),
+        Tag::H4 => view! { <h4 class=class>{kids()}</h4> }.into_any(),
+        Tag::H5 => view! { <h5 class=class>{kids()}</h5> }.into_any(),
+        Tag::H6 => view! { <h6 class=class>{kids()}</h6> }.into_any(),
+        Tag::Ul => view! { <ul class=class>{kids()}</ul> }.into_any(),
+        Tag::Ol => view! { <ol class=class start=start>{kids()}</ol> }.into_any(),
+        Tag::Li => view! { <li class=class>{kids()}</li> }.into_any(),
+        Tag::Blockquote => view! { <blockquote class=class>{kids()}</blockquote> }.into_any(),
+        Tag::Pre => view! { <pre class=class data-lang=title>{kids()}</pre> }.into_any(),
+        Tag::Code => view! { <code class=class>{kids()}</code> }.into_any(),
+        Tag::Em => view! { <em class=class>{kids()}</em> }.into_any(),
+        Tag::Strong => view! { <strong class=class>{kids()}</strong> }.into_any(),
+        Tag::Del => view! { <del class=class>{kids()}</del> }.into_any(),
+        // `safe_href` let only http(s) through; the link opens apart from this page.
+        Tag::A => view! {
+            <a class=class href=href target="_blank" rel="noopener noreferrer nofollow">{kids()}</a>
+        }
+        .into_any(),
+        Tag::Table => view! { <table class=class>{kids()}</table> }.into_any(),
+        Tag::Thead => view! { <thead class=class>{kids()}</thead> }.into_any(),
+        Tag::Tbody => view! { <tbody class=class>{kids()}</tbody> }.into_any(),
+        Tag::Tr => view! { <tr class=class>{kids()}</tr> }.into_any(),
+        Tag::Th => view! { <th class=class>{kids()}</th> }.into_any(),
+        Tag::Td => view! { <td class=class>{kids()}</td> }.into_any(),
+        Tag::Hr => view! { <hr class=class /> }.into_any(),
+        Tag::Br => view! { <br /> }.into_any(),
+        Tag::Span => view! { <span class=class title=title>{kids()}</span> }.into_any(),
+        Tag::Div => view! { <div class=class>{kids()}</div> }.into_any(),
+    }
+}
+
+/// Markdown text as elements.
+pub fn markdown(text: &str) -> AnyView {
+    view! { <div class="cctv-md">{nodes(crate::present::markdown::render(text))}</div> }.into_any()
+}
+
+/// Terminal output as elements.
+pub fn terminal(text: &str, class: &'static str) -> AnyView {
+    view! { <pre class=class>{nodes(crate::present::ansi::render(text))}</pre> }.into_any()
+}

@@ -1,0 +1,139 @@
+//! What the viewer shows and what the reader chose, as signals shared through context.
+//!
+//! The loaded transcripts are immutable; everything a reader changes (open panels, the branch
+//! shown, the search) lives here, apart from them.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::normalize::Workspace;
+use crate::present::rows::{Choices, ThreadRef};
+
+/// A panel, by the item it belongs to and which of its parts.
+pub type PanelKey = (ThreadRef, u32, u8);
+
+/// Parts of an item that open on their own.
+pub mod part {
+    pub const BODY: u8 = 0;
+    pub const RAW: u8 = 1;
+    pub const PROMPT: u8 = 2;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    /// Follow the system setting.
+    System,
+    Light,
+    Dark,
+}
+
+/// Files being read and parsed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Progress {
+    pub label: String,
+    pub done: f64,
+    pub total: f64,
+}
+
+/// Which kinds of items are shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Filter {
+    pub user: bool,
+    pub assistant: bool,
+    pub thinking: bool,
+    pub tools: bool,
+    pub system: bool,
+    /// Only errors (failed tools, API errors, malformed and unknown lines).
+    pub errors_only: bool,
+    /// Only calls of this tool.
+    pub tool: Option<String>,
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Filter { user: true, assistant: true, thinking: true, tools: true, system: true, errors_only: false, tool: None }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub struct Viewer {
+    pub workspace: RwSignal<Option<Arc<Workspace>>>,
+    pub session: RwSignal<usize>,
+    pub choices: RwSignal<Choices>,
+    pub open: RwSignal<HashSet<PanelKey>>,
+    pub filter: RwSignal<Filter>,
+    pub query: RwSignal<String>,
+    /// The current search hit, an index into the hits.
+    pub hit: RwSignal<usize>,
+    pub theme: RwSignal<Theme>,
+    pub progress: RwSignal<Option<Progress>>,
+    /// The item to scroll to and highlight.
+    pub target: RwSignal<Option<(ThreadRef, u32)>>,
+    /// Bumped to ask the list to scroll to `target` again.
+    pub scroll_request: RwSignal<u64>,
+    /// What went wrong loading files: (file, reason).
+    pub problems: RwSignal<Vec<(String, String)>>,
+}
+
+impl Viewer {
+    pub fn new() -> Viewer {
+        Viewer {
+            workspace: RwSignal::new(None),
+            session: RwSignal::new(0),
+            choices: RwSignal::new(Choices::default()),
+            open: RwSignal::new(HashSet::new()),
+            filter: RwSignal::new(Filter::default()),
+            query: RwSignal::new(String::new()),
+            hit: RwSignal::new(0),
+            theme: RwSignal::new(Theme::System),
+            progress: RwSignal::new(None),
+            target: RwSignal::new(None),
+            scroll_request: RwSignal::new(0),
+            problems: RwSignal::new(Vec::new()),
+        }
+    }
+
+    /// Shows a newly loaded workspace from its first session.
+    pub fn show(&self, workspace: Workspace) {
+        self.problems.set(workspace.rejected.clone());
+        self.session.set(0);
+        self.reset_view();
+        self.workspace.set(Some(Arc::new(workspace)));
+    }
+
+    pub fn reset_view(&self) {
+        self.choices.set(Choices::default());
+        self.open.set(HashSet::new());
+        self.target.set(None);
+        self.hit.set(0);
+    }
+
+    pub fn is_open(&self, key: PanelKey) -> bool {
+        self.open.with(|open| open.contains(&key))
+    }
+
+    pub fn toggle(&self, key: PanelKey) {
+        self.open.update(|open| {
+            if !open.remove(&key) {
+                open.insert(key);
+            }
+        });
+    }
+
+    pub fn go_to(&self, target: (ThreadRef, u32)) {
+        self.target.set(Some(target));
+        self.scroll_request.update(|n| *n += 1);
+    }
+}
+
+impl Default for Viewer {
+    fn default() -> Self {
+        Viewer::new()
+    }
+}
+
+pub fn use_viewer() -> Viewer {
+    expect_context::<Viewer>()
+}

@@ -1,0 +1,224 @@
+//! The bar above the conversation: open files, pick a session, search, filter, theme.
+
+use leptos::ev;
+use leptos::html::Input;
+use leptos::prelude::*;
+
+use super::load;
+use super::search::hits;
+use super::state::{part, use_viewer, Filter, Theme, Viewer};
+use crate::present::rows::{self, ThreadRef};
+
+#[component]
+pub fn TopBar() -> impl IntoView {
+    let viewer = use_viewer();
+    let files = NodeRef::<Input>::new();
+    let folder = NodeRef::<Input>::new();
+    // A folder picker is an <input type=file webkitdirectory>; the attribute is set once mounted.
+    folder.on_load(|el| {
+        let _ = el.set_attribute("webkitdirectory", "");
+    });
+    let picked = move |input: NodeRef<Input>| {
+        let Some(el) = input.get_untracked() else { return };
+        let Some(list) = el.files() else { return };
+        let files = load::from_file_list(&list);
+        // Reset, so picking the same file again loads it again.
+        el.set_value("");
+        leptos::task::spawn_local(load::load(viewer, files));
+    };
+
+    let search_hits = Memo::new(move |_| {
+        let query = viewer.query.get();
+        if query.trim().chars().count() < 2 {
+            return Vec::new();
+        }
+        let Some(ws) = viewer.workspace.get() else { return Vec::new() };
+        let Some(s) = ws.sessions.get(viewer.session.get()) else { return Vec::new() };
+        hits(&ws, s, &query)
+    });
+    let step = move |forward: bool| {
+        let hits = search_hits.get_untracked();
+        if hits.is_empty() {
+            return;
+        }
+        let n = hits.len();
+        let next = match viewer.target.get_untracked().and_then(|t| hits.iter().position(|h| *h == t)) {
+            Some(i) if forward => (i + 1) % n,
+            Some(i) => (i + n - 1) % n,
+            None => 0,
+        };
+        viewer.hit.set(next);
+        let (thread, item) = hits[next];
+        if let Some(ws) = viewer.workspace.get_untracked() {
+            let session = viewer.session.get_untracked();
+            viewer.open.update(|o| {
+                o.insert((thread, item, part::BODY));
+            });
+            super::reveal(viewer, &ws, session, thread, item);
+        }
+    };
+    let count = move || {
+        let n = search_hits.with(Vec::len);
+        if viewer.query.with(|q| q.trim().chars().count() < 2) {
+            String::new()
+        } else if n == 0 {
+            "no matches".to_owned()
+        } else {
+            let at = viewer.target.get().and_then(|t| search_hits.with(|h| h.iter().position(|x| *x == t)));
+            match at {
+                Some(i) => format!("{} of {n}", i + 1),
+                None => format!("{n} matches"),
+            }
+        }
+    };
+
+    let sessions = move || {
+        viewer.workspace.get().map(|ws| {
+            ws.sessions
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let title = s.title.clone().unwrap_or_else(|| s.session_id.clone().unwrap_or_default());
+                    let date = s.stats.first_timestamp.as_deref().and_then(|t| t.get(..10)).unwrap_or("").to_owned();
+                    let size: usize = s.file.map(|f| ws.files[f as usize].bytes.len()).unwrap_or(0)
+                        + s.agents.iter().filter_map(|a| a.file).map(|f| ws.files[f as usize].bytes.len()).sum::<usize>();
+                    let model = s.stats.models.keys().next().cloned().unwrap_or_default();
+                    (i, format!("{title} — {date} · {:.1} MB · {model}", size as f64 / 1e6))
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let tool_names = move || {
+        viewer
+            .workspace
+            .get()
+            .and_then(|ws| ws.sessions.get(viewer.session.get()).map(|s| s.stats.tool_calls.keys().cloned().collect::<Vec<_>>()))
+            .unwrap_or_default()
+    };
+    let chip = move |label: &'static str, get: fn(&Filter) -> bool, set: fn(&mut Filter, bool)| {
+        view! {
+            <label class="cctv-chip">
+                <input
+                    type="checkbox"
+                    prop:checked=move || viewer.filter.with(get)
+                    on:change=move |e| set_filter(viewer, set, event_target_checked(&e))
+                />
+                {label}
+            </label>
+        }
+    };
+
+    view! {
+        <header class="cctv-top">
+            <div class="cctv-top__row">
+                <span class="cctv-brand" title="Claude Code Transcript Viewer">"cctv"</span>
+                <button class="cctv-button" on:click=move |_| { if let Some(el) = files.get() { el.click(); } }>"Open files"</button>
+                <button class="cctv-button" on:click=move |_| { if let Some(el) = folder.get() { el.click(); } }>"Open folder"</button>
+                <input class="cctv-hidden" type="file" multiple accept=".jsonl,.json,application/json" node_ref=files on:change=move |_| picked(files) />
+                <input class="cctv-hidden" type="file" multiple node_ref=folder on:change=move |_| picked(folder) />
+                {move || sessions().filter(|s| s.len() > 1).map(|list| view! {
+                    <select
+                        class="cctv-sessions"
+                        aria-label="session"
+                        on:change=move |e| {
+                            if let Ok(i) = event_target_value(&e).parse::<usize>() {
+                                viewer.session.set(i);
+                                viewer.reset_view();
+                            }
+                        }
+                    >
+                        {list.into_iter().map(|(i, label)| view! {
+                            <option value=i.to_string() selected=move || viewer.session.get() == i>{label}</option>
+                        }).collect_view()}
+                    </select>
+                })}
+                {move || sessions().filter(|s| s.len() == 1).map(|list| view! { <span class="cctv-title">{list[0].1.clone()}</span> })}
+                <span class="cctv-top__spacer"></span>
+                <input
+                    id="cctv-search"
+                    class="cctv-search"
+                    type="search"
+                    placeholder="Search (/)"
+                    aria-label="search the session"
+                    prop:value=move || viewer.query.get()
+                    on:input=move |e| viewer.query.set(event_target_value(&e))
+                    on:keydown=move |e: ev::KeyboardEvent| {
+                        if e.key() == "Enter" {
+                            step(!e.shift_key());
+                        }
+                    }
+                />
+                <span class="cctv-search__count" aria-live="polite">{count}</span>
+                <button class="cctv-button" title="previous match" on:click=move |_| step(false)>"↑"</button>
+                <button class="cctv-button" title="next match" on:click=move |_| step(true)>"↓"</button>
+                <button class="cctv-button" title="theme (t)" on:click=move |_| toggle_theme(viewer)>
+                    {move || match viewer.theme.get() { Theme::System => "auto", Theme::Light => "light", Theme::Dark => "dark" }}
+                </button>
+            </div>
+            <div class="cctv-top__row cctv-filters" role="group" aria-label="filters">
+                {chip("you", |f| f.user, |f, v| f.user = v)}
+                {chip("claude", |f| f.assistant, |f, v| f.assistant = v)}
+                {chip("thinking", |f| f.thinking, |f, v| f.thinking = v)}
+                {chip("tools", |f| f.tools, |f, v| f.tools = v)}
+                {chip("system", |f| f.system, |f, v| f.system = v)}
+                {chip("errors only", |f| f.errors_only, |f, v| f.errors_only = v)}
+                <select
+                    class="cctv-tool-filter"
+                    aria-label="only calls of one tool"
+                    on:change=move |e| {
+                        let value = event_target_value(&e);
+                        viewer.filter.update(|f| f.tool = (!value.is_empty()).then_some(value));
+                    }
+                >
+                    <option value="">"all tools"</option>
+                    {move || tool_names().into_iter().map(|t| view! { <option value=t.clone()>{t.clone()}</option> }).collect_view()}
+                </select>
+                <span class="cctv-top__spacer"></span>
+                <button class="cctv-button" title="expand all (e)" on:click=move |_| expand_all(viewer, true)>"Expand all"</button>
+                <button class="cctv-button" title="collapse all (E)" on:click=move |_| expand_all(viewer, false)>"Collapse all"</button>
+                <span class="cctv-keys">"j/k prompts · / search · e/E expand · t theme"</span>
+            </div>
+        </header>
+    }
+}
+
+fn set_filter(viewer: Viewer, set: fn(&mut Filter, bool), on: bool) {
+    viewer.filter.update(|f| set(f, on));
+}
+
+pub fn toggle_theme(viewer: Viewer) {
+    viewer.theme.update(|t| {
+        *t = match t {
+            Theme::System => {
+                let dark = window()
+                    .match_media("(prefers-color-scheme: dark)")
+                    .ok()
+                    .flatten()
+                    .is_some_and(|m| m.matches());
+                if dark { Theme::Light } else { Theme::Dark }
+            }
+            Theme::Light => Theme::Dark,
+            Theme::Dark => Theme::Light,
+        }
+    });
+}
+
+/// Opens (or closes) every panel of the session, sub-agents included.
+pub fn expand_all(viewer: Viewer, open: bool) {
+    if !open {
+        viewer.open.update(|o| o.clear());
+        return;
+    }
+    let Some(ws) = viewer.workspace.get_untracked() else { return };
+    let Some(s) = ws.sessions.get(viewer.session.get_untracked()) else { return };
+    let threads = std::iter::once(ThreadRef::Main)
+        .chain((0..s.branches.len() as u32).map(ThreadRef::Branch))
+        .chain((0..s.agents.len() as u32).map(ThreadRef::Agent));
+    let mut keys = std::collections::HashSet::new();
+    for thread in threads {
+        for item in 0..rows::thread(s, thread).items.len() as u32 {
+            keys.insert((thread, item, part::BODY));
+        }
+    }
+    viewer.open.set(keys);
+}
