@@ -15,7 +15,7 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 # trunk otherwise asks crates.io for a newer trunk on every start.
 export TRUNK_SKIP_VERSION_CHECK := true
 
-.PHONY: setup serve build test
+.PHONY: setup serve build test screenshots
 
 setup:
 	scripts/setup.sh
@@ -30,10 +30,17 @@ build: setup
 	cargo fetch
 	trunk build --release
 
-# The browser tests (tests/*.rs, wasm32 only) mount the UI in headless Chromium; `--mode no-install`
-# forbids wasm-pack from downloading anything (setup.sh has put the matching
-# wasm-bindgen-test-runner and chromedriver on PATH). The native tests cover model and normalize and
-# run last, without doc-tests, so the run ends on the summary of a test binary that ran tests.
-test: setup
+# Every test, in one run: the browser tests (tests/*.rs, wasm32 only, mounted in headless Chromium;
+# `--mode no-install` forbids wasm-pack from downloading anything), the end-to-end tests of the built
+# site (tests/e2e, playwright-core driving Debian's Chromium), then the native tests of model and
+# normalize, last and without doc-tests, so the run ends on the summary of a binary that ran tests.
+test: build
 	wasm-pack test --headless --chrome --mode no-install
+	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
+	npm test --prefix tests/e2e
 	cargo test --no-default-features --lib --bins --tests
+
+# Screenshots for the README (www/screenshots/), taken from the built site.
+screenshots: build
+	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
+	node tests/e2e/screenshots.mjs

@@ -18,10 +18,11 @@ fn fresh_host() -> web_sys::HtmlElement {
 fn app_shows_the_viewer_title() {
     let host = fresh_host();
     // Dropping the handle would unmount the app, so hold it until the assertion is done.
-    let _mounted = leptos::mount::mount_to(host.clone(), cctv::ui::App);
+    let _mounted = leptos::mount::mount_to(host.clone(), || view! { <cctv::ui::App /> });
 
     let text = host.text_content().unwrap_or_default();
     assert!(text.contains("cctv — Claude Code Transcript Viewer"), "page text was: {text}");
+    assert!(text.contains("nothing is uploaded"), "page text was: {text}");
 }
 
 /// A real session, parsed by the wasm build through the JavaScript API, as a page would call it.
@@ -67,4 +68,159 @@ fn parse_transcript_refuses_a_number_with_an_error_not_a_panic() {
     let error = cctv::api::parse_transcript(42.into()).unwrap_err();
     let message: String = error.message().into();
     assert!(message.contains("Uint8Array"), "{message}");
+}
+
+// ---- Components, mounted in a real browser ----------------------------------------------------
+
+use cctv::normalize::Input;
+use leptos::prelude::*;
+
+/// Lets Leptos apply pending updates to the DOM.
+async fn tick() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20).unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+/// Mounts the viewer showing `files` in a fresh, sized element; returns the element.
+async fn viewer(files: Vec<(&str, String)>) -> web_sys::HtmlElement {
+    let host = fresh_host();
+    host.style().set_property("height", "900px").unwrap();
+    let inputs: Vec<Input> = files.into_iter().map(|(name, text)| Input { name: name.into(), bytes: text.into_bytes() }).collect();
+    let handle = leptos::mount::mount_to(host.clone(), move || view! { <cctv::ui::App initial=inputs.clone() /> });
+    // Keep the app mounted for the rest of the test.
+    std::mem::forget(handle);
+    tick().await;
+    host
+}
+
+fn all(host: &web_sys::HtmlElement, selector: &str) -> Vec<web_sys::HtmlElement> {
+    let list = host.query_selector_all(selector).unwrap();
+    (0..list.length()).filter_map(|i| list.get(i)).map(|n| n.unchecked_into()).collect()
+}
+
+fn jsonl(lines: &[serde_json::Value]) -> String {
+    lines.iter().map(|l| l.to_string() + "\n").collect()
+}
+
+fn call_session(name: &str, input: serde_json::Value, result: serde_json::Value) -> String {
+    use serde_json::json;
+    jsonl(&[
+        json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s", "message": {"role": "user", "content": "go"}}),
+        json!({"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "s", "requestId": "r1",
+               "message": {"id": "m1", "role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": name, "input": input}]}}),
+        json!({"type": "user", "uuid": "r1", "parentUuid": "a1", "sessionId": "s", "toolUseResult": result,
+               "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "done"}]}}),
+    ])
+}
+
+async fn open_first_tool(host: &web_sys::HtmlElement) {
+    all(host, ".cctv-tool__panel > .cctv-panel__header")[0].click();
+    tick().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_tool_panel_opens_on_click_and_closes_again() {
+    let session = call_session(
+        "Bash",
+        serde_json::json!({"command": "ls -la", "description": "List files"}),
+        serde_json::json!({"stdout": "total 0\n", "stderr": "", "interrupted": false, "isImage": false}),
+    );
+    let host = viewer(vec![("s.jsonl", session)]).await;
+    assert!(all(&host, ".cctv-panel__body").is_empty(), "closed at first");
+    open_first_tool(&host).await;
+    let body = all(&host, ".cctv-panel__body");
+    assert_eq!(body.len(), 1);
+    assert!(body[0].text_content().unwrap().contains("$ ls -la"));
+    open_first_tool(&host).await;
+    assert!(all(&host, ".cctv-panel__body").is_empty(), "closed again");
+}
+
+#[wasm_bindgen_test]
+async fn an_edit_shows_a_diff_with_hunks_and_line_numbers() {
+    let patch = serde_json::json!([{"oldStart": 10, "oldLines": 2, "newStart": 10, "newLines": 2, "lines": [" keep", "-old", "+new"]}]);
+    let session = call_session(
+        "Edit",
+        serde_json::json!({"file_path": "/x.rs", "old_string": "old", "new_string": "new"}),
+        serde_json::json!({"filePath": "/x.rs", "oldString": "old", "newString": "new", "structuredPatch": patch,
+                           "userModified": false, "replaceAll": false}),
+    );
+    let host = viewer(vec![("s.jsonl", session)]).await;
+    let header = host.query_selector(".cctv-tool__panel").unwrap().unwrap().text_content().unwrap();
+    assert!(header.contains("+1 −1"), "{header}");
+    open_first_tool(&host).await;
+    assert_eq!(all(&host, ".cctv-diff__hunk")[0].text_content().unwrap().trim(), "@@ -10,2 +10,2 @@");
+    // old line | new line | sign | text
+    let rows: Vec<String> = all(&host, ".cctv-diff tr:not(.cctv-diff__hunk)")
+        .iter()
+        .map(|r| all(r, "td").iter().map(|c| c.text_content().unwrap()).collect::<Vec<_>>().join("|"))
+        .collect();
+    assert_eq!(rows, ["10|10| |keep", "11||-|old", "|11|+|new"]);
+}
+
+#[wasm_bindgen_test]
+async fn a_todo_list_shows_each_state_and_what_changed() {
+    let old = serde_json::json!([{"content": "a", "status": "pending"}, {"content": "b", "status": "pending"}]);
+    let new = serde_json::json!([{"content": "a", "status": "completed"}, {"content": "b", "status": "in_progress", "activeForm": "Doing b"}, {"content": "c", "status": "pending"}]);
+    let session = call_session("TodoWrite", serde_json::json!({"todos": new}), serde_json::json!({"oldTodos": old, "newTodos": new}));
+    let host = viewer(vec![("s.jsonl", session)]).await;
+    open_first_tool(&host).await;
+    let panel = host.query_selector(".cctv-tool__panel").unwrap().unwrap();
+    let states: Vec<String> = (0..3)
+        .map(|i| panel.query_selector_all(".cctv-todo").unwrap().get(i).unwrap().unchecked_into::<web_sys::Element>().get_attribute("data-status").unwrap())
+        .collect();
+    assert_eq!(states, ["completed", "in_progress", "pending"]);
+    let text = panel.text_content().unwrap();
+    assert!(text.contains("Doing b"), "the active form names the task in progress: {text}");
+    assert!(text.contains("a: pending → completed") && text.contains("added: c"), "{text}");
+}
+
+#[wasm_bindgen_test]
+async fn a_sub_agent_nests_under_its_task_call_when_opened() {
+    let main = call_session(
+        "Task",
+        serde_json::json!({"description": "look around", "prompt": "Look around", "subagent_type": "Explore"}),
+        serde_json::json!({"status": "completed", "agentId": "abc1234", "content": [{"type": "text", "text": "Seen it"}]}),
+    );
+    let agent = jsonl(&[
+        serde_json::json!({"type": "user", "uuid": "x1", "parentUuid": null, "sessionId": "s", "isSidechain": true, "agentId": "abc1234",
+                           "message": {"role": "user", "content": "Look around"}}),
+        serde_json::json!({"type": "assistant", "uuid": "x2", "parentUuid": "x1", "sessionId": "s", "isSidechain": true, "agentId": "abc1234",
+                           "message": {"id": "mx", "role": "assistant", "content": [{"type": "text", "text": "Nothing unusual here"}]}}),
+    ]);
+    let host = viewer(vec![("s.jsonl", main), ("s/subagents/agent-abc1234.jsonl", agent)]).await;
+    assert!(!host.text_content().unwrap().contains("Nothing unusual here"), "closed at first");
+    all(&host, ".cctv-agent-toggle")[0].click();
+    tick().await;
+    let nested = all(&host, ".cctv-item[style*=\"--depth: 1\"]");
+    assert_eq!(nested.len(), 2, "the agent's prompt and answer, one level deeper");
+    assert!(nested[1].text_content().unwrap().contains("Nothing unusual here"));
+}
+
+#[wasm_bindgen_test]
+async fn an_unknown_entry_is_shown_raw_with_a_badge() {
+    let session = jsonl(&[
+        serde_json::json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s", "message": {"role": "user", "content": "hi"}}),
+        serde_json::json!({"type": "hologram", "uuid": "h1", "parentUuid": "u1", "sessionId": "s", "payload": {"beam": 42}}),
+    ]);
+    let host = viewer(vec![("s.jsonl", session)]).await;
+    let raw = all(&host, ".cctv-raw");
+    assert_eq!(raw.len(), 1);
+    let text = raw[0].text_content().unwrap();
+    assert!(text.contains("unknown type: hologram"), "{text}");
+    assert!(text.contains("\"beam\": 42"), "pretty JSON of the whole line: {text}");
+}
+
+#[wasm_bindgen_test]
+async fn transcript_html_stays_text() {
+    let session = jsonl(&[
+        serde_json::json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s", "message": {"role": "user", "content": "<img src=x onerror=alert(1)>"}}),
+        serde_json::json!({"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "s",
+                           "message": {"id": "m", "role": "assistant", "content": [{"type": "text", "text": "<script>window.pwned = 1</script> [x](javascript:alert(1))"}]}}),
+    ]);
+    let host = viewer(vec![("s.jsonl", session)]).await;
+    assert!(host.query_selector("script, img[src='x'], a[href^='javascript']").unwrap().is_none());
+    let text = host.text_content().unwrap();
+    assert!(text.contains("<script>window.pwned = 1</script>") && text.contains("<img src=x onerror=alert(1)>"));
 }

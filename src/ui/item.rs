@@ -55,7 +55,7 @@ pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
                 {time.map(|t| view! { <span class="cctv-item__time">{t}</span> })}
                 <a class="cctv-item__anchor" href=href title="link to this item">"#"</a>
                 <button class="cctv-item__copy" title="copy a link to this item" on:click=move |_| copy_link(&copy_id)>
-                    "⧉"
+                    "copy"
                 </button>
             </div>
             <div class="cctv-item__body">{body}</div>

@@ -160,17 +160,17 @@ fn keep(ws: &Workspace, s: &crate::normalize::Session, filter: &Filter, thread: 
     if filter.errors_only && !error {
         return false;
     }
+    // Picking one tool shows its calls and nothing else.
+    if let Some(tool) = &filter.tool {
+        return matches!(&item.kind, ItemKind::ToolCall(call) if call.name.is_some_and(|n| n.decode(src) == *tool));
+    }
     match &item.kind {
         ItemKind::Prompt => filter.user,
         ItemKind::Text | ItemKind::RedactedThinking => filter.assistant,
         ItemKind::Thinking => filter.thinking,
-        ItemKind::ToolCall(call) => {
-            filter.tools
-                && filter.tool.as_deref().is_none_or(|t| call.name.is_some_and(|n| n.decode(src) == t))
-        }
-        ItemKind::OrphanResult => filter.tools && filter.tool.is_none(),
+        ItemKind::ToolCall(_) | ItemKind::OrphanResult => filter.tools,
         ItemKind::Event | ItemKind::CompactBoundary(_) | ItemKind::Unknown | ItemKind::Malformed | ItemKind::UnknownBlock => {
-            filter.system && filter.tool.is_none()
+            filter.system
         }
     }
 }

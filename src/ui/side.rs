@@ -59,7 +59,7 @@ pub fn side(ws: Arc<Workspace>, session: usize) -> AnyView {
                     <dt>"errors"</dt><dd>{format!("{} tool, {} API", stats.tool_errors, stats.api_errors)}</dd>
                     <dt>"sub-agents"</dt><dd>{stats.sub_agents}</dd>
                     <dt>"duration"</dt><dd>{wall.unwrap_or("—".into())}</dd>
-                    <dt>"working time"</dt><dd>{duration(stats.turn_duration_ms)}</dd>
+                    <dt>"working time"</dt><dd>{if stats.turn_duration_ms > 0.0 { duration(stats.turn_duration_ms) } else { "—".into() }}</dd>
                 </dl>
                 <ul class="cctv-stats__tools">
                     {tools.into_iter().map(|(name, n)| view! { <li><span>{name}</span><span>{n}</span></li> }).collect_view()}

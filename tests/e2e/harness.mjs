@@ -1,0 +1,113 @@
+// Shared by the end-to-end tests: a static server for dist/ on 127.0.0.1, Debian's Chromium
+// driven by playwright-core (which downloads no browser), and helpers that act as a user would.
+
+import { createServer } from "node:http";
+import { readFile, stat } from "node:fs/promises";
+import { extname, join, normalize, dirname, basename } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
+export const FIXTURES = join(ROOT, "../shared/fixtures");
+export const DIST = process.env.CCTV_DIST ?? join(ROOT, "dist");
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".mjs": "text/javascript",
+  ".css": "text/css",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".png": "image/png",
+  ".ts": "text/plain",
+};
+
+/** Serves `dir` under `base` (e.g. "/cctv/") on a free port of 127.0.0.1. */
+export async function serve(dir = DIST, base = "/") {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    if (!path.startsWith(base)) {
+      res.writeHead(404).end("not under " + base);
+      return;
+    }
+    let file = normalize(join(dir, path.slice(base.length)));
+    if (!file.startsWith(normalize(dir))) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, "index.html");
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
+    } catch {
+      res.writeHead(404).end("not found");
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${server.address().port}${base}`;
+  return { url, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/** Headless Chromium with no background networking (this machine has no internet). */
+export async function browser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+      "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"],
+  });
+}
+
+/**
+ * A page that records every request it makes and every console error. `origin` is the only
+ * place requests may go.
+ */
+export async function open(b, url, { colorScheme = "light", viewport = { width: 1400, height: 1000 } } = {}) {
+  const context = await b.newContext({ colorScheme, viewport });
+  const page = await context.newPage();
+  const requests = [];
+  const errors = [];
+  page.on("request", (r) => requests.push(r.url()));
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  await page.goto(url);
+  await page.waitForSelector(".cctv-item", { timeout: 20000 });
+  return { page, context, requests, errors };
+}
+
+/** Requests that left the page's origin (data: URLs are not requests to anywhere). */
+export function foreign(requests, url) {
+  const origin = new URL(url).origin;
+  return requests.filter((r) => !r.startsWith(origin) && !r.startsWith("data:") && !r.startsWith("blob:"));
+}
+
+/** Drops files on the viewer the way a browser delivers a drop of files. */
+export async function drop(page, files) {
+  const payload = await Promise.all(
+    files.map(async (f) => ({
+      name: f.name ?? basename(f.path),
+      b64: (f.bytes ?? (await readFile(f.path))).toString("base64"),
+    })),
+  );
+  await page.evaluate((files) => {
+    const transfer = new DataTransfer();
+    for (const f of files) {
+      const bytes = Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0));
+      transfer.items.add(new File([bytes], f.name));
+    }
+    const target = document.querySelector(".cctv");
+    for (const type of ["dragenter", "dragover", "drop"]) {
+      target.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }
+  }, payload);
+}
+
+/** Waits until the viewer shows a session whose title contains `text`. */
+export async function waitForTitle(page, text) {
+  await page.waitForFunction(
+    (t) => [...document.querySelectorAll(".cctv-title, .cctv-sessions option")].some((e) => e.textContent.includes(t)),
+    text,
+    { timeout: 20000 },
+  );
+}

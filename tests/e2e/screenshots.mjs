@@ -1,0 +1,32 @@
+// Takes the README's screenshots from the built site: the demo and a real fixture, light and dark.
+// Run with `make screenshots`; look at them before committing.
+
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { serve, browser, open, drop, waitForTitle, FIXTURES, ROOT } from "./harness.mjs";
+
+const out = join(ROOT, "www/screenshots");
+await mkdir(out, { recursive: true });
+const server = await serve();
+const chrome = await browser();
+for (const scheme of ["light", "dark"]) {
+  const { page, context } = await open(chrome, server.url, { colorScheme: scheme });
+  await waitForTitle(page, "greet CLI");
+  // Open the Edit diff and the Bash output, as a reader would.
+  for (const name of ["Edit", "Bash"]) {
+    await page.locator(".cctv-tool__panel > .cctv-panel__header", { has: page.locator(".cctv-tool__name", { hasText: new RegExp(`^${name}$`) }) }).first().click();
+  }
+  await page.locator(".cctv-diff").first().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(out, `demo-${scheme}.png`) });
+
+  await drop(page, [{ path: join(FIXTURES, "moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl") },
+    ...["a5bdbc1", "a9cad17", "aa5ef13", "ac27727", "afbbf75"].map((id) => ({ path: join(FIXTURES, `moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68/subagents/agent-${id}.jsonl`) }))]);
+  await waitForTitle(page, "Spawn curry poem agents");
+  await page.locator(".cctv-agent-toggle").first().click();
+  await page.locator('.cctv-item[style*="--depth: 1"]').first().waitFor();
+  await page.screenshot({ path: join(out, `fixture-${scheme}.png`) });
+  await context.close();
+}
+await chrome.close();
+await server.close();
+console.log("screenshots written to", out);

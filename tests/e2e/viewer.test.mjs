@@ -1,0 +1,159 @@
+// The built site in real headless Chromium: what a person sees after opening the page, dropping
+// real transcripts from ../shared/fixtures, following a #uuid link, searching, and dropping the
+// wrong file. Every test also checks that the page made no request outside its own origin.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { serve, browser, open, drop, foreign, waitForTitle, FIXTURES } from "./harness.mjs";
+
+let server;
+let chrome;
+before(async () => {
+  server = await serve();
+  chrome = await browser();
+});
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+});
+
+const MOREDIP = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
+const GENERAL = join(FIXTURES, "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl");
+
+async function filesUnder(dir) {
+  const out = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) out.push(join(entry.parentPath ?? entry.path, entry.name));
+  }
+  return out.sort();
+}
+
+async function openToolByName(page, name, nth = 0) {
+  const header = page.locator(".cctv-tool__panel > .cctv-panel__header", { has: page.locator(".cctv-tool__name", { hasText: new RegExp(`^${name}$`) }) }).nth(nth);
+  await header.scrollIntoViewIfNeeded();
+  await header.click();
+  return header.locator("xpath=..");
+}
+
+test("the demo session opens on first visit with its panels", async () => {
+  const { page, context, requests, errors } = await open(chrome, server.url);
+  await waitForTitle(page, "Add a --verbose flag to the greet CLI");
+  assert.ok(await page.locator(".cctv-prompt", { hasText: "Add a `--verbose` flag" }).count(), "the first prompt shows");
+  assert.ok(await page.locator(".cctv-tool__name", { hasText: "TodoWrite" }).count() >= 1);
+  // The CSP is in force: the page's own meta tag, read back from the DOM.
+  const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', "content");
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+  assert.match(csp, /connect-src 'self'/);
+  assert.deepEqual(foreign(requests, server.url), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("dropping the moredip session and its sub-agent files nests each agent under its Task call", async () => {
+  const { page, context, requests, errors } = await open(chrome, server.url);
+  const files = (await filesUnder(MOREDIP)).map((path) => ({ path }));
+  assert.equal(files.length, 6);
+  await drop(page, files);
+  await waitForTitle(page, "Spawn curry poem agents");
+  const toggles = page.locator(".cctv-agent-toggle");
+  await page.waitForFunction(() => document.querySelectorAll(".cctv-agent-toggle").length >= 3);
+  // Open the first Task's sub-agent: its rows appear under the call, one level deeper.
+  await toggles.first().click();
+  const nested = page.locator('.cctv-item[style*="--depth: 1"]');
+  await nested.first().waitFor();
+  const text = await nested.allTextContents();
+  assert.ok(text.some((t) => t.includes("Write a poem about Thai")), text.join("\n").slice(0, 500));
+  assert.ok(text.some((t) => t.includes("WebSearch")), "the sub-agent's own tool call shows");
+  assert.deepEqual(foreign(requests, server.url), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("opening the moredip folder with the folder picker links all five sub-agents", async () => {
+  const { page, context, errors } = await open(chrome, server.url);
+  const inputs = page.locator('input[type="file"]');
+  await inputs.nth(1).setInputFiles(MOREDIP);
+  await waitForTitle(page, "Spawn curry poem agents");
+  const sideText = await page.locator(".cctv-stats").textContent();
+  assert.match(sideText, /sub-agents\s*5/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("general-tool-calls renders Edit diffs, Bash output, TodoWrite and thinking", async () => {
+  const { page, context, requests, errors } = await open(chrome, server.url);
+  await drop(page, [{ path: GENERAL }]);
+  await waitForTitle(page, "Claude Code Session Share");
+  await page.locator(".cctv-filters select").selectOption("Edit");
+  const edit = await openToolByName(page, "Edit");
+  const diff = edit.locator(".cctv-diff");
+  await diff.waitFor();
+  assert.ok(await diff.locator(".cctv-diff__hunk").count() >= 1, "hunk headers");
+  assert.ok(await diff.locator(".cctv-diff__added, .cctv-diff__removed").count() >= 1, "+/- lines");
+  const numbers = await diff.locator(".cctv-diff__no").allTextContents();
+  assert.ok(numbers.some((n) => /^\d+$/.test(n.trim())), "line numbers");
+
+  await page.locator(".cctv-filters select").selectOption("Bash");
+  const bash = await openToolByName(page, "Bash");
+  await bash.locator(".cctv-command").waitFor();
+  assert.match(await bash.locator(".cctv-command").textContent(), /^\$ /);
+  assert.ok(await bash.locator(".cctv-out").count() >= 1, "output shown");
+
+  await page.locator(".cctv-filters select").selectOption("TodoWrite");
+  const todo = await openToolByName(page, "TodoWrite");
+  await todo.locator(".cctv-todos").waitFor();
+  const states = await todo.locator(".cctv-todo").evaluateAll((els) => els.map((e) => e.dataset.status));
+  assert.ok(states.length >= 1 && states.every((s) => ["pending", "in_progress", "completed"].includes(s)), states.join());
+
+  await page.locator(".cctv-filters select").selectOption("");
+  const thinking = page.locator(".cctv-thinking > .cctv-panel__header").first();
+  await thinking.click();
+  await page.locator(".cctv-thinking .cctv-panel__body").first().waitFor();
+  assert.deepEqual(foreign(requests, server.url), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a #uuid link opens the item inside its sub-agent and highlights it", async () => {
+  // The demo's reviewer agent runs `git diff --stat`: its tool call has this line's uuid.
+  const { page, context, errors } = await open(chrome, server.url);
+  await page.goto(server.url + "#d3m0003f-5e55-4a1d-9c0d-00000000003f");
+  await page.locator(".cctv-item--target").waitFor({ timeout: 10000 });
+  const target = await page.locator(".cctv-item--target").textContent();
+  assert.match(target, /git diff --stat/);
+  assert.ok(await page.locator(".cctv-item--target").isVisible());
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("search finds text in sub-agents and tool output and steps through matches", async () => {
+  const { page, context, errors } = await open(chrome, server.url);
+  await page.fill("#cctv-search", "insertions");
+  await page.waitForFunction(() => /match/.test(document.querySelector(".cctv-search__count").textContent));
+  assert.match(await page.locator(".cctv-search__count").textContent(), /^1 matches$/);
+  await page.press("#cctv-search", "Enter");
+  await page.locator(".cctv-item--target").waitFor();
+  assert.match(await page.locator(".cctv-search__count").textContent(), /^1 of 1$/);
+  assert.match(await page.locator(".cctv-item--target").textContent(), /git diff --stat/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a file that is not a transcript gets a message naming it, and the others still load", async () => {
+  const { page, context, errors } = await open(chrome, server.url);
+  const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
+  await drop(page, [
+    { name: "screenshot.png", bytes: png },
+    { name: "empty.jsonl", bytes: Buffer.alloc(0) },
+    { path: GENERAL },
+  ]);
+  await page.locator(".cctv-errors").waitFor();
+  const message = await page.locator(".cctv-errors").textContent();
+  assert.match(message, /screenshot\.png: not a Claude Code transcript/);
+  assert.match(message, /empty\.jsonl: empty file/);
+  await waitForTitle(page, "Claude Code Session Share");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
