@@ -78,7 +78,10 @@ use leptos::prelude::*;
 /// Lets Leptos apply pending updates to the DOM.
 async fn tick() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20).unwrap();
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20)
+            .unwrap();
     });
     wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
@@ -87,8 +90,10 @@ async fn tick() {
 async fn viewer(files: Vec<(&str, String)>) -> web_sys::HtmlElement {
     let host = fresh_host();
     host.style().set_property("height", "900px").unwrap();
-    let inputs: Vec<Input> = files.into_iter().map(|(name, text)| Input { name: name.into(), bytes: text.into_bytes() }).collect();
-    let handle = leptos::mount::mount_to(host.clone(), move || view! { <cctv::ui::App initial=inputs.clone() /> });
+    let inputs: Vec<Input> =
+        files.into_iter().map(|(name, text)| Input { name: name.into(), bytes: text.into_bytes() }).collect();
+    let handle =
+        leptos::mount::mount_to(host.clone(), move || view! { <cctv::ui::App initial=inputs.clone() /> });
     // Keep the app mounted for the rest of the test.
     std::mem::forget(handle);
     tick().await;
@@ -161,14 +166,28 @@ async fn an_edit_shows_a_diff_with_hunks_and_line_numbers() {
 
 #[wasm_bindgen_test]
 async fn a_todo_list_shows_each_state_and_what_changed() {
-    let old = serde_json::json!([{"content": "a", "status": "pending"}, {"content": "b", "status": "pending"}]);
+    let old =
+        serde_json::json!([{"content": "a", "status": "pending"}, {"content": "b", "status": "pending"}]);
     let new = serde_json::json!([{"content": "a", "status": "completed"}, {"content": "b", "status": "in_progress", "activeForm": "Doing b"}, {"content": "c", "status": "pending"}]);
-    let session = call_session("TodoWrite", serde_json::json!({"todos": new}), serde_json::json!({"oldTodos": old, "newTodos": new}));
+    let session = call_session(
+        "TodoWrite",
+        serde_json::json!({"todos": new}),
+        serde_json::json!({"oldTodos": old, "newTodos": new}),
+    );
     let host = viewer(vec![("s.jsonl", session)]).await;
     open_first_tool(&host).await;
     let panel = host.query_selector(".cctv-tool__panel").unwrap().unwrap();
     let states: Vec<String> = (0..3)
-        .map(|i| panel.query_selector_all(".cctv-todo").unwrap().get(i).unwrap().unchecked_into::<web_sys::Element>().get_attribute("data-status").unwrap())
+        .map(|i| {
+            panel
+                .query_selector_all(".cctv-todo")
+                .unwrap()
+                .get(i)
+                .unwrap()
+                .unchecked_into::<web_sys::Element>()
+                .get_attribute("data-status")
+                .unwrap()
+        })
         .collect();
     assert_eq!(states, ["completed", "in_progress", "pending"]);
     let text = panel.text_content().unwrap();
@@ -222,5 +241,21 @@ async fn transcript_html_stays_text() {
     let host = viewer(vec![("s.jsonl", session)]).await;
     assert!(host.query_selector("script, img[src='x'], a[href^='javascript']").unwrap().is_none());
     let text = host.text_content().unwrap();
-    assert!(text.contains("<script>window.pwned = 1</script>") && text.contains("<img src=x onerror=alert(1)>"));
+    assert!(
+        text.contains("<script>window.pwned = 1</script>") && text.contains("<img src=x onerror=alert(1)>")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn fenced_code_in_markdown_is_highlighted() {
+    let session = jsonl(&[
+        serde_json::json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s", "message": {"role": "user", "content": "show me"}}),
+        serde_json::json!({"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "s",
+                           "message": {"id": "m", "role": "assistant", "content": [{"type": "text", "text": "```rust\nfn main() { let x = \"hi\"; }\n```"}]}}),
+    ]);
+    let host = viewer(vec![("s.jsonl", session)]).await;
+    let keyword =
+        host.query_selector(".cctv-md__code .cctv-hl--keyword").unwrap().expect("a highlighted keyword");
+    assert_eq!(keyword.text_content().unwrap(), "fn");
+    assert!(host.query_selector(".cctv-md__code .cctv-hl--string").unwrap().is_some());
 }

@@ -78,7 +78,9 @@ impl CallView {
     pub fn outcome(&self) -> Outcome {
         match &self.result {
             None => Outcome::Missing,
-            Some(r) if matches!(&r.structured, Some(ToolUseResult::Bash(b)) if b.interrupted) => Outcome::Interrupted,
+            Some(r) if matches!(&r.structured, Some(ToolUseResult::Bash(b)) if b.interrupted) => {
+                Outcome::Interrupted
+            }
             Some(r) if r.is_error => Outcome::Error,
             Some(_) => Outcome::Ok,
         }
@@ -88,7 +90,9 @@ impl CallView {
     pub fn target(&self) -> String {
         let first = |keys: &[&str]| keys.iter().find_map(|k| self.text(k)).map(str::to_owned);
         let target = match self.name.as_str() {
-            "Read" | "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => first(&["file_path", "notebook_path"]),
+            "Read" | "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => {
+                first(&["file_path", "notebook_path"])
+            }
             "Bash" => first(&["command"]),
             "Grep" => first(&["pattern"]).map(|p| match self.text("path") {
                 Some(path) => format!("{p} in {path}"),
@@ -98,7 +102,9 @@ impl CallView {
             "WebSearch" => first(&["query"]),
             "WebFetch" => first(&["url"]),
             "Task" | "Agent" => first(&["description", "subagent_type"]),
-            "TodoWrite" => self.input.get("todos").and_then(Value::as_array).map(|t| format!("{} items", t.len())),
+            "TodoWrite" => {
+                self.input.get("todos").and_then(Value::as_array).map(|t| format!("{} items", t.len()))
+            }
             "ExitPlanMode" => Some("plan".to_owned()),
             _ => None,
         };
@@ -126,7 +132,9 @@ impl CallView {
                 Some(n) if g.mode.as_deref() == Some("content") => format!("{n} lines"),
                 _ => format!("{} files", g.num_files),
             },
-            ToolUseResult::WebFetch(f) => f.code.map(|c| format!("{c} {}", f.code_text.clone().unwrap_or_default()))?,
+            ToolUseResult::WebFetch(f) => {
+                f.code.map(|c| format!("{c} {}", f.code_text.clone().unwrap_or_default()))?
+            }
             ToolUseResult::Task(t) => {
                 let mut parts = Vec::new();
                 if let Some(ms) = t.total_duration_ms {

@@ -12,6 +12,8 @@ pub fn render(text: &str) -> Vec<Node> {
     let mut stack: Vec<Element> = vec![Element::new(Tag::Div)];
     // Table cells are header cells until the head ends.
     let mut in_table_head = false;
+    // The language of the fenced code block being read, to highlight it when it ends.
+    let mut code_language: Option<String> = None;
     for event in Parser::new_ext(text, options) {
         match event {
             Event::Start(tag) => {
@@ -33,6 +35,7 @@ pub fn render(text: &str) -> Vec<Node> {
                             // The language is shown as a label, never used as a class.
                             if !lang.is_empty() {
                                 pre.title = Some(lang.to_owned());
+                                code_language = Some(lang.to_owned());
                             }
                         }
                         stack.push(pre);
@@ -86,6 +89,12 @@ pub fn render(text: &str) -> Vec<Node> {
                 };
                 if let TagEnd::TableHead = end {
                     in_table_head = false;
+                }
+                if let (TagEnd::CodeBlock, Some(language)) = (end, code_language.take()) {
+                    if let Some(code) = stack.last_mut() {
+                        let text: String = code.children.iter().map(Node::text).collect();
+                        code.children = super::highlight::highlight(&text, &language);
+                    }
                 }
                 if let TagEnd::Image = end {
                     if let Some(top) = stack.last_mut() {
@@ -177,6 +186,11 @@ mod tests {
         let pre = all(&nodes, Tag::Pre);
         assert_eq!(pre[0].title.as_deref(), Some("rust"));
         assert_eq!(text(&pre[0].children), "fn main() {}\n");
+        let keywords: Vec<&Element> = all(&pre[0].children, Tag::Span);
+        assert!(
+            keywords.iter().any(|s| s.class == "cctv-hl--keyword"),
+            "the fenced rust block is highlighted"
+        );
     }
 
     #[test]

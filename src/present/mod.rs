@@ -7,8 +7,9 @@
 //! `http:`/`https:`.
 
 pub mod ansi;
+pub mod calls;
 pub mod diff;
+pub mod highlight;
 pub mod markdown;
 pub mod markup;
-pub mod calls;
 pub mod rows;

@@ -59,13 +59,31 @@ pub fn rows(session: &Session, choices: &Choices, keep: &dyn Fn(ThreadRef, u32) 
             let len = session.branches[b as usize].thread.items.len();
             push_thread(session, ThreadRef::Branch(b), 0..len, 0, choices, keep, &mut visiting, &mut out);
         }
-        None => push_thread(session, ThreadRef::Main, 0..main.items.len(), 0, choices, keep, &mut visiting, &mut out),
+        None => push_thread(
+            session,
+            ThreadRef::Main,
+            0..main.items.len(),
+            0,
+            choices,
+            keep,
+            &mut visiting,
+            &mut out,
+        ),
     }
     // Agents no call is known to have spawned are listed at the end, so none is lost.
     for (index, agent) in session.agents.iter().enumerate() {
         if agent.link == AgentLink::Orphan && choices.open_agents.contains(&(index as u32)) {
             let len = agent.thread.items.len();
-            push_thread(session, ThreadRef::Agent(index as u32), 0..len, 1, choices, keep, &mut visiting, &mut out);
+            push_thread(
+                session,
+                ThreadRef::Agent(index as u32),
+                0..len,
+                1,
+                choices,
+                keep,
+                &mut visiting,
+                &mut out,
+            );
         }
     }
     out

@@ -8,7 +8,8 @@ use crate::model::body::{ImageSource, ResultItem, ToolResultContent};
 
 /// Text with line numbers starting at `first`.
 pub fn numbered(text: &str, first: u64) -> AnyView {
-    let lines: Vec<(u64, String)> = text.lines().enumerate().map(|(i, l)| (first + i as u64, l.to_owned())).collect();
+    let lines: Vec<(u64, String)> =
+        text.lines().enumerate().map(|(i, l)| (first + i as u64, l.to_owned())).collect();
     view! {
         <table class="cctv-code">
             <tbody>
@@ -23,7 +24,8 @@ pub fn numbered(text: &str, first: u64) -> AnyView {
 }
 
 /// Image types shown inline. SVG is not among them: it can carry script.
-const IMAGE_TYPES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/avif"];
+const IMAGE_TYPES: &[&str] =
+    &["image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/avif"];
 
 /// An image from its data, never from the network; click to enlarge.
 pub fn image(source: &ImageSource) -> AnyView {
@@ -62,7 +64,9 @@ pub fn json(value: &Value) -> AnyView {
 pub fn result_content(content: &ToolResultContent, error: bool) -> AnyView {
     let class = if error { "cctv-out cctv-out--error" } else { "cctv-out" };
     match content {
-        ToolResultContent::Text(text) if text.is_empty() => view! { <div class="cctv-muted">"(no output)"</div> }.into_any(),
+        ToolResultContent::Text(text) if text.is_empty() => {
+            view! { <div class="cctv-muted">"(no output)"</div> }.into_any()
+        }
         ToolResultContent::Text(text) => markup::terminal(text, class),
         ToolResultContent::Items(items) => items
             .iter()
@@ -70,7 +74,8 @@ pub fn result_content(content: &ToolResultContent, error: bool) -> AnyView {
                 ResultItem::Text(text) => markup::terminal(text, class),
                 ResultItem::Image(source) => image(source),
                 ResultItem::ToolReference { tool_name } => {
-                    view! { <span class="cctv-badge">{format!("tool available: {tool_name}")}</span> }.into_any()
+                    view! { <span class="cctv-badge">{format!("tool available: {tool_name}")}</span> }
+                        .into_any()
                 }
                 ResultItem::Other(value) => json(value),
             })

@@ -27,10 +27,11 @@ pub fn hook(ws: &Workspace, line: LineRef, event: &'static str) -> AnyView {
     let command = text("command");
     let exit = fields.get("exitCode").and_then(Value::as_i64);
     let took = fields.get("durationMs").and_then(Value::as_f64).map(duration);
-    let blocking = fields.get("blockingError").map(|b| match b.get("blockingError").and_then(Value::as_str) {
-        Some(message) => message.to_owned(),
-        None => b.to_string(),
-    });
+    let blocking =
+        fields.get("blockingError").map(|b| match b.get("blockingError").and_then(Value::as_str) {
+            Some(message) => message.to_owned(),
+            None => b.to_string(),
+        });
     let failed = kind.contains("error") || exit.is_some_and(|e| e != 0) || blocking.is_some();
     let class = if failed { "cctv-hook cctv-hook--failed" } else { "cctv-hook" };
     let stdout = text("stdout");
@@ -81,7 +82,9 @@ pub fn progress_summary(ws: &Workspace, lines: &[LineRef]) -> AnyView {
                     notes.push(format!("searched: {}", body::text(src, q)));
                 }
             }
-            ProgressKind::SearchResultsReceived => notes.push(format!("{} results", p.result_count.unwrap_or(0))),
+            ProgressKind::SearchResultsReceived => {
+                notes.push(format!("{} results", p.result_count.unwrap_or(0)))
+            }
             ProgressKind::WaitingForTask => {
                 let task = p.task_description.map(|t| body::text(src, t)).unwrap_or_default();
                 notes.push(format!("waited for: {task}"));

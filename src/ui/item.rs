@@ -33,7 +33,10 @@ pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
     let target = (row.thread, row.item);
     let highlighted = move || viewer.target.get() == Some(target);
     let forks = if row.thread == ThreadRef::Main { rows::forks_at(s, item.line) } else { Vec::new() };
-    let last_of_line = rows::thread(s, row.thread).items.get(row.item as usize + 1).is_none_or(|next| next.line != item.line);
+    let last_of_line = rows::thread(s, row.thread)
+        .items
+        .get(row.item as usize + 1)
+        .is_none_or(|next| next.line != item.line);
     let body = item_body(ws.clone(), row, &item);
     let href = format!("#{}", js_sys::encode_uri_component(&id));
     let copy_id = id.clone();
@@ -95,8 +98,12 @@ fn item_body(ws: Arc<Workspace>, row: Row, item: &Item) -> AnyView {
     let line = ws.line(item.line);
     let Some(entry) = line.entry() else { return ().into_any() };
     let block = match &entry.kind {
-        EntryKind::User(u) => item.block.and_then(|b| u.message.content.blocks().iter().find(|x| x.index == b)),
-        EntryKind::Assistant(a) => item.block.and_then(|b| a.message.content.blocks().iter().find(|x| x.index == b)),
+        EntryKind::User(u) => {
+            item.block.and_then(|b| u.message.content.blocks().iter().find(|x| x.index == b))
+        }
+        EntryKind::Assistant(a) => {
+            item.block.and_then(|b| a.message.content.blocks().iter().find(|x| x.index == b))
+        }
         _ => None,
     };
     let key = (row.thread, row.item, part::BODY);
@@ -264,9 +271,10 @@ fn event(ws: Arc<Workspace>, row: Row, item: &Item) -> AnyView {
         EntryKind::System(s) => {
             let content = text(s.content);
             let (summary, class) = match s.subtype {
-                SystemSubtype::TurnDuration => {
-                    (format!("Turn took {}", duration(s.duration_ms.unwrap_or(0.0))), "cctv-event cctv-event--quiet")
-                }
+                SystemSubtype::TurnDuration => (
+                    format!("Turn took {}", duration(s.duration_ms.unwrap_or(0.0))),
+                    "cctv-event cctv-event--quiet",
+                ),
                 SystemSubtype::ApiError => {
                     let retry = s
                         .retry
@@ -280,7 +288,8 @@ fn event(ws: Arc<Workspace>, row: Row, item: &Item) -> AnyView {
                         })
                         .unwrap_or_default();
                     let error = s.error.map(|e| body::text(src, e)).unwrap_or_default();
-                    let short: String = error.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(160).collect();
+                    let short: String =
+                        error.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(160).collect();
                     (format!("API error{retry}: {short}"), "cctv-event cctv-event--error")
                 }
                 SystemSubtype::StopHookSummary => {
@@ -290,9 +299,10 @@ fn event(ws: Arc<Workspace>, row: Row, item: &Item) -> AnyView {
                 SystemSubtype::LocalCommand | SystemSubtype::Legacy | SystemSubtype::Informational => {
                     (content.clone(), "cctv-event")
                 }
-                SystemSubtype::Unknown(name) => {
-                    (format!("unknown system event {}: {content}", name.decode(src)), "cctv-event cctv-event--unknown")
-                }
+                SystemSubtype::Unknown(name) => (
+                    format!("unknown system event {}: {content}", name.decode(src)),
+                    "cctv-event cctv-event--unknown",
+                ),
                 _ => (format!("{}: {content}", s.subtype.name(src)), "cctv-event"),
             };
             view! {
@@ -340,13 +350,18 @@ fn markup_line(text: &str) -> AnyView {
 fn branch_switch(ws: Arc<Workspace>, session: usize, branches: Vec<u32>) -> AnyView {
     let viewer = use_viewer();
     let s = &ws.sessions[session];
-    let options: Vec<(Option<u32>, String)> = std::iter::once((None, "latest (what Claude Code resumes)".to_owned()))
-        .chain(branches.iter().map(|&b| {
-            let first = s.branches[b as usize].thread.items.first().and_then(|i| crate::normalize::outline::item_text(&ws, i));
-            let label = first.unwrap_or_default().chars().take(60).collect::<String>();
-            (Some(b), format!("earlier: {label}"))
-        }))
-        .collect();
+    let options: Vec<(Option<u32>, String)> =
+        std::iter::once((None, "latest (what Claude Code resumes)".to_owned()))
+            .chain(branches.iter().map(|&b| {
+                let first = s.branches[b as usize]
+                    .thread
+                    .items
+                    .first()
+                    .and_then(|i| crate::normalize::outline::item_text(&ws, i));
+                let label = first.unwrap_or_default().chars().take(60).collect::<String>();
+                (Some(b), format!("earlier: {label}"))
+            }))
+            .collect();
     view! {
         <div class="cctv-branches" role="group" aria-label="conversation branches">
             <span class="cctv-branches__label">{format!("The conversation forked here ({} versions):", options.len())}</span>
@@ -369,4 +384,3 @@ fn branch_switch(ws: Arc<Workspace>, session: usize, branches: Vec<u32>) -> AnyV
     }
     .into_any()
 }
-

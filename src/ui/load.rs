@@ -22,7 +22,10 @@ const DEMO_AGENT_META: &[u8] =
     include_bytes!("../../www/demo/7d3e5a10-9c2b-4f61-8e0a-3b5c7d9e1f20/subagents/agent-d3m0a9e.meta.json");
 
 pub fn demo_inputs() -> Vec<Input> {
-    let agent = |file: &str, bytes: &[u8]| Input { name: format!("{DEMO_SESSION}/subagents/{file}"), bytes: bytes.to_vec() };
+    let agent = |file: &str, bytes: &[u8]| Input {
+        name: format!("{DEMO_SESSION}/subagents/{file}"),
+        bytes: bytes.to_vec(),
+    };
     vec![
         Input { name: format!("{DEMO_SESSION}.jsonl"), bytes: DEMO.to_vec() },
         agent("agent-d3m0a9e.jsonl", DEMO_AGENT),
@@ -94,7 +97,8 @@ pub async fn from_drop(transfer: DataTransfer) -> Vec<Named> {
 async fn walk(entry: FileSystemEntry, prefix: String, top: bool, out: &mut Vec<Named>) {
     if entry.is_file() {
         let entry: FileSystemFileEntry = entry.unchecked_into();
-        let promise = Promise::new(&mut |resolve, reject| entry.file_with_callback_and_callback(&resolve, &reject));
+        let promise =
+            Promise::new(&mut |resolve, reject| entry.file_with_callback_and_callback(&resolve, &reject));
         if let Ok(file) = JsFuture::from(promise).await {
             let file: File = file.unchecked_into();
             let name = format!("{prefix}{}", file.name());
@@ -150,7 +154,10 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
 }
 
 fn describe(error: &JsValue) -> String {
-    error.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_else(|| format!("{error:?}"))
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .unwrap_or_else(|| format!("{error:?}"))
 }
 
 /// Lets the browser paint before the next long step.

@@ -145,7 +145,13 @@ fn Conversation(workspace: Arc<Workspace>, session: usize, rows: Memo<Vec<Row>>)
     }
 }
 
-fn keep(ws: &Workspace, s: &crate::normalize::Session, filter: &Filter, thread: ThreadRef, item: u32) -> bool {
+fn keep(
+    ws: &Workspace,
+    s: &crate::normalize::Session,
+    filter: &Filter,
+    thread: ThreadRef,
+    item: u32,
+) -> bool {
     let Some(item) = rows::thread(s, thread).items.get(item as usize) else { return false };
     let src = &ws.file(item.line).bytes;
     let error = match &item.kind {
@@ -169,9 +175,11 @@ fn keep(ws: &Workspace, s: &crate::normalize::Session, filter: &Filter, thread: 
         ItemKind::Text | ItemKind::RedactedThinking => filter.assistant,
         ItemKind::Thinking => filter.thinking,
         ItemKind::ToolCall(_) | ItemKind::OrphanResult => filter.tools,
-        ItemKind::Event | ItemKind::CompactBoundary(_) | ItemKind::Unknown | ItemKind::Malformed | ItemKind::UnknownBlock => {
-            filter.system
-        }
+        ItemKind::Event
+        | ItemKind::CompactBoundary(_)
+        | ItemKind::Unknown
+        | ItemKind::Malformed
+        | ItemKind::UnknownBlock => filter.system,
     }
 }
 
@@ -179,7 +187,8 @@ fn keep(ws: &Workspace, s: &crate::normalize::Session, filter: &Filter, thread: 
 fn go_to_hash(viewer: Viewer) {
     let hash = window().location().hash().unwrap_or_default();
     let Some(id) = hash.strip_prefix('#').filter(|h| !h.is_empty()) else { return };
-    let id = js_sys::decode_uri_component(id).ok().and_then(|s| s.as_string()).unwrap_or_else(|| id.to_owned());
+    let id =
+        js_sys::decode_uri_component(id).ok().and_then(|s| s.as_string()).unwrap_or_else(|| id.to_owned());
     let Some(ws) = viewer.workspace.get_untracked() else { return };
     for (index, s) in ws.sessions.iter().enumerate() {
         let threads = std::iter::once(ThreadRef::Main)
@@ -248,7 +257,8 @@ fn next_prompt(viewer: Viewer, rows: Memo<Vec<Row>>, forward: bool) {
     let session = viewer.session.get_untracked();
     let Some(s) = ws.sessions.get(session) else { return };
     let rows = rows.get_untracked();
-    let current = viewer.target.get_untracked().and_then(|t| rows.iter().position(|r| (r.thread, r.item) == t));
+    let current =
+        viewer.target.get_untracked().and_then(|t| rows.iter().position(|r| (r.thread, r.item) == t));
     let is_prompt = |r: &Row| {
         let item = &rows::thread(s, r.thread).items[r.item as usize];
         matches!(item.kind, ItemKind::Prompt) && !item.meta && !item.synthetic

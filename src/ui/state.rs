@@ -53,7 +53,15 @@ pub struct Filter {
 
 impl Default for Filter {
     fn default() -> Self {
-        Filter { user: true, assistant: true, thinking: true, tools: true, system: true, errors_only: false, tool: None }
+        Filter {
+            user: true,
+            assistant: true,
+            thinking: true,
+            tools: true,
+            system: true,
+            errors_only: false,
+            tool: None,
+        }
     }
 }
 

@@ -160,7 +160,8 @@ fn tool_body(view: &CallView) -> AnyView {
                 }
                 _ => numbered(&file.content, file.start_line.max(1)),
             };
-            view! { {field("file", file.file_path.clone())} <div class="cctv-muted">{range}</div> {content} }.into_any()
+            view! { {field("file", file.file_path.clone())} <div class="cctv-muted">{range}</div> {content} }
+                .into_any()
         }
         ("Edit" | "MultiEdit" | "Write", _) => edit_body(view),
         ("Grep", _) | ("Glob", _) => {
@@ -186,7 +187,9 @@ fn tool_body(view: &CallView) -> AnyView {
         ("WebSearch", _) => {
             let query = view.text("query").unwrap_or_default().to_owned();
             let found = match structured {
-                Some(ToolUseResult::WebSearch(s)) => s.results.iter().map(search_result).collect_view().into_any(),
+                Some(ToolUseResult::WebSearch(s)) => {
+                    s.results.iter().map(search_result).collect_view().into_any()
+                }
                 _ => generic_result(),
             };
             view! { {field("query", query)} {found} }.into_any()
@@ -311,9 +314,10 @@ fn edit_body(view: &CallView) -> AnyView {
                 .filter_map(|(on, b)| on.then_some(b))
                 .collect(),
         ),
-        Some(ToolUseResult::MultiEdit(e)) if !e.structured_patch.is_empty() => {
-            (Some(diff::from_hunks(&e.structured_patch)), if e.user_modified { vec!["edited by the user"] } else { vec![] })
-        }
+        Some(ToolUseResult::MultiEdit(e)) if !e.structured_patch.is_empty() => (
+            Some(diff::from_hunks(&e.structured_patch)),
+            if e.user_modified { vec!["edited by the user"] } else { vec![] },
+        ),
         Some(ToolUseResult::Write(w)) if w.kind == "create" || w.structured_patch.is_empty() => {
             let content = w.content.clone();
             return view! {
@@ -328,7 +332,11 @@ fn edit_body(view: &CallView) -> AnyView {
     };
     // Without a stored patch (older versions, or a call that failed), diff what was asked.
     let rows = rows.unwrap_or_else(|| match view.name.as_str() {
-        "Edit" => diff::between(view.text("old_string").unwrap_or_default(), view.text("new_string").unwrap_or_default(), 1),
+        "Edit" => diff::between(
+            view.text("old_string").unwrap_or_default(),
+            view.text("new_string").unwrap_or_default(),
+            1,
+        ),
         "MultiEdit" => view
             .input
             .get("edits")

@@ -79,9 +79,14 @@ pub fn TopBar() -> impl IntoView {
                 .enumerate()
                 .map(|(i, s)| {
                     let title = s.title.clone().unwrap_or_else(|| s.session_id.clone().unwrap_or_default());
-                    let date = s.stats.first_timestamp.as_deref().and_then(|t| t.get(..10)).unwrap_or("").to_owned();
+                    let date =
+                        s.stats.first_timestamp.as_deref().and_then(|t| t.get(..10)).unwrap_or("").to_owned();
                     let size: usize = s.file.map(|f| ws.files[f as usize].bytes.len()).unwrap_or(0)
-                        + s.agents.iter().filter_map(|a| a.file).map(|f| ws.files[f as usize].bytes.len()).sum::<usize>();
+                        + s.agents
+                            .iter()
+                            .filter_map(|a| a.file)
+                            .map(|f| ws.files[f as usize].bytes.len())
+                            .sum::<usize>();
                     let model = s.stats.models.keys().next().cloned().unwrap_or_default();
                     (i, format!("{title} — {date} · {:.1} MB · {model}", size as f64 / 1e6))
                 })
@@ -92,7 +97,11 @@ pub fn TopBar() -> impl IntoView {
         viewer
             .workspace
             .get()
-            .and_then(|ws| ws.sessions.get(viewer.session.get()).map(|s| s.stats.tool_calls.keys().cloned().collect::<Vec<_>>()))
+            .and_then(|ws| {
+                ws.sessions
+                    .get(viewer.session.get())
+                    .map(|s| s.stats.tool_calls.keys().cloned().collect::<Vec<_>>())
+            })
             .unwrap_or_default()
     };
     let chip = move |label: &'static str, get: fn(&Filter) -> bool, set: fn(&mut Filter, bool)| {
@@ -195,7 +204,11 @@ pub fn toggle_theme(viewer: Viewer) {
                     .ok()
                     .flatten()
                     .is_some_and(|m| m.matches());
-                if dark { Theme::Light } else { Theme::Dark }
+                if dark {
+                    Theme::Light
+                } else {
+                    Theme::Dark
+                }
             }
             Theme::Light => Theme::Dark,
             Theme::Dark => Theme::Light,
