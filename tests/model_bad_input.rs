@@ -286,3 +286,20 @@ fn nothing_in_a_random_byte_soup_panics_and_every_line_is_accounted() {
         assert_eq!(lines.len(), expected);
     }
 }
+
+#[test]
+fn parsing_in_steps_gives_the_same_lines_as_parsing_at_once() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl");
+    let bytes = std::fs::read(path).unwrap();
+    let at_once = model::parse(&bytes);
+    for budget in [1, 100, 4096, 1 << 20] {
+        let mut split = model::SplitLines::new(&bytes);
+        let mut lines = Vec::new();
+        let mut steps = 0;
+        while !model::parse_step(&bytes, &mut split, budget, &mut lines) {
+            steps += 1;
+        }
+        assert_eq!(lines, at_once, "budget {budget}");
+        assert!(budget >= bytes.len() || steps > 0);
+    }
+}

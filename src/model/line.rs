@@ -112,9 +112,19 @@ impl<'a> SplitLines<'a> {
         SplitLines { bytes, pos, number: 0 }
     }
 
+    /// Goes on from `position`, where line `number` ended (for reading a file in steps).
+    pub fn resume(bytes: &'a [u8], position: usize, number: u32) -> Self {
+        SplitLines { bytes, pos: position, number }
+    }
+
     /// Where the next line starts: the byte offset reached so far.
-    pub fn position(&self) -> usize {
+    pub fn offset(&self) -> usize {
         self.pos
+    }
+
+    /// The number of the last line split off.
+    pub fn number(&self) -> u32 {
+        self.number
     }
 }
 

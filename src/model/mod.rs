@@ -29,6 +29,20 @@ pub fn parse(bytes: &[u8]) -> Vec<Line> {
         .collect()
 }
 
+/// Reads lines of `bytes` from where `split` stands until at least `budget` bytes are read (or the
+/// end), appending them to `lines`. Returns whether the end was reached. A page reads a large file
+/// in such steps and lets the browser paint between them.
+pub fn parse_step(bytes: &[u8], split: &mut SplitLines, budget: usize, lines: &mut Vec<Line>) -> bool {
+    let stop = split.offset().saturating_add(budget);
+    while split.offset() < stop {
+        match split.next() {
+            Some((number, span, terminated)) => lines.push(read_line(bytes, number, span, terminated)),
+            None => return true,
+        }
+    }
+    split.offset() >= bytes.len()
+}
+
 /// A parsed file: its name, its bytes, and its lines, whose spans point into those bytes.
 #[derive(Clone, Debug)]
 pub struct Transcript {

@@ -33,26 +33,34 @@ pub struct Input {
 
 /// Parses and normalizes `inputs`.
 pub fn normalize(inputs: Vec<Input>) -> Workspace {
+    let (metas, transcripts): (Vec<Input>, Vec<Input>) =
+        inputs.into_iter().partition(|input| input.name.ends_with(".meta.json"));
+    let transcripts =
+        transcripts.into_iter().map(|input| Transcript::parse(input.name, input.bytes)).collect();
+    assemble(transcripts, metas)
+}
+
+/// Normalizes files already parsed (a page parses large files in steps), with the sub-agent
+/// `.meta.json` files beside them.
+pub fn assemble(transcripts: Vec<Transcript>, metas: Vec<Input>) -> Workspace {
     let mut files = Vec::new();
-    let mut metas: HashMap<String, AgentMeta> = HashMap::new();
+    let mut agent_metas: HashMap<String, AgentMeta> = HashMap::new();
     let mut rejected = Vec::new();
-    for input in inputs {
-        if input.name.ends_with(".meta.json") {
-            match serde_json::from_slice::<AgentMeta>(&input.bytes) {
-                Ok(meta) => {
-                    metas.insert(agent_id_of_name(&input.name).unwrap_or_default(), meta);
-                }
-                Err(e) => rejected.push((input.name, format!("not a sub-agent .meta.json: {e}"))),
+    for input in metas {
+        match serde_json::from_slice::<AgentMeta>(&input.bytes) {
+            Ok(meta) => {
+                agent_metas.insert(agent_id_of_name(&input.name).unwrap_or_default(), meta);
             }
-            continue;
+            Err(e) => rejected.push((input.name, format!("not a sub-agent .meta.json: {e}"))),
         }
-        let transcript = Transcript::parse(input.name, input.bytes);
+    }
+    for transcript in transcripts {
         match rejection(&transcript) {
             Some(reason) => rejected.push((transcript.name, reason)),
             None => files.push(transcript),
         }
     }
-    let sessions = sessions(&files, &metas);
+    let sessions = sessions(&files, &agent_metas);
     Workspace { files, sessions, rejected }
 }
 
@@ -129,7 +137,7 @@ fn sessions(files: &[Transcript], metas: &HashMap<String, AgentMeta>) -> Vec<Ses
         session_agent_files[at].push((index, agent_id));
     }
     for (session, agent_files) in sessions.iter_mut().zip(session_agent_files) {
-        assemble(session, files, &agent_files, metas);
+        build_session(session, files, &agent_files, metas);
     }
     sessions
 }
@@ -140,7 +148,7 @@ fn stem(name: &str) -> String {
 }
 
 /// Builds one session's threads, links its agents, counts it.
-fn assemble(
+fn build_session(
     session: &mut Session,
     files: &[Transcript],
     agent_files: &[(usize, Option<String>)],

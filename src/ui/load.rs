@@ -10,6 +10,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{DataTransfer, File, FileSystemDirectoryEntry, FileSystemEntry, FileSystemFileEntry};
 
 use super::state::{Progress, Viewer};
+use crate::model::{self, SplitLines, Transcript};
 use crate::normalize::{self, Input};
 
 /// The demo session shown on a first visit, built into the page so showing it needs no request.
@@ -128,26 +129,79 @@ async fn walk(entry: FileSystemEntry, prefix: String, top: bool, out: &mut Vec<N
     }
 }
 
-/// Reads `files`, shows progress, and loads them into the viewer.
+/// Bytes read from a file per step, and parsed per step: small enough that the page keeps
+/// painting and answering while a file of hundreds of MB loads.
+const READ_STEP: f64 = 16.0 * 1024.0 * 1024.0;
+const PARSE_STEP: usize = 4 * 1024 * 1024;
+
+/// Reads `files` in steps (one copy into wasm memory), parses them in steps, shows progress, and
+/// loads them into the viewer.
 pub async fn load(viewer: Viewer, files: Vec<Named>) {
     if files.is_empty() {
         return;
     }
-    let total: f64 = files.iter().map(|f| f.file.size()).sum();
+    // Every byte is read once and parsed once.
+    let total: f64 = files.iter().map(|f| f.file.size()).sum::<f64>() * 2.0;
     let mut done = 0.0;
-    let mut inputs = Vec::with_capacity(files.len());
+    let mut transcripts = Vec::with_capacity(files.len());
+    let mut metas = Vec::new();
     let mut problems = Vec::new();
     for Named { name, file } in files {
-        viewer.progress.set(Some(Progress { label: format!("Reading {name}"), done, total }));
-        match JsFuture::from(file.array_buffer()).await {
-            Ok(buffer) => inputs.push(Input { name, bytes: Uint8Array::new(&buffer).to_vec() }),
-            Err(e) => problems.push((name, format!("could not be read: {}", describe(&e)))),
+        let size = file.size();
+        let mut bytes: Vec<u8> = Vec::with_capacity(size as usize);
+        let mut at = 0.0;
+        let mut failed = None;
+        while at < size {
+            viewer.progress.set(Some(Progress { label: format!("Reading {name}"), done: done + at, total }));
+            let end = (at + READ_STEP).min(size);
+            let chunk = match file.slice_with_f64_and_f64(at, end) {
+                Ok(blob) => JsFuture::from(blob.array_buffer()).await,
+                Err(e) => Err(e),
+            };
+            match chunk {
+                Ok(buffer) => {
+                    let array = Uint8Array::new(&buffer);
+                    let from = bytes.len();
+                    bytes.resize(from + array.length() as usize, 0);
+                    array.copy_to(&mut bytes[from..]);
+                }
+                Err(e) => {
+                    failed = Some(describe(&e));
+                    break;
+                }
+            }
+            at = end;
         }
-        done += file.size();
+        done += size;
+        if let Some(reason) = failed {
+            problems.push((name, format!("could not be read: {reason}")));
+            done += size;
+            continue;
+        }
+        if name.ends_with(".meta.json") {
+            metas.push(Input { name, bytes });
+            done += size;
+            continue;
+        }
+        let mut lines = Vec::new();
+        let mut split = SplitLines::new(&bytes);
+        loop {
+            viewer.progress.set(Some(Progress {
+                label: format!("Parsing {name}"),
+                done: done + split.offset() as f64,
+                total,
+            }));
+            next_frame().await;
+            if model::parse_step(&bytes, &mut split, PARSE_STEP, &mut lines) {
+                break;
+            }
+        }
+        done += size;
+        transcripts.push(Transcript { name, bytes, lines });
     }
-    viewer.progress.set(Some(Progress { label: "Parsing".into(), done, total }));
+    viewer.progress.set(Some(Progress { label: "Linking sessions and sub-agents".into(), done, total }));
     next_frame().await;
-    let mut workspace = normalize::normalize(inputs);
+    let mut workspace = normalize::assemble(transcripts, metas);
     workspace.rejected.extend(problems);
     viewer.progress.set(None);
     viewer.show(workspace);
