@@ -6,5 +6,5 @@ use leptos::prelude::*;
 
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(|| view! { <App initial=demo_inputs() /> });
+    leptos::mount::mount_to_body(|| view! { <App initial=demo_inputs() demo=true /> });
 }

@@ -179,7 +179,8 @@ fn item_body(ws: Arc<Workspace>, row: Row, item: &Item) -> AnyView {
                 _ => None,
             };
             let trigger = meta.as_ref().and_then(|m| m.trigger).map(|t| t.decode(src).into_owned()).unwrap_or_default();
-            let tokens = meta.as_ref().and_then(|m| m.pre_tokens).map(|t| format!(", {t} tokens before")).unwrap_or_default();
+            let tokens = meta.as_ref().and_then(|m| m.pre_tokens).map(|t| format!(", {t} tokens before")).unwrap_or_default()
+                + &meta.as_ref().and_then(|m| m.post_tokens).map(|t| format!(", {t} after")).unwrap_or_default();
             let summary = boundary.summary.map(|l| {
                 let s = &ws.file(l).bytes;
                 match ws.line(l).entry().map(|e| &e.kind) {

@@ -25,17 +25,21 @@ use crate::present::rows::{self, Row, ThreadRef};
 use list::ConversationList;
 use state::{Filter, Theme, Viewer};
 
-/// The whole viewer. Shows `initial` (the demo, on the site) until the reader loads files.
+/// The whole viewer. Shows `initial` until the reader loads files.
 #[component]
 pub fn App(
     /// What to show first.
     #[prop(optional)]
     initial: Option<Vec<crate::normalize::Input>>,
+    /// `initial` is the demo: say so, and how to open your own.
+    #[prop(optional)]
+    demo: bool,
 ) -> impl IntoView {
     let viewer = Viewer::new();
     provide_context(viewer);
     if let Some(inputs) = initial {
         viewer.show(crate::normalize::normalize(inputs));
+        viewer.demo.set(demo);
     }
     let (dragging, set_dragging) = signal(0i32);
     let rows = Memo::new(move |_| {
@@ -95,6 +99,12 @@ pub fn App(
                         <span>{format!("{} · {:.1} of {:.1} MB", p.label, p.done / 1e6, p.total / 1e6)}</span>
                     </div>
                 }
+            })}
+            {move || viewer.demo.get().then(|| view! {
+                <div class="cctv-demo-note" role="note">
+                    "This is a demo session. To read your own, drop its "<code>".jsonl"</code>" files or its whole folder from "
+                    <code>"~/.claude/projects/"</code>" anywhere on this page, or use Open. Nothing is uploaded."
+                </div>
             })}
             {move || {
                 let problems = viewer.problems.get();

@@ -83,6 +83,8 @@ pub struct Viewer {
     pub scroll_request: RwSignal<u64>,
     /// What went wrong loading files: (file, reason).
     pub problems: RwSignal<Vec<(String, String)>>,
+    /// The demo session is showing (until the reader opens files of their own).
+    pub demo: RwSignal<bool>,
 }
 
 impl Viewer {
@@ -100,11 +102,13 @@ impl Viewer {
             target: RwSignal::new(None),
             scroll_request: RwSignal::new(0),
             problems: RwSignal::new(Vec::new()),
+            demo: RwSignal::new(false),
         }
     }
 
     /// Shows a newly loaded workspace from its first session.
     pub fn show(&self, workspace: Workspace) {
+        self.demo.set(false);
         self.problems.set(workspace.rejected.clone());
         self.session.set(0);
         self.reset_view();

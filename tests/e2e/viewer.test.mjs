@@ -41,6 +41,7 @@ test("the demo session opens on first visit with its panels", async () => {
   const { page, context, requests, errors } = await open(chrome, server.url);
   await waitForTitle(page, "Add a --verbose flag to the greet CLI");
   assert.ok(await page.locator(".cctv-prompt", { hasText: "Add a `--verbose` flag" }).count(), "the first prompt shows");
+  assert.match(await page.locator(".cctv-demo-note").textContent(), /This is a demo session.*drop/);
   assert.ok(await page.locator(".cctv-tool__name", { hasText: "TodoWrite" }).count() >= 1);
   // The CSP is in force: the page's own meta tag, read back from the DOM.
   const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', "content");
@@ -57,6 +58,7 @@ test("dropping the moredip session and its sub-agent files nests each agent unde
   assert.equal(files.length, 6);
   await drop(page, files);
   await waitForTitle(page, "Spawn curry poem agents");
+  assert.equal(await page.locator(".cctv-demo-note").count(), 0, "the demo note goes with the demo");
   const toggles = page.locator(".cctv-agent-toggle");
   await page.waitForFunction(() => document.querySelectorAll(".cctv-agent-toggle").length >= 3);
   // Open the first Task's sub-agent: its rows appear under the call, one level deeper.
