@@ -15,7 +15,7 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 # trunk otherwise asks crates.io for a newer trunk on every start.
 export TRUNK_SKIP_VERSION_CHECK := true
 
-.PHONY: setup serve build test screenshots
+.PHONY: setup serve build test screenshots pages package
 
 setup:
 	scripts/setup.sh
@@ -34,11 +34,20 @@ build: setup
 # `--mode no-install` forbids wasm-pack from downloading anything), the end-to-end tests of the built
 # site (tests/e2e, playwright-core driving Debian's Chromium), then the native tests of model and
 # normalize, last and without doc-tests, so the run ends on the summary of a binary that ran tests.
-test: build
+test: build pages package
 	wasm-pack test --headless --chrome --mode no-install
 	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
 	npm test --prefix tests/e2e
 	cargo test --no-default-features --lib --bins --tests
+
+# The site as GitHub Pages serves it, from a sub-path (the Pages workflow builds the same way).
+pages: setup
+	cargo fetch
+	trunk build --release --public-url /cctv/ --dist dist-pages
+
+# The npm package other pages embed (pkg/): `wasm-pack build --target web`.
+package: setup
+	wasm-pack build --target web --release --mode no-install --out-dir pkg
 
 # Screenshots for the README (www/screenshots/), taken from the built site.
 screenshots: build

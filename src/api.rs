@@ -33,7 +33,100 @@ export interface ParsedTranscript {
 }
 
 /** Parses a transcript (the bytes of a `.jsonl` file, or its text). */
-export function parseTranscript(input: Uint8Array | string): ParsedTranscript;
+export function parseTranscript(input: Uint8Array | ArrayBuffer | string): ParsedTranscript;
+
+/** A file as a drop or a picker gives it: its path (relative inside a folder) and its content. */
+export interface TranscriptFile {
+  name: string;
+  bytes: Uint8Array | ArrayBuffer | string;
+}
+
+export interface Stats {
+  inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheCreationTokens: number;
+  models: Record<string, number>; toolCalls: Record<string, number>;
+  toolErrors: number; apiErrors: number; userPrompts: number; assistantTurns: number;
+  turnDurationMs: number; firstTimestamp?: string; lastTimestamp?: string; wallMs?: number;
+  subAgents: number;
+}
+
+export interface Accounting {
+  lines: number;
+  /** Lines shown as items. */
+  rendered: number;
+  /** Lines folded into an item shown elsewhere (a tool result into its call, ...). */
+  merged: number;
+  /** Lines not shown, by reason. */
+  notShown: Record<string, number>;
+}
+
+export interface Item {
+  /** Anchor id: the line's uuid, or one derived from it for a block of a multi-block message. */
+  id: string;
+  kind: "prompt" | "text" | "thinking" | "redactedThinking" | "toolCall" | "orphanResult" | "event"
+    | "compactBoundary" | "unknownBlock" | "unknown" | "malformed";
+  file: string;
+  line: number;
+  block?: number;
+  timestamp?: string;
+  meta: boolean;
+  synthetic: boolean;
+  text?: string;
+  event?: string;
+  tool?: {
+    name: string; toolUseId?: string; resultLine?: number; isError: boolean;
+    preHooks: number; postHooks: number; progress: number;
+    /** Index into the session's agents. */
+    agent?: number;
+  };
+}
+
+export interface Agent {
+  agentId?: string; file?: string; description?: string; agentType?: string;
+  /** The call that spawned the agent, or null when none was found (an orphan). */
+  spawnedBy: { file: string; line: number; evidence: string } | null;
+  items: Item[];
+  stats: Stats;
+}
+
+export interface Session {
+  sessionId?: string; file?: string; title?: string;
+  items: Item[];
+  branches: { forkPointLine?: number; items: Item[] }[];
+  agents: Agent[];
+  stats: Stats;
+  accounting: Accounting;
+}
+
+export interface NormalizedSessions {
+  sessions: Session[];
+  /** Files that are not transcripts, with the reason. */
+  rejected: { file: string; reason: string }[];
+}
+
+/** Parses and normalizes files into sessions, with sub-agents linked to their calls. */
+export function normalizeSession(files: TranscriptFile[]): NormalizedSessions;
+
+export interface ViewerOptions {
+  files?: TranscriptFile[];
+  theme?: "light" | "dark" | "system";
+  /** Called with an item's id when the reader goes to it (search, scrollTo, links). */
+  onSelect?: (id: string) => void;
+}
+
+/** The viewer mounted in a host element. */
+export class ViewerHandle {
+  free(): void;
+  /** Replaces what the viewer shows. */
+  load(files: TranscriptFile[]): void;
+  setTheme(theme: "light" | "dark" | "system"): void;
+  /** Shows the item with this id; false when no loaded item has it. */
+  scrollTo(id: string): boolean;
+  /** Removes the viewer from its element. */
+  destroy(): void;
+}
+
+/** Mounts the full viewer inside `element` (give the element a height). */
+export function mountViewer(element: HTMLElement, options?: ViewerOptions): ViewerHandle;
 "#;
 
 #[derive(Serialize)]
@@ -109,6 +202,120 @@ pub fn parse_transcript(input: JsValue) -> Result<JsValue, js_sys::Error> {
         })
         .collect();
     to_js(&ParsedTranscript { lines, census })
+}
+
+/// Parses and normalizes files (`{name, bytes}[]`) into the view model.
+#[wasm_bindgen(js_name = normalizeSession, skip_typescript)]
+pub fn normalize_session(files: JsValue) -> Result<JsValue, js_sys::Error> {
+    let workspace = crate::normalize::normalize(inputs_of(&files)?);
+    to_js(&crate::present::export::export(&workspace))
+}
+
+/// `{name, bytes}[]` from JavaScript.
+fn inputs_of(files: &JsValue) -> Result<Vec<crate::normalize::Input>, js_sys::Error> {
+    if files.is_undefined() || files.is_null() {
+        return Ok(Vec::new());
+    }
+    if !js_sys::Array::is_array(files) {
+        return Err(js_sys::Error::new("expected an array of {name, bytes}"));
+    }
+    js_sys::Array::from(files)
+        .iter()
+        .enumerate()
+        .map(|(i, file)| {
+            let name = js_sys::Reflect::get(&file, &"name".into())
+                .ok()
+                .and_then(|n| n.as_string())
+                .ok_or_else(|| js_sys::Error::new(&format!("file {i} has no string `name`")))?;
+            let bytes = js_sys::Reflect::get(&file, &"bytes".into()).unwrap_or(JsValue::UNDEFINED);
+            let bytes = bytes_of(&bytes).map_err(|_| {
+                js_sys::Error::new(&format!(
+                    "file {name}: `bytes` must be a Uint8Array, an ArrayBuffer or a string"
+                ))
+            })?;
+            Ok(crate::normalize::Input { name, bytes })
+        })
+        .collect()
+}
+
+#[cfg(feature = "ui")]
+pub use viewer::*;
+
+#[cfg(feature = "ui")]
+mod viewer {
+    use leptos::prelude::Set;
+    use wasm_bindgen::prelude::*;
+
+    use super::inputs_of;
+    use crate::ui::embed::{theme_named, Embedded};
+    use crate::ui::state::Theme;
+
+    /// The viewer mounted in a host element.
+    #[wasm_bindgen(skip_typescript)]
+    pub struct ViewerHandle {
+        inner: Embedded,
+    }
+
+    /// Mounts the full viewer inside `element`.
+    #[wasm_bindgen(js_name = mountViewer, skip_typescript)]
+    pub fn mount_viewer(
+        element: web_sys::HtmlElement,
+        options: JsValue,
+    ) -> Result<ViewerHandle, js_sys::Error> {
+        let get = |key: &str| {
+            if options.is_object() {
+                js_sys::Reflect::get(&options, &key.into()).unwrap_or(JsValue::UNDEFINED)
+            } else {
+                JsValue::UNDEFINED
+            }
+        };
+        let files = inputs_of(&get("files"))?;
+        let theme = match get("theme").as_string() {
+            Some(name) => {
+                theme_named(&name).ok_or_else(|| js_sys::Error::new(&format!("unknown theme {name:?}")))?
+            }
+            None => Theme::System,
+        };
+        let on_select = get("onSelect").dyn_into::<js_sys::Function>().ok();
+        Ok(ViewerHandle { inner: Embedded::mount(element, files, theme, on_select) })
+    }
+
+    #[wasm_bindgen]
+    impl ViewerHandle {
+        pub fn load(&self, files: JsValue) -> Result<(), js_sys::Error> {
+            self.live()?;
+            let workspace = crate::normalize::normalize(inputs_of(&files)?);
+            self.inner.viewer().show(workspace);
+            Ok(())
+        }
+
+        #[wasm_bindgen(js_name = setTheme)]
+        pub fn set_theme(&self, theme: String) -> Result<(), js_sys::Error> {
+            self.live()?;
+            let theme =
+                theme_named(&theme).ok_or_else(|| js_sys::Error::new(&format!("unknown theme {theme:?}")))?;
+            self.inner.viewer().theme.set(theme);
+            Ok(())
+        }
+
+        #[wasm_bindgen(js_name = scrollTo)]
+        pub fn scroll_to(&self, id: String) -> Result<bool, js_sys::Error> {
+            self.live()?;
+            Ok(self.inner.scroll_to(&id))
+        }
+
+        pub fn destroy(&mut self) {
+            self.inner.destroy();
+        }
+
+        fn live(&self) -> Result<(), js_sys::Error> {
+            if self.inner.is_mounted() {
+                Ok(())
+            } else {
+                Err(js_sys::Error::new("this viewer was destroyed"))
+            }
+        }
+    }
 }
 
 fn bytes_of(input: &JsValue) -> Result<Vec<u8>, js_sys::Error> {

@@ -9,6 +9,7 @@
 pub mod ansi;
 pub mod calls;
 pub mod diff;
+pub mod export;
 pub mod highlight;
 pub mod markdown;
 pub mod markup;

@@ -2,6 +2,7 @@
 //! `normalize` and `present`, which do not.
 
 mod content;
+pub mod embed;
 mod hooks;
 mod item;
 mod list;
@@ -34,10 +35,17 @@ pub fn App(
     /// `initial` is the demo: say so, and how to open your own.
     #[prop(optional)]
     demo: bool,
+    /// The viewer's state, when whoever mounts the App wants to drive it.
+    #[prop(optional)]
+    viewer: Option<Viewer>,
+    /// Inside a host page: leave the address bar alone and take keys only when focused.
+    #[prop(optional)]
+    embedded: bool,
 ) -> impl IntoView {
-    let viewer = Viewer::new();
+    embed::ensure_style();
+    let viewer = viewer.unwrap_or_default();
     provide_context(viewer);
-    if let Some(inputs) = initial {
+    if let Some(inputs) = initial.filter(|i| !i.is_empty()) {
         viewer.show(crate::normalize::normalize(inputs));
         viewer.demo.set(demo);
     }
@@ -53,13 +61,17 @@ pub fn App(
     });
 
     // #<uuid> in the address: show that item, now and whenever the hash changes.
-    Effect::new(move |_| {
-        if viewer.workspace.with(Option::is_some) {
-            go_to_hash(viewer);
-        }
-    });
-    let _hash = window_event_listener(ev::hashchange, move |_| go_to_hash(viewer));
-    let _keys = window_event_listener(ev::keydown, move |e| keyboard(viewer, rows, e));
+    if !embedded {
+        Effect::new(move |_| {
+            if viewer.workspace.with(Option::is_some) {
+                go_to_hash(viewer);
+            }
+        });
+        let hash = window_event_listener(ev::hashchange, move |_| go_to_hash(viewer));
+        on_cleanup(move || hash.remove());
+    }
+    let keys = window_event_listener(ev::keydown, move |e| keyboard(viewer, rows, embedded, e));
+    on_cleanup(move || keys.remove());
 
     let theme = move || match viewer.theme.get() {
         Theme::System => None,
@@ -193,13 +205,18 @@ fn keep(
     }
 }
 
-/// Finds the item the address names (`#<uuid>`), in any session, opens the way to it and shows it.
+/// Shows the item the address names (`#<uuid>`).
 fn go_to_hash(viewer: Viewer) {
     let hash = window().location().hash().unwrap_or_default();
     let Some(id) = hash.strip_prefix('#').filter(|h| !h.is_empty()) else { return };
     let id =
         js_sys::decode_uri_component(id).ok().and_then(|s| s.as_string()).unwrap_or_else(|| id.to_owned());
-    let Some(ws) = viewer.workspace.get_untracked() else { return };
+    go_to_id(viewer, &id);
+}
+
+/// Finds the item with this anchor id in any session, opens the way to it and shows it.
+pub fn go_to_id(viewer: Viewer, id: &str) -> bool {
+    let Some(ws) = viewer.workspace.get_untracked() else { return false };
     for (index, s) in ws.sessions.iter().enumerate() {
         let threads = std::iter::once(ThreadRef::Main)
             .chain((0..s.branches.len() as u32).map(ThreadRef::Branch))
@@ -208,17 +225,18 @@ fn go_to_hash(viewer: Viewer) {
             let found = rows::thread(s, thread)
                 .items
                 .iter()
-                .position(|item| crate::normalize::ids::item_id(&ws, item) == id);
+                .position(|item| crate::normalize::ids::item_id(&ws, item) == *id);
             if let Some(item) = found {
                 if viewer.session.get_untracked() != index {
                     viewer.session.set(index);
                     viewer.reset_view();
                 }
                 reveal(viewer, &ws, index, thread, item as u32);
-                return;
+                return true;
             }
         }
     }
+    false
 }
 
 /// Opens the sub-agents and the branch an item is in, clears filters that hide it, and scrolls
@@ -238,7 +256,15 @@ pub fn reveal(viewer: Viewer, ws: &Workspace, session: usize, thread: ThreadRef,
     viewer.go_to((thread, item));
 }
 
-fn keyboard(viewer: Viewer, rows: Memo<Vec<Row>>, e: ev::KeyboardEvent) {
+fn keyboard(viewer: Viewer, rows: Memo<Vec<Row>>, embedded: bool, e: ev::KeyboardEvent) {
+    // Embedded in a host page, keys are the viewer's only while focus is inside it.
+    let inside = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|t| t.closest(".cctv").ok().flatten().is_some());
+    if embedded && !inside {
+        return;
+    }
     let typing = e
         .target()
         .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())

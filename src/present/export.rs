@@ -1,0 +1,219 @@
+//! The view model as plain data for JavaScript (`normalizeSession`): sessions, their items with
+//! ids and kinds, sub-agents with their links, branches, stats and the line accounting.
+
+use serde::Serialize;
+
+use crate::model::EntryKind;
+use crate::normalize::{
+    ids, outline, Accounting, AgentLink, Item, ItemKind, Session, Stats, Thread, Workspace,
+};
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Export {
+    pub sessions: Vec<SessionExport>,
+    pub rejected: Vec<Rejected>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rejected {
+    pub file: String,
+    pub reason: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionExport {
+    pub session_id: Option<String>,
+    pub file: Option<String>,
+    pub title: Option<String>,
+    pub items: Vec<ItemExport>,
+    pub branches: Vec<BranchExport>,
+    pub agents: Vec<AgentExport>,
+    pub stats: Stats,
+    pub accounting: Accounting,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BranchExport {
+    /// The line number the branch forks after, in the session file.
+    pub fork_point_line: Option<u32>,
+    pub items: Vec<ItemExport>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentExport {
+    pub agent_id: Option<String>,
+    pub file: Option<String>,
+    pub description: Option<String>,
+    pub agent_type: Option<String>,
+    /// The call that spawned it, or null for an orphan.
+    pub spawned_by: Option<SpawnExport>,
+    pub items: Vec<ItemExport>,
+    pub stats: Stats,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpawnExport {
+    pub file: String,
+    pub line: u32,
+    pub evidence: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ItemExport {
+    /// The anchor id (`#<id>` opens the viewer there).
+    pub id: String,
+    /// `prompt`, `text`, `thinking`, `redactedThinking`, `toolCall`, `orphanResult`, `event`,
+    /// `compactBoundary`, `unknownBlock`, `unknown`, `malformed`.
+    pub kind: &'static str,
+    pub file: String,
+    pub line: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+    pub meta: bool,
+    pub synthetic: bool,
+    /// For prompts, text and thinking.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// For system events, attachments and progress: their type and subtype.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<ToolExport>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolExport {
+    pub name: String,
+    pub tool_use_id: Option<String>,
+    /// The line of its result, or null when the result is missing.
+    pub result_line: Option<u32>,
+    pub is_error: bool,
+    pub pre_hooks: usize,
+    pub post_hooks: usize,
+    pub progress: usize,
+    /// Index into the session's agents.
+    pub agent: Option<u32>,
+}
+
+pub fn export(ws: &Workspace) -> Export {
+    Export {
+        sessions: ws.sessions.iter().map(|s| session(ws, s)).collect(),
+        rejected: ws
+            .rejected
+            .iter()
+            .map(|(file, reason)| Rejected { file: file.clone(), reason: reason.clone() })
+            .collect(),
+    }
+}
+
+fn session(ws: &Workspace, s: &Session) -> SessionExport {
+    SessionExport {
+        session_id: s.session_id.clone(),
+        file: s.file.map(|f| ws.files[f as usize].name.clone()),
+        title: s.title.clone(),
+        items: items(ws, &s.thread),
+        branches: s
+            .branches
+            .iter()
+            .map(|b| BranchExport {
+                fork_point_line: b.fork_point.map(|l| ws.line(l).number),
+                items: items(ws, &b.thread),
+            })
+            .collect(),
+        agents: s
+            .agents
+            .iter()
+            .map(|a| AgentExport {
+                agent_id: a.agent_id.clone(),
+                file: a.file.map(|f| ws.files[f as usize].name.clone()),
+                description: a.description.clone(),
+                agent_type: a.agent_type.clone(),
+                spawned_by: match a.link {
+                    AgentLink::Orphan => None,
+                    AgentLink::ToolCall { line, how } => Some(SpawnExport {
+                        file: ws.file(line).name.clone(),
+                        line: ws.line(line).number,
+                        evidence: format!("{how:?}"),
+                    }),
+                },
+                items: items(ws, &a.thread),
+                stats: a.stats.clone(),
+            })
+            .collect(),
+        stats: s.stats.clone(),
+        accounting: s.accounting.clone(),
+    }
+}
+
+fn items(ws: &Workspace, thread: &Thread) -> Vec<ItemExport> {
+    thread.items.iter().map(|item| item_export(ws, item)).collect()
+}
+
+fn item_export(ws: &Workspace, item: &Item) -> ItemExport {
+    let file = ws.file(item.line);
+    let src = &file.bytes;
+    let entry = ws.line(item.line).entry();
+    let kind = match &item.kind {
+        ItemKind::Prompt => "prompt",
+        ItemKind::Text => "text",
+        ItemKind::Thinking => "thinking",
+        ItemKind::RedactedThinking => "redactedThinking",
+        ItemKind::ToolCall(_) => "toolCall",
+        ItemKind::OrphanResult => "orphanResult",
+        ItemKind::Event => "event",
+        ItemKind::CompactBoundary(_) => "compactBoundary",
+        ItemKind::UnknownBlock => "unknownBlock",
+        ItemKind::Unknown => "unknown",
+        ItemKind::Malformed => "malformed",
+    };
+    let text = matches!(item.kind, ItemKind::Prompt | ItemKind::Text | ItemKind::Thinking)
+        .then(|| outline::item_text(ws, item))
+        .flatten();
+    let event = matches!(item.kind, ItemKind::Event).then(|| match entry.map(|e| &e.kind) {
+        Some(EntryKind::System(s)) => format!("system/{}", s.subtype.name(src)),
+        Some(EntryKind::Attachment(a)) => {
+            format!(
+                "attachment/{}",
+                a.attachment_type.map(|t| t.decode(src).into_owned()).unwrap_or_default()
+            )
+        }
+        Some(EntryKind::Progress(p)) => format!("progress/{}", p.kind.name(src)),
+        _ => entry.and_then(|e| e.envelope.type_name).map(|t| t.decode(src).into_owned()).unwrap_or_default(),
+    });
+    let tool = match &item.kind {
+        ItemKind::ToolCall(call) => Some(ToolExport {
+            name: call.name.map(|n| n.decode(src).into_owned()).unwrap_or_default(),
+            tool_use_id: call.tool_use_id.map(|i| i.decode(src).into_owned()),
+            result_line: call.result.map(|r| ws.line(r.line).number),
+            is_error: call.result.is_some_and(|r| r.is_error),
+            pre_hooks: call.pre_hooks.len(),
+            post_hooks: call.post_hooks.len(),
+            progress: call.progress.len(),
+            agent: call.agent,
+        }),
+        _ => None,
+    };
+    ItemExport {
+        id: ids::item_id(ws, item),
+        kind,
+        file: file.name.clone(),
+        line: ws.line(item.line).number,
+        block: item.block,
+        timestamp: entry.and_then(|e| e.envelope.timestamp).map(|t| t.decode(src).into_owned()),
+        meta: item.meta,
+        synthetic: item.synthetic,
+        text,
+        event,
+        tool,
+    }
+}

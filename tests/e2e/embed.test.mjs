@@ -1,0 +1,117 @@
+// The npm package as another page uses it: packed with `npm pack`, installed from the tarball into
+// a scratch folder, imported by a plain ES module page (www/embed), in headless Chromium.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readFile, readdir, copyFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serve, browser, foreign, FIXTURES, ROOT } from "./harness.mjs";
+
+const PKG = process.env.CCTV_PKG ?? join(ROOT, "pkg");
+const MOREDIP = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
+const SESSION = join(MOREDIP, "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl");
+
+let server;
+let chrome;
+let host;
+before(async () => {
+  host = await mkdtemp(join(tmpdir(), "cctv-embed-"));
+  const npm = (...args) => execFileSync("npm", args, { cwd: host, encoding: "utf8" }).trim();
+  const tarball = npm("pack", PKG, "--pack-destination", host, "--loglevel=error").split("\n").pop();
+  npm("install", "--offline", "--no-audit", "--no-fund", "--no-save", "--loglevel=error", join(host, tarball));
+  for (const file of ["index.html", "main.js"]) await copyFile(join(ROOT, "www/embed", file), join(host, file));
+  server = await serve(host, "/");
+  chrome = await browser();
+});
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+});
+
+async function hostPage() {
+  const context = await chrome.newContext({ viewport: { width: 1300, height: 1000 } });
+  const page = await context.newPage();
+  const requests = [];
+  const errors = [];
+  page.on("request", (r) => requests.push(r.url()));
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  await page.goto(server.url);
+  await page.locator("#viewer .cctv").waitFor();
+  return { page, context, requests, errors };
+}
+
+test("the packed package has its name, types, files and README", async () => {
+  const files = await readdir(join(PKG));
+  const manifest = JSON.parse(await readFile(join(PKG, "package.json"), "utf8"));
+  assert.equal(manifest.name, "cctv");
+  for (const key of ["version", "description", "license", "repository", "files", "types"]) assert.ok(manifest[key], key);
+  assert.ok(files.includes("README.md") && files.includes("cctv.d.ts"));
+  const types = await readFile(join(PKG, "cctv.d.ts"), "utf8");
+  for (const name of ["parseTranscript", "normalizeSession", "mountViewer", "class ViewerHandle"]) assert.match(types, new RegExp(name));
+});
+
+test("parseTranscript and normalizeSession work on real files in the host page", async () => {
+  const { page, context, errors } = await hostPage();
+  const session = await readFile(SESSION, "utf8");
+  const agents = await readdir(join(MOREDIP, "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68/subagents"));
+  const files = [{ name: "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl", text: session }];
+  for (const a of agents) {
+    files.push({ name: `0ccf1a04-1b4c-43b6-8aa5-79e41db43a68/subagents/${a}`, text: await readFile(join(MOREDIP, "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68/subagents", a), "utf8") });
+  }
+  const result = await page.evaluate(async (files) => {
+    const cctv = await import("/node_modules/cctv/cctv.js");
+    const parsed = cctv.parseTranscript(new TextEncoder().encode(files[0].text));
+    const normalized = cctv.normalizeSession(files.map((f) => ({ name: f.name, bytes: f.text })));
+    let error = null;
+    try {
+      cctv.normalizeSession([{ bytes: "x" }]);
+    } catch (e) {
+      error = e.message;
+    }
+    return { lines: parsed.lines.length, census: parsed.census, normalized, error };
+  }, files);
+  assert.equal(result.lines, 86);
+  assert.equal(result.census.user, 24);
+  assert.equal(result.census["system/api_error"], 9);
+  const [s] = result.normalized.sessions;
+  assert.equal(result.normalized.sessions.length, 1);
+  assert.equal(s.agents.length, 5);
+  assert.ok(s.agents.every((a) => a.spawnedBy && a.spawnedBy.evidence === "ResultAgentId"));
+  assert.equal(s.accounting.rendered + s.accounting.merged + Object.values(s.accounting.notShown).reduce((a, b) => a + b, 0), s.accounting.lines);
+  assert.ok(s.items.some((i) => i.kind === "toolCall" && i.tool.name === "Task" && i.tool.agent !== undefined));
+  assert.match(result.error, /no string `name`/, "bad input crosses as an exception with a message");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("mountViewer shows the viewer inside the host element, leaves the host alone, and destroy removes it", async () => {
+  const { page, context, requests, errors } = await hostPage();
+  const before = await page.evaluate(() => getComputedStyle(document.querySelector("#host-text")).fontFamily);
+  const files = (await readdir(MOREDIP, { recursive: true })).filter((f) => f.endsWith(".jsonl")).map((f) => join(MOREDIP, f));
+  await page.setInputFiles("#files", files);
+  await page.locator("#viewer .cctv-item").first().waitFor();
+  await page.waitForFunction(() => document.querySelector("#summary").textContent.includes("5 sub-agents"));
+  assert.ok(await page.locator("#viewer .cctv-tool__name", { hasText: "Task" }).count() >= 1, "panels render inside the host element");
+  assert.equal(await page.locator(".cctv").count(), 1, "nothing of the viewer outside it");
+  assert.equal(await page.locator("#host-title").textContent(), "My project's notes");
+  const after = await page.evaluate(() => getComputedStyle(document.querySelector("#host-text")).fontFamily);
+  assert.equal(after, before, "the viewer's styles do not reach the host's text");
+  const viewerFont = await page.evaluate(() => getComputedStyle(document.querySelector("#viewer .cctv")).fontFamily);
+  assert.ok(!viewerFont.includes("Georgia"), "nor do the host's styles reach the viewer: " + viewerFont);
+  await page.click("#close");
+  await page.waitForFunction(() => !document.querySelector("#viewer .cctv"));
+  assert.equal(await page.locator("#viewer *").count(), 0, "destroy() removed everything it added");
+  assert.deepEqual(foreign(requests, server.url), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the README's embedding example is the page this test runs", async () => {
+  const readme = await readFile(join(ROOT, "README.md"), "utf8");
+  const sample = readme.match(/```js\n([\s\S]*?)```/);
+  assert.ok(sample, "a ```js block in the README");
+  assert.equal(sample[1], await readFile(join(ROOT, "www/embed/main.js"), "utf8"));
+});
