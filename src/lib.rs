@@ -5,6 +5,7 @@
 //! DOM, so they build and test natively with `cargo test --no-default-features`.
 
 pub mod model;
+pub mod generate;
 pub mod normalize;
 pub mod present;
 

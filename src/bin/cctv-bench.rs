@@ -1,0 +1,144 @@
+//! Native throughput and memory of parse and normalize on generated sessions, next to serde_json
+//! building a `Value` per line of the same bytes in the same process (the ratio is the figure to
+//! compare: absolute numbers drift on a shared machine).
+//!
+//!   cargo run --release --no-default-features --bin cctv-bench -- [MB...] [--seed N] [--write DIR]
+//!
+//! With --write, the generated files are written under DIR/<MB>mb/ (for the browser benchmark)
+//! instead of measured.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use cctv::model::Transcript;
+use cctv::normalize::{self, Input};
+
+/// The system allocator, counting live bytes and their peak.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let ptr = unsafe { System.alloc(layout) };
+        if !ptr.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        ptr
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let new = unsafe { System.realloc(ptr, layout, new_size) };
+        if !new.is_null() {
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            let live = LIVE.fetch_add(new_size, Ordering::Relaxed) + new_size;
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        new
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn main() {
+    let mut sizes = Vec::new();
+    let mut seed = 1u64;
+    let mut write = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--seed" => seed = args.next().and_then(|s| s.parse().ok()).unwrap_or(seed),
+            "--write" => write = args.next(),
+            mb => match mb.parse::<f64>() {
+                Ok(mb) => sizes.push(mb),
+                Err(_) => {
+                    eprintln!("usage: cctv-bench [MB...] [--seed N] [--write DIR]");
+                    std::process::exit(2);
+                }
+            },
+        }
+    }
+    if sizes.is_empty() {
+        sizes = vec![10.0, 50.0, 200.0];
+    }
+    if let Some(dir) = write {
+        for mb in sizes {
+            let root = std::path::Path::new(&dir).join(format!("{mb}mb"));
+            for file in cctv::generate::session(mb, seed) {
+                let path = root.join(&file.name);
+                std::fs::create_dir_all(path.parent().expect("files are in a folder"))
+                    .expect("create folder");
+                std::fs::write(&path, &file.bytes).expect("write file");
+            }
+            println!("wrote {}", root.display());
+        }
+        return;
+    }
+    println!("| size | files | baseline serde_json Value | parse | normalize | parse + normalize | vs baseline | peak heap / input |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for mb in sizes {
+        bench(mb, seed);
+    }
+}
+
+fn bench(mb: f64, seed: u64) {
+    let inputs = cctv::generate::session(mb, seed);
+    let bytes: usize = inputs.iter().map(|i| i.bytes.len()).sum();
+    let megabytes = bytes as f64 / 1e6;
+    let runs = if mb <= 50.0 { 3 } else { 1 };
+    let best = |f: &mut dyn FnMut() -> f64| (0..runs).map(|_| f()).fold(f64::INFINITY, f64::min);
+
+    let baseline = best(&mut || {
+        let start = Instant::now();
+        for input in &inputs {
+            for line in input.bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+                std::hint::black_box(serde_json::from_slice::<serde_json::Value>(line).ok());
+            }
+        }
+        start.elapsed().as_secs_f64()
+    });
+
+    let mut parse = f64::INFINITY;
+    let mut normalize = f64::INFINITY;
+    let mut peak_ratio = 0.0f64;
+    for _ in 0..runs {
+        let copies: Vec<Input> = inputs.clone();
+        let before = LIVE.load(Ordering::Relaxed);
+        PEAK.store(before, Ordering::Relaxed);
+        // What a page holds: the bytes of every file, then the index built over them.
+        let start = Instant::now();
+        let transcripts: Vec<Transcript> =
+            copies.into_iter().map(|i| Transcript::parse(i.name, i.bytes)).collect();
+        let parsed = start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        let workspace = normalize::assemble(transcripts, Vec::new());
+        let normalized = start.elapsed().as_secs_f64();
+        // The inputs' own copy was made before `before`; the peak counts from there.
+        let peak = PEAK.load(Ordering::Relaxed).saturating_sub(before) + bytes;
+        assert!(workspace.rejected.is_empty());
+        std::hint::black_box(&workspace);
+        drop(workspace);
+        parse = parse.min(parsed);
+        normalize = normalize.min(normalized);
+        peak_ratio = peak_ratio.max(peak as f64 / bytes as f64);
+    }
+    println!(
+        "| {megabytes:.0} MB | {} | {:.0} MB/s | {:.0} MB/s | {:.0} MB/s | {:.0} MB/s | {:.2}x | {:.2}x |",
+        inputs.len(),
+        megabytes / baseline,
+        megabytes / parse,
+        megabytes / normalize,
+        megabytes / (parse + normalize),
+        baseline / (parse + normalize),
+        peak_ratio,
+    );
+}
