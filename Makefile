@@ -15,7 +15,7 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 # trunk otherwise asks crates.io for a newer trunk on every start.
 export TRUNK_SKIP_VERSION_CHECK := true
 
-.PHONY: setup serve build test screenshots pages package
+.PHONY: setup serve build test screenshots pages package bench
 
 setup:
 	scripts/setup.sh
@@ -48,6 +48,15 @@ pages: setup
 # The npm package other pages embed (pkg/): `wasm-pack build --target web`.
 package: setup
 	wasm-pack build --target web --release --mode no-install --out-dir pkg
+
+# Benchmarks (not tests): native parse/normalize MB/s and peak heap next to serde_json, then the
+# built site in headless Chromium on the same generated sessions. Sizes in MB: make bench SIZES="10 50".
+SIZES ?= 10 50 200
+bench: build
+	cargo run --release --no-default-features --bin cctv-bench -- $(SIZES)
+	cargo run --release --no-default-features --bin cctv-bench -- $(SIZES) --write target/bench
+	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
+	node tests/e2e/bench.mjs target/bench $(SIZES)
 
 # Screenshots for the README (www/screenshots/), taken from the built site.
 screenshots: build

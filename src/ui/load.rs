@@ -142,6 +142,9 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
     }
     // Every byte is read once and parsed once.
     let total: f64 = files.iter().map(|f| f.file.size()).sum::<f64>() * 2.0;
+    mark("cctv:load");
+    let mut reading = 0.0;
+    let mut parsing = 0.0;
     let mut done = 0.0;
     let mut transcripts = Vec::with_capacity(files.len());
     let mut metas = Vec::new();
@@ -151,6 +154,7 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
         let mut bytes: Vec<u8> = Vec::with_capacity(size as usize);
         let mut at = 0.0;
         let mut failed = None;
+        let started = now();
         while at < size {
             viewer.progress.set(Some(Progress { label: format!("Reading {name}"), done: done + at, total }));
             let end = (at + READ_STEP).min(size);
@@ -172,6 +176,7 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
             }
             at = end;
         }
+        reading += now() - started;
         done += size;
         if let Some(reason) = failed {
             problems.push((name, format!("could not be read: {reason}")));
@@ -192,7 +197,10 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
                 total,
             }));
             next_frame().await;
-            if model::parse_step(&bytes, &mut split, PARSE_STEP, &mut lines) {
+            let started = now();
+            let end = model::parse_step(&bytes, &mut split, PARSE_STEP, &mut lines);
+            parsing += now() - started;
+            if end {
                 break;
             }
         }
@@ -201,10 +209,22 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
     }
     viewer.progress.set(Some(Progress { label: "Linking sessions and sub-agents".into(), done, total }));
     next_frame().await;
+    let started = now();
     let mut workspace = normalize::assemble(transcripts, metas);
+    let normalizing = now() - started;
     workspace.rejected.extend(problems);
     viewer.progress.set(None);
     viewer.show(workspace);
+    // For benchmarks and the curious: where the time went, as a mark in the Performance panel.
+    mark(&format!("cctv:phases read {reading:.0} ms, parse {parsing:.0} ms, normalize {normalizing:.0} ms"));
+}
+
+fn now() -> f64 {
+    window().performance().map(|p| p.now()).unwrap_or(0.0)
+}
+
+fn mark(name: &str) {
+    let _ = window().performance().map(|p| p.mark(name));
 }
 
 fn describe(error: &JsValue) -> String {

@@ -1,0 +1,94 @@
+// The in-browser benchmark: the built site in headless Chromium, generated sessions handed to it
+// through the file picker as a user would. For each size it reports the time to the first screen
+// of the conversation, the time until everything is indexed, JS heap and wasm memory after load,
+// the longest main-thread task while loading, and frame times scrolling end to end.
+//
+//   node tests/e2e/bench.mjs DIR [MB...]     (DIR from `cctv-bench --write DIR MB...`)
+
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { serve, browser } from "./harness.mjs";
+
+const [dir, ...sizes] = process.argv.slice(2);
+if (!dir) {
+  console.error("usage: node tests/e2e/bench.mjs DIR [MB...]");
+  process.exit(2);
+}
+const server = await serve();
+const chrome = await browser();
+const rows = [];
+for (const mb of sizes.length ? sizes : ["10", "50", "200"]) {
+  const root = join(dir, `${mb}mb`);
+  const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, f));
+  const context = await chrome.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+    }).observe({ type: "longtask", buffered: true });
+    addEventListener("TrunkApplicationStarted", (e) => (window.__wasm = e.detail.wasm));
+  });
+  await page.goto(server.url);
+  await page.waitForSelector(".cctv-item");
+  await page.evaluate(() => (window.__longTasks = []));
+  const firstTitle = await page.locator(".cctv-title").textContent();
+  // Watch, in the page, for the first row of the new session and for loading to end.
+  await page.evaluate((demoTitle) => {
+    window.__t = { start: performance.now() };
+    const check = () => {
+      const title = document.querySelector(".cctv-title")?.textContent ?? "";
+      const loading = document.querySelector(".cctv-progress");
+      if (!window.__t.firstPaint && title !== demoTitle && document.querySelector(".cctv-item")) {
+        window.__t.firstPaint = performance.now() - window.__t.start;
+      }
+      if (window.__t.firstPaint && !loading) window.__t.indexed = performance.now() - window.__t.start;
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  }, firstTitle);
+  const handed = Date.now();
+  await page.locator('input[type="file"]').first().setInputFiles(files);
+  const handOver = Date.now() - handed;
+  await page.waitForFunction(() => window.__t.indexed, null, { timeout: 600000, polling: 100 });
+  const t = await page.evaluate(() => window.__t);
+  const memory = await page.evaluate(() => ({
+    js: performance.memory?.usedJSHeapSize ?? 0,
+    wasm: window.__wasm?.memory?.buffer?.byteLength ?? 0,
+  }));
+  const longest = await page.evaluate(() => Math.max(0, ...window.__longTasks));
+  const phases = await page.evaluate(() => performance.getEntriesByType("mark").filter((m) => m.name.startsWith("cctv:phases")).at(-1)?.name.slice(12) ?? "");
+  // Scroll end to end, a screen and a half per frame, timing frames.
+  const frames = await page.evaluate(async () => {
+    const list = document.querySelector(".cctv-list");
+    const deltas = [];
+    let last = performance.now();
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    list.scrollTop = 0;
+    await frame();
+    last = performance.now();
+    let guard = 0;
+    while (list.scrollTop + list.clientHeight < list.scrollHeight - 2 && guard++ < 20000) {
+      list.scrollTop += list.clientHeight * 1.5;
+      await frame();
+      const now = performance.now();
+      deltas.push(now - last);
+      last = now;
+    }
+    deltas.sort((a, b) => a - b);
+    return { count: deltas.length, max: deltas.at(-1) ?? 0, p95: deltas[Math.floor(deltas.length * 0.95)] ?? 0 };
+  });
+  const bytes = (await Promise.all(files.map((f) => import("node:fs").then((fs) => fs.statSync(f).size)))).reduce((a, b) => a + b, 0);
+  rows.push({ mb: (bytes / 1e6).toFixed(0), handOver, ...t, memory, longest, frames, bytes, phases });
+  await context.close();
+}
+await chrome.close();
+await server.close();
+console.log("| size | first screen | fully indexed | indexed MB/s | JS heap | wasm memory | (JS+wasm)/size | longest task | scroll frames (n, p95, max) | where the time went |");
+console.log("|---|---|---|---|---|---|---|---|---|---|");
+for (const r of rows) {
+  const mbs = r.bytes / 1e6 / (r.indexed / 1000);
+  console.log(
+    `| ${r.mb} MB | ${r.firstPaint.toFixed(0)} ms | ${r.indexed.toFixed(0)} ms | ${mbs.toFixed(0)} | ${(r.memory.js / 1e6).toFixed(0)} MB | ${(r.memory.wasm / 1e6).toFixed(0)} MB | ${((r.memory.js + r.memory.wasm) / r.bytes).toFixed(2)}x | ${r.longest.toFixed(0)} ms | ${r.frames.count}, ${r.frames.p95.toFixed(0)} ms, ${r.frames.max.toFixed(0)} ms | ${r.phases} |`,
+  );
+}
