@@ -134,8 +134,8 @@ async fn walk(entry: FileSystemEntry, prefix: String, top: bool, out: &mut Vec<N
 const READ_STEP: f64 = 16.0 * 1024.0 * 1024.0;
 const PARSE_STEP: usize = 4 * 1024 * 1024;
 
-/// Reads `files` in steps (one copy into wasm memory), parses them in steps, shows progress, and
-/// loads them into the viewer.
+/// Reads `files` in slices (one copy into wasm memory) and parses each slice while the next is
+/// read, in steps that let the page paint; shows progress; loads them into the viewer.
 pub async fn load(viewer: Viewer, files: Vec<Named>) {
     if files.is_empty() {
         return;
@@ -151,17 +151,24 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
     let mut problems = Vec::new();
     for Named { name, file } in files {
         let size = file.size();
+        let is_meta = name.ends_with(".meta.json");
         let mut bytes: Vec<u8> = Vec::with_capacity(size as usize);
-        let mut at = 0.0;
+        let mut lines = Vec::new();
+        // Where parsing stands: (offset, last line number), once the first bytes are in.
+        let mut split_at: Option<(usize, u32)> = None;
         let mut failed = None;
-        let started = now();
-        while at < size {
-            viewer.progress.set(Some(Progress { label: format!("Reading {name}"), done: done + at, total }));
-            let end = (at + READ_STEP).min(size);
-            let chunk = match file.slice_with_f64_and_f64(at, end) {
-                Ok(blob) => JsFuture::from(blob.array_buffer()).await,
-                Err(e) => Err(e),
-            };
+        let mut at = 0.0;
+        let mut next = Some(read_slice(&file, 0.0, size));
+        while let Some(pending) = next.take() {
+            let started = now();
+            let chunk = pending.await;
+            reading += now() - started;
+            at = (at + READ_STEP).min(size);
+            // The browser reads files off the main thread: ask for the next slice now, and parse
+            // this one while it comes.
+            if at < size {
+                next = Some(read_slice(&file, at, size));
+            }
             match chunk {
                 Ok(buffer) => {
                     let array = Uint8Array::new(&buffer);
@@ -174,38 +181,41 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
                     break;
                 }
             }
-            at = end;
+            if is_meta {
+                continue;
+            }
+            // Only whole lines are parsed; one cut by the slice waits for the rest of it.
+            let complete =
+                if at >= size { bytes.len() } else { memchr::memrchr(b'\n', &bytes).map_or(0, |i| i + 1) };
+            let region = &bytes[..complete];
+            let mut split = match split_at {
+                Some((offset, number)) => SplitLines::resume(region, offset, number),
+                None => SplitLines::new(region),
+            };
+            loop {
+                viewer.progress.set(Some(Progress {
+                    label: format!("Reading and parsing {name}"),
+                    done: done + bytes.len() as f64 + split.offset() as f64,
+                    total,
+                }));
+                next_frame().await;
+                let started = now();
+                let end = model::parse_step(region, &mut split, PARSE_STEP, &mut lines);
+                parsing += now() - started;
+                if end {
+                    break;
+                }
+            }
+            split_at = Some((split.offset(), split.number()));
         }
-        reading += now() - started;
-        done += size;
+        done += 2.0 * size;
         if let Some(reason) = failed {
             problems.push((name, format!("could not be read: {reason}")));
-            done += size;
-            continue;
-        }
-        if name.ends_with(".meta.json") {
+        } else if is_meta {
             metas.push(Input { name, bytes });
-            done += size;
-            continue;
+        } else {
+            transcripts.push(Transcript { name, bytes, lines });
         }
-        let mut lines = Vec::new();
-        let mut split = SplitLines::new(&bytes);
-        loop {
-            viewer.progress.set(Some(Progress {
-                label: format!("Parsing {name}"),
-                done: done + split.offset() as f64,
-                total,
-            }));
-            next_frame().await;
-            let started = now();
-            let end = model::parse_step(&bytes, &mut split, PARSE_STEP, &mut lines);
-            parsing += now() - started;
-            if end {
-                break;
-            }
-        }
-        done += size;
-        transcripts.push(Transcript { name, bytes, lines });
     }
     viewer.progress.set(Some(Progress { label: "Linking sessions and sub-agents".into(), done, total }));
     next_frame().await;
@@ -225,6 +235,22 @@ fn now() -> f64 {
 
 fn mark(name: &str) {
     let _ = window().performance().map(|p| p.mark(name));
+}
+
+/// Starts reading `file[at..at + READ_STEP]`.
+fn read_slice(
+    file: &File,
+    at: f64,
+    size: f64,
+) -> impl std::future::Future<Output = Result<JsValue, JsValue>> {
+    let blob = file.slice_with_f64_and_f64(at, (at + READ_STEP).min(size));
+    let promise = blob.map(|b| b.array_buffer());
+    async move {
+        match promise {
+            Ok(promise) => JsFuture::from(promise).await,
+            Err(e) => Err(e),
+        }
+    }
 }
 
 fn describe(error: &JsValue) -> String {
