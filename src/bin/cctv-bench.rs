@@ -5,7 +5,8 @@
 //!   cargo run --release --no-default-features --bin cctv-bench -- [MB...] [--seed N] [--write DIR]
 //!
 //! With --write, the generated files are written under DIR/<MB>mb/ (for the browser benchmark)
-//! instead of measured.
+//! instead of measured. With --baseline DIR, only the serde_json baseline runs, on the files under
+//! DIR (the browser benchmark calls this to compare on the same files in the same run).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -58,6 +59,11 @@ fn main() {
         match arg.as_str() {
             "--seed" => seed = args.next().and_then(|s| s.parse().ok()).unwrap_or(seed),
             "--write" => write = args.next(),
+            "--baseline" => {
+                let dir = args.next().unwrap_or_default();
+                println!("{:.1}", baseline_of_dir(std::path::Path::new(&dir)));
+                return;
+            }
             mb => match mb.parse::<f64>() {
                 Ok(mb) => sizes.push(mb),
                 Err(_) => {
@@ -88,6 +94,35 @@ fn main() {
     for mb in sizes {
         bench(mb, seed);
     }
+}
+
+/// serde_json-to-Value MB/s over every .jsonl under `dir` (best of 3).
+fn baseline_of_dir(dir: &std::path::Path) -> f64 {
+    fn walk(dir: &std::path::Path, out: &mut Vec<Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).expect("a folder of generated files").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "jsonl") {
+                out.push(std::fs::read(&path).expect("readable"));
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(dir, &mut files);
+    let megabytes = files.iter().map(Vec::len).sum::<usize>() as f64 / 1e6;
+    let seconds = (0..3)
+        .map(|_| {
+            let start = Instant::now();
+            for file in &files {
+                for line in file.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+                    std::hint::black_box(serde_json::from_slice::<serde_json::Value>(line).ok());
+                }
+            }
+            start.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min);
+    megabytes / seconds
 }
 
 fn bench(mb: f64, seed: u64) {

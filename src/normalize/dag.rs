@@ -11,7 +11,7 @@
 //!
 //! Everything not in an alternative branch reads in file order, which is the order it happened.
 
-use std::collections::HashMap;
+use super::fxhash::FxMap;
 
 use crate::model::{Content, EntryKind, Line};
 
@@ -30,7 +30,7 @@ pub struct Plan {
 pub fn plan(all: &[Line], src: &[u8], lines: &[u32]) -> Plan {
     let mut plan = Plan::default();
     // Nodes are the lines with a uuid, first occurrence wins.
-    let mut node_of: HashMap<&str, usize> = HashMap::with_capacity(lines.len());
+    let mut node_of: FxMap<&str, usize> = FxMap::with_capacity_and_hasher(lines.len(), Default::default());
     let mut nodes: Vec<u32> = Vec::with_capacity(lines.len());
     let mut node_at: Vec<Option<usize>> = vec![None; lines.len()];
     let mut duplicate = vec![false; lines.len()];
@@ -97,7 +97,7 @@ pub fn plan(all: &[Line], src: &[u8], lines: &[u32]) -> Plan {
     }
     let branch_of = |n: usize| top[n].filter(|&t| has_prompt[t] && has_answer[t] && parents[t].is_some());
 
-    let mut branch_index: HashMap<usize, usize> = HashMap::new();
+    let mut branch_index: FxMap<usize, usize> = FxMap::default();
     for (position, &index) in lines.iter().enumerate() {
         let branch = node_at[position].and_then(branch_of);
         match branch {
@@ -116,7 +116,7 @@ pub fn plan(all: &[Line], src: &[u8], lines: &[u32]) -> Plan {
 }
 
 /// Each node's parent: `parentUuid`, or across a compaction `logicalParentUuid`; cycles cut.
-fn parents(all: &[Line], src: &[u8], nodes: &[u32], node_of: &HashMap<&str, usize>) -> Vec<Option<usize>> {
+fn parents(all: &[Line], src: &[u8], nodes: &[u32], node_of: &FxMap<&str, usize>) -> Vec<Option<usize>> {
     let mut parents: Vec<Option<usize>> = nodes
         .iter()
         .map(|&index| {

@@ -8,6 +8,7 @@
 
 pub mod accounting;
 pub mod dag;
+mod fxhash;
 pub mod ids;
 pub mod outline;
 pub mod sidechains;
@@ -261,7 +262,7 @@ fn agent_thread(ctx: &thread::Context, lines: &[u32], place: &mut [Placement]) -
 /// by the root their `parentUuid` chain reaches.
 fn inline_agents(file: &Transcript, side: &[u32]) -> Vec<Vec<u32>> {
     let src = &file.bytes[..];
-    let mut uuid_line: HashMap<&str, u32> = HashMap::new();
+    let mut uuid_line: fxhash::FxMap<&str, u32> = fxhash::FxMap::default();
     for &i in side {
         if let Some(uuid) = file.lines[i as usize].entry().and_then(|e| e.envelope.uuid) {
             uuid_line.entry(uuid.raw(src)).or_insert(i);
@@ -304,7 +305,7 @@ fn inline_agents(file: &Transcript, side: &[u32]) -> Vec<Vec<u32>> {
     groups
 }
 
-fn tombstoned(file: &Transcript) -> HashSet<&str> {
+fn tombstoned(file: &Transcript) -> fxhash::FxSet<&str> {
     file.lines
         .iter()
         .filter_map(|l| match &l.entry()?.kind {

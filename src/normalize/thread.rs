@@ -4,7 +4,7 @@
 //! Claude Code's UI groups a call as tool_use, PreToolUse hooks, result, PostToolUse hooks
 //! (`reorderMessagesInUI`), whatever order they were written in; [`ToolCall`] holds that group.
 
-use std::collections::{HashMap, HashSet};
+use super::fxhash::{FxMap, FxSet};
 
 use super::accounting::{NotShown, Placement};
 use super::view::*;
@@ -17,7 +17,7 @@ pub struct Context<'a> {
     pub file: &'a Transcript,
     pub file_index: u32,
     /// Uuids withdrawn by tombstones in this file.
-    pub tombstoned: &'a HashSet<&'a str>,
+    pub tombstoned: &'a FxSet<&'a str>,
 }
 
 /// Something that belongs to a tool call but may be written before the call is seen.
@@ -33,15 +33,15 @@ struct Builder<'a> {
     placements: &'a mut [Placement],
     thread: Thread,
     /// tool_use id -> item index of its call.
-    calls: HashMap<&'a str, usize>,
+    calls: FxMap<&'a str, usize>,
     /// Ids of every tool_use among the lines, so early arrivals can wait for their call.
-    known_calls: HashSet<&'a str>,
-    waiting: HashMap<&'a str, Vec<Attachable>>,
+    known_calls: FxSet<&'a str>,
+    waiting: FxMap<&'a str, Vec<Attachable>>,
     /// Uuids of the lines in this thread (a summary shows only if its leaf is here).
-    uuids: HashSet<&'a str>,
+    uuids: FxSet<&'a str>,
     /// Compaction boundaries by the uuid they logically follow, and summaries waiting for them.
-    boundary_after: HashMap<&'a str, Option<usize>>,
-    waiting_summaries: HashMap<&'a str, Vec<LineRef>>,
+    boundary_after: FxMap<&'a str, Option<usize>>,
+    waiting_summaries: FxMap<&'a str, Vec<LineRef>>,
     last_boundary: Option<usize>,
     /// The API response being read: (message.id, requestId) and its turn index.
     open_turn: Option<((&'a str, &'a str), u32)>,
@@ -51,9 +51,9 @@ struct Builder<'a> {
 /// placement.
 pub fn build(ctx: &Context, lines: &[u32], placements: &mut [Placement]) -> Thread {
     let src = &ctx.file.bytes[..];
-    let mut known_calls = HashSet::new();
-    let mut uuids = HashSet::new();
-    let mut boundary_after = HashMap::new();
+    let mut known_calls = FxSet::default();
+    let mut uuids = FxSet::default();
+    let mut boundary_after = FxMap::default();
     for &index in lines {
         let Some(entry) = ctx.file.lines[index as usize].entry() else { continue };
         if let Some(uuid) = entry.envelope.uuid {
@@ -81,12 +81,12 @@ pub fn build(ctx: &Context, lines: &[u32], placements: &mut [Placement]) -> Thre
         ctx,
         placements,
         thread: Thread::default(),
-        calls: HashMap::new(),
+        calls: FxMap::default(),
         known_calls,
-        waiting: HashMap::new(),
+        waiting: FxMap::default(),
         uuids,
         boundary_after,
-        waiting_summaries: HashMap::new(),
+        waiting_summaries: FxMap::default(),
         last_boundary: None,
         open_turn: None,
     };

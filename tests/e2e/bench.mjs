@@ -6,8 +6,14 @@
 //   node tests/e2e/bench.mjs DIR [MB...]     (DIR from `cctv-bench --write DIR MB...`)
 
 import { readdir } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { homedir } from "node:os";
 import { join } from "node:path";
-import { serve, browser } from "./harness.mjs";
+import { serve, browser, drop } from "./harness.mjs";
+
+// The native serde_json baseline, run on the same files in the same run.
+const BENCH = process.env.CCTV_BENCH ?? join(process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cctv-target"), "release/cctv-bench");
+const baseline = (dir) => Number(execFileSync(BENCH, ["--baseline", dir], { encoding: "utf8" }).trim());
 
 const [dir, ...sizes] = process.argv.slice(2);
 if (!dir) {
@@ -79,16 +85,53 @@ for (const mb of sizes.length ? sizes : ["10", "50", "200"]) {
     return { count: deltas.length, max: deltas.at(-1) ?? 0, p95: deltas[Math.floor(deltas.length * 0.95)] ?? 0 };
   });
   const bytes = (await Promise.all(files.map((f) => import("node:fs").then((fs) => fs.statSync(f).size)))).reduce((a, b) => a + b, 0);
-  rows.push({ mb: (bytes / 1e6).toFixed(0), handOver, ...t, memory, longest, frames, bytes, phases });
+  rows.push({ mb: (bytes / 1e6).toFixed(0), handOver, ...t, memory, longest, frames, bytes, phases, baseline: baseline(root) });
+  await context.close();
+}
+// Opening a collapsed panel whose tool output is 1 MB.
+const openPanel = [];
+{
+  const output = "x".repeat(79) + "\n";
+  const stdout = output.repeat(Math.ceil(1e6 / output.length));
+  const lines = [
+    { type: "user", uuid: "u1", parentUuid: null, sessionId: "big", message: { role: "user", content: "print a lot" } },
+    { type: "assistant", uuid: "a1", parentUuid: "u1", sessionId: "big", message: { id: "m1", role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "cat big.log" } }] } },
+    { type: "user", uuid: "r1", parentUuid: "a1", sessionId: "big", toolUseResult: { stdout, stderr: "", interrupted: false, isImage: false }, message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: stdout }] } },
+  ];
+  const context = await chrome.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector(".cctv-item");
+  await drop(page, [{ name: "big.jsonl", bytes: Buffer.from(lines.map((l) => JSON.stringify(l)).join("\n") + "\n") }]);
+  await page.waitForFunction(() => document.querySelector(".cctv-tool__name")?.textContent === "Bash");
+  for (let run = 0; run < 3; run++) {
+    openPanel.push(
+      await page.evaluate(async () => {
+        const header = document.querySelector(".cctv-tool__panel > .cctv-panel__header");
+        const frame = () => new Promise((r) => requestAnimationFrame(r));
+        await frame();
+        const start = performance.now();
+        header.click();
+        while (!document.querySelector(".cctv-tool__panel .cctv-out")) await frame();
+        await frame();
+        const took = performance.now() - start;
+        header.click();
+        await frame();
+        return took;
+      }),
+    );
+  }
   await context.close();
 }
 await chrome.close();
 await server.close();
-console.log("| size | first screen | fully indexed | indexed MB/s | JS heap | wasm memory | (JS+wasm)/size | longest task | scroll frames (n, p95, max) | where the time went |");
-console.log("|---|---|---|---|---|---|---|---|---|---|");
+console.log(`Opening a panel with 1 MB of output: ${openPanel.map((t) => t.toFixed(0) + " ms").join(", ")} (click to painted)`);
+console.log("| size | first screen | fully indexed | parse + normalize in wasm | native serde_json baseline | ratio | JS heap | wasm memory | (JS+wasm)/size | longest task | scroll frames (n, p95, max) | where the time went |");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
-  const mbs = r.bytes / 1e6 / (r.indexed / 1000);
+  const [, parse, normalize] = (r.phases.match(/parse (\d+) ms, normalize (\d+) ms/) ?? []).map(Number);
+  const wasm = r.bytes / 1e6 / ((parse + normalize) / 1000);
   console.log(
-    `| ${r.mb} MB | ${r.firstPaint.toFixed(0)} ms | ${r.indexed.toFixed(0)} ms | ${mbs.toFixed(0)} | ${(r.memory.js / 1e6).toFixed(0)} MB | ${(r.memory.wasm / 1e6).toFixed(0)} MB | ${((r.memory.js + r.memory.wasm) / r.bytes).toFixed(2)}x | ${r.longest.toFixed(0)} ms | ${r.frames.count}, ${r.frames.p95.toFixed(0)} ms, ${r.frames.max.toFixed(0)} ms | ${r.phases} |`,
+    `| ${r.mb} MB | ${r.firstPaint.toFixed(0)} ms | ${r.indexed.toFixed(0)} ms | ${wasm.toFixed(0)} MB/s | ${r.baseline.toFixed(0)} MB/s | ${(wasm / r.baseline).toFixed(2)}x | ${(r.memory.js / 1e6).toFixed(0)} MB | ${(r.memory.wasm / 1e6).toFixed(0)} MB | ${((r.memory.js + r.memory.wasm) / r.bytes).toFixed(2)}x | ${r.longest.toFixed(0)} ms | ${r.frames.count}, ${r.frames.p95.toFixed(0)} ms, ${r.frames.max.toFixed(0)} ms | ${r.phases} |`,
   );
 }
