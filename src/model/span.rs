@@ -75,4 +75,12 @@ impl JsonStr {
             Err(_) => Cow::Borrowed(inner),
         }
     }
+
+    /// Decodes the inside of a string token given as written (what [`JsonStr::raw`] returns).
+    pub fn unescape(raw: &str) -> String {
+        if !raw.contains('\\') {
+            return raw.to_owned();
+        }
+        serde_json::from_str::<String>(&format!("\"{raw}\"")).unwrap_or_else(|_| raw.to_owned())
+    }
 }

@@ -1,5 +1,6 @@
 //! Counting a thread: tokens per API response, models, tool calls, errors, time.
 
+use super::fxhash::FxMap;
 use super::time::parse_millis;
 use super::view::{ItemKind, Stats, Thread};
 use crate::model::{EntryKind, SystemSubtype, Transcript};
@@ -7,6 +8,10 @@ use crate::model::{EntryKind, SystemSubtype, Transcript};
 /// Adds what `thread` (of `file`) holds to `stats`.
 pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
     let src = &file.bytes[..];
+    // Counted by the names as written, turned into owned keys once at the end: one allocation
+    // per distinct name rather than per call.
+    let mut models: FxMap<&str, u64> = FxMap::default();
+    let mut tools: FxMap<&str, u64> = FxMap::default();
     for turn in &thread.turns {
         stats.assistant_turns += 1;
         stats.input_tokens += turn.usage.input_tokens;
@@ -14,10 +19,10 @@ pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
         stats.cache_read_tokens += turn.usage.cache_read_input_tokens;
         stats.cache_creation_tokens += turn.usage.cache_creation_input_tokens;
         if let Some(model) = turn.model {
-            let model = model.decode(src);
             // Claude Code's own stand-in for failed responses is not a model.
+            let model = model.raw(src);
             if model != "<synthetic>" {
-                *stats.models.entry(model.into_owned()).or_insert(0) += 1;
+                *models.entry(model).or_insert(0) += 1;
             }
         }
     }
@@ -41,8 +46,7 @@ pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
         }
         match &item.kind {
             ItemKind::ToolCall(call) => {
-                let name = call.name.map(|n| n.decode(src).into_owned()).unwrap_or_default();
-                *stats.tool_calls.entry(name).or_insert(0) += 1;
+                *tools.entry(call.name.map(|n| n.raw(src)).unwrap_or_default()).or_insert(0) += 1;
                 if call.result.is_some_and(|r| r.is_error) {
                     stats.tool_errors += 1;
                 }
@@ -65,6 +69,13 @@ pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
                 stats.api_errors += 1;
             }
         }
+    }
+    let decode = |raw: &str| crate::model::JsonStr::unescape(raw);
+    for (model, n) in models {
+        *stats.models.entry(decode(model)).or_insert(0) += n;
+    }
+    for (tool, n) in tools {
+        *stats.tool_calls.entry(decode(tool)).or_insert(0) += n;
     }
     if let Some(((first_ms, first), (last_ms, last))) = span {
         if stats.first_ms.is_none_or(|known| first_ms < known) {

@@ -54,11 +54,9 @@ pub fn build(ctx: &Context, lines: &[u32], placements: &mut [Placement]) -> Thre
     let mut known_calls = FxSet::default();
     let mut uuids = FxSet::default();
     let mut boundary_after = FxMap::default();
+    let mut summaries = false;
     for &index in lines {
         let Some(entry) = ctx.file.lines[index as usize].entry() else { continue };
-        if let Some(uuid) = entry.envelope.uuid {
-            uuids.insert(uuid.raw(src));
-        }
         match &entry.kind {
             EntryKind::Assistant(a) => {
                 for block in a.message.content.blocks() {
@@ -74,8 +72,15 @@ pub fn build(ctx: &Context, lines: &[u32], placements: &mut [Placement]) -> Thre
                     boundary_after.insert(after.raw(src), None);
                 }
             }
+            EntryKind::Summary(_) => summaries = true,
             _ => {}
         }
+    }
+    // Only summaries ask whether a uuid is in this thread; most threads have none.
+    if summaries {
+        uuids.extend(
+            lines.iter().filter_map(|&i| Some(ctx.file.lines[i as usize].entry()?.envelope.uuid?.raw(src))),
+        );
     }
     let mut builder = Builder {
         ctx,
