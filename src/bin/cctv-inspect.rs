@@ -180,20 +180,7 @@ fn evidence(how: LinkEvidence) -> &'static str {
 fn outline(thread: &Thread) -> Value {
     let mut counts = std::collections::BTreeMap::<&str, usize>::new();
     for item in &thread.items {
-        let kind = match &item.kind {
-            ItemKind::Prompt => "prompt",
-            ItemKind::Text => "text",
-            ItemKind::Thinking => "thinking",
-            ItemKind::RedactedThinking => "redactedThinking",
-            ItemKind::ToolCall(_) => "toolCall",
-            ItemKind::OrphanResult => "orphanResult",
-            ItemKind::Event => "event",
-            ItemKind::CompactBoundary(_) => "compactBoundary",
-            ItemKind::UnknownBlock => "unknownBlock",
-            ItemKind::Unknown => "unknown",
-            ItemKind::Malformed => "malformed",
-        };
-        *counts.entry(kind).or_insert(0) += 1;
+        *counts.entry(item.kind.name()).or_insert(0) += 1;
     }
     json!({ "total": thread.items.len(), "byKind": counts, "turns": thread.turns.len() })
 }

@@ -55,6 +55,25 @@ pub enum ItemKind {
     Malformed,
 }
 
+impl ItemKind {
+    /// The kind's name in reports and in the JavaScript API.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ItemKind::Prompt => "prompt",
+            ItemKind::Text => "text",
+            ItemKind::Thinking => "thinking",
+            ItemKind::RedactedThinking => "redactedThinking",
+            ItemKind::ToolCall(_) => "toolCall",
+            ItemKind::OrphanResult => "orphanResult",
+            ItemKind::Event => "event",
+            ItemKind::CompactBoundary(_) => "compactBoundary",
+            ItemKind::UnknownBlock => "unknownBlock",
+            ItemKind::Unknown => "unknown",
+            ItemKind::Malformed => "malformed",
+        }
+    }
+}
+
 /// A tool call with everything that happened to it, in the order Claude Code shows it:
 /// the call, PreToolUse hooks, the result, PostToolUse hooks; progress folded in.
 #[derive(Clone, Debug, PartialEq, Default)]

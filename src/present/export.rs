@@ -163,19 +163,7 @@ fn item_export(ws: &Workspace, item: &Item) -> ItemExport {
     let file = ws.file(item.line);
     let src = &file.bytes;
     let entry = ws.line(item.line).entry();
-    let kind = match &item.kind {
-        ItemKind::Prompt => "prompt",
-        ItemKind::Text => "text",
-        ItemKind::Thinking => "thinking",
-        ItemKind::RedactedThinking => "redactedThinking",
-        ItemKind::ToolCall(_) => "toolCall",
-        ItemKind::OrphanResult => "orphanResult",
-        ItemKind::Event => "event",
-        ItemKind::CompactBoundary(_) => "compactBoundary",
-        ItemKind::UnknownBlock => "unknownBlock",
-        ItemKind::Unknown => "unknown",
-        ItemKind::Malformed => "malformed",
-    };
+    let kind = item.kind.name();
     let text = matches!(item.kind, ItemKind::Prompt | ItemKind::Text | ItemKind::Thinking)
         .then(|| outline::item_text(ws, item))
         .flatten();
