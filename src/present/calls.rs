@@ -51,7 +51,19 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
             Some(span) => body::tool_result_content(&file.bytes, span),
             None => ToolResultContent::Text(String::new()),
         };
-        let structured = user.tool_use_result.map(|span| tool_result::decode(&file.bytes, span, Some(&name)));
+        // `toolUseResult` belongs to the line, so it says something about this call only when the
+        // line carries this one result (Claude Code writes one result per line).
+        let results = user
+            .message
+            .content
+            .blocks()
+            .iter()
+            .filter(|b| matches!(b.kind, BlockKind::ToolResult(_)))
+            .count();
+        let structured = user
+            .tool_use_result
+            .filter(|_| results == 1)
+            .map(|span| tool_result::decode(&file.bytes, span, Some(&name)));
         Some(ResultView { content, structured, is_error: r.is_error })
     });
     let mcp = name.strip_prefix("mcp__").and_then(|rest| {

@@ -125,7 +125,7 @@ fn item_body(ws: Arc<Workspace>, row: Row, item: &Item) -> AnyView {
                     })
                     .into_any()
                 }
-                (Some(text), _) => view! { <div class="cctv-prompt">{text}</div> }.into_any(),
+                (Some(text), _) => long_text(text, |t| view! { <div class="cctv-prompt">{t}</div> }.into_any()),
                 (None, Some(BlockKind::Image { source: Some(s) })) => image(&body::image_source(src, *s)),
                 (None, Some(BlockKind::Document { title, .. })) => {
                     let title = title.map(|t| t.decode(src).into_owned()).unwrap_or_default();
@@ -143,7 +143,7 @@ fn item_body(ws: Arc<Workspace>, row: Row, item: &Item) -> AnyView {
                 },
                 _ => String::new(),
             };
-            markdown(&text)
+            long_text(text, |t| markdown(&t))
         }
         ItemKind::Thinking => {
             let Some(BlockKind::Thinking { thinking }) = block.map(|b| &b.kind) else { return ().into_any() };
@@ -242,6 +242,28 @@ fn item_body(ws: Arc<Workspace>, row: Row, item: &Item) -> AnyView {
             raw_panel(ws.clone(), row, item, format!("{name} entry that does not fit: {error}"))
         }
     }
+}
+
+/// Text past this many bytes shows its beginning and a button for the rest: laying out megabytes
+/// of text at once would stall the page, and a 10 MB prompt is more likely a paste than prose.
+const LONG_TEXT: usize = 20_000;
+
+fn long_text(text: String, show: impl Fn(String) -> AnyView + Send + Sync + 'static) -> AnyView {
+    if text.len() <= LONG_TEXT {
+        return show(text);
+    }
+    let (all, set_all) = signal(false);
+    let cut = (0..=LONG_TEXT).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    let size = text.len();
+    view! {
+        {move || if all.get() { show(text.clone()) } else { show(format!("{}…", &text[..cut])) }}
+        {move || (!all.get()).then(|| view! {
+            <button class="cctv-button" on:click=move |_| set_all.set(true)>
+                {format!("Show all {:.1} MB", size as f64 / 1e6)}
+            </button>
+        })}
+    }
+    .into_any()
 }
 
 /// An entry shown as its raw JSON, open, with a badge saying why.

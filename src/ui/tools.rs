@@ -142,7 +142,7 @@ fn tool_body(view: &CallView) -> AnyView {
             }
             .into_any()
         }
-        ("Read", Some(ToolUseResult::Read(r))) => {
+        ("Read", Some(ToolUseResult::Read(r))) if !r.file.file_path.is_empty() => {
             let file = &r.file;
             let range = if file.total_lines > 0 {
                 format!(

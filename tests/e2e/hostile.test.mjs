@@ -1,0 +1,96 @@
+// Hostile and broken transcripts dropped on the built site: no script from the content runs, no
+// element or attribute from it becomes live HTML, no request leaves the page, the page keeps
+// answering, and the damaged or hostile parts are visible as text. The corpus is tests/hostile/,
+// plus two large files made here (a 10 MB line and a million tiny lines).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { serve, browser, open, drop, foreign, ROOT } from "./harness.mjs";
+
+const CORPUS = join(ROOT, "tests/hostile");
+let server;
+let chrome;
+before(async () => {
+  server = await serve();
+  chrome = await browser();
+});
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+});
+
+/** Everything the page must hold to after hostile input. */
+async function assertInert(page, requests, label) {
+  const report = await page.evaluate(() => {
+    const root = document.querySelector(".cctv");
+    const all = [...root.querySelectorAll("*")];
+    return {
+      pwned: window.__pwned ?? null,
+      live: root.querySelectorAll("script, iframe, object, embed, form, svg, style, base, meta, link").length,
+      handlers: all.flatMap((e) => [...e.attributes].filter((a) => a.name.startsWith("on")).map((a) => `${e.tagName} ${a.name}`)),
+      hrefs: all.filter((e) => e.hasAttribute("href")).map((e) => e.getAttribute("href")).filter((h) => !/^(https?:|#)/i.test(h)),
+      srcs: all.filter((e) => e.hasAttribute("src")).map((e) => e.getAttribute("src").slice(0, 40)).filter((s) => !/^data:image\/(png|jpeg|gif|webp|bmp|avif);base64,/.test(s)),
+      answers: true,
+    };
+  });
+  assert.equal(report.pwned, null, `${label}: content ran script (${report.pwned})`);
+  assert.equal(report.live, 0, `${label}: live elements from content`);
+  assert.deepEqual(report.handlers, [], `${label}: event handler attributes`);
+  assert.deepEqual(report.hrefs, [], `${label}: links other than http(s)`);
+  assert.deepEqual(report.srcs, [], `${label}: sources other than data: images`);
+  assert.deepEqual(foreign(requests, server.url), [], `${label}: requests left the page`);
+}
+
+test("every file of the hostile corpus stays text, and the page stays inert", async () => {
+  const files = (await readdir(CORPUS)).filter((f) => f.endsWith(".jsonl"));
+  assert.ok(files.length >= 2);
+  for (const file of files) {
+    const { page, context, requests } = await open(chrome, server.url);
+    await drop(page, [{ path: join(CORPUS, file) }]);
+    await page.waitForFunction(() => !document.querySelector(".cctv-demo-note") && !document.querySelector(".cctv-progress"));
+    // Open every panel and the sub-agents, as a curious reader would.
+    await page.keyboard.press("e");
+    await page.evaluate(async () => {
+      const list = document.querySelector(".cctv-list");
+      for (let y = 0; y < list.scrollHeight; y += list.clientHeight) {
+        list.scrollTop = y;
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+    });
+    await assertInert(page, requests, file);
+    const text = await page.locator(".cctv").textContent();
+    if (file === "xss-everywhere.jsonl") {
+      assert.ok(text.includes("<script>window.__pwned = 'script'</script>"), "the script tag is shown as text");
+      assert.ok(text.includes("gnp.exe"), "the bidi-laden path is shown");
+      assert.match(text, /unknown type: <img src=x onerror=/, "the hostile type name is shown as text");
+      assert.ok(text.includes("image (text/html) not shown") && text.includes("image (image/svg+xml) not shown"));
+    }
+    if (file === "deep-nesting.jsonl") {
+      assert.ok(text.includes("before the deep line") && text.includes("after the deep lines"));
+      const side = await page.locator(".cctv-accounting").textContent();
+      assert.match(side, /line 2: JSON nested too deep/);
+    }
+    await context.close();
+  }
+});
+
+test("a 10 MB line and a million tiny lines load, show, and leave the page responsive", async () => {
+  const big = JSON.stringify({ type: "user", uuid: "big", parentUuid: null, sessionId: "big", message: { role: "user", content: "<script>window.__pwned='big'</script>" + "A".repeat(10_000_000) } });
+  const tiny = "{}\n".repeat(1_000_000);
+  for (const [name, content, check] of [
+    ["ten-mb-line.jsonl", big + "\n", (t) => t.includes("Show all 10.0 MB")],
+    ["million-lines.jsonl", tiny, (t) => t.includes("unknown type")],
+  ]) {
+    const { page, context, requests } = await open(chrome, server.url);
+    await drop(page, [{ name, bytes: Buffer.from(content) }]);
+    await page.waitForFunction(() => !document.querySelector(".cctv-demo-note") && !document.querySelector(".cctv-progress"), null, { timeout: 120000 });
+    const started = Date.now();
+    assert.equal(await page.evaluate(() => 1 + 1), 2);
+    assert.ok(Date.now() - started < 2000, `${name}: the page answers`);
+    assert.ok(check(await page.locator(".cctv-list").textContent()), `${name}: shown`);
+    await assertInert(page, requests, name);
+    await context.close();
+  }
+});
