@@ -15,7 +15,7 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 # trunk otherwise asks crates.io for a newer trunk on every start.
 export TRUNK_SKIP_VERSION_CHECK := true
 
-.PHONY: setup serve build test screenshots pages package bench
+.PHONY: setup serve build test screenshots pages package bench fuzz
 
 setup:
 	scripts/setup.sh
@@ -30,11 +30,12 @@ build: setup
 	cargo fetch
 	trunk build --release
 
-# Every test, in one run: the browser tests (tests/*.rs, wasm32 only, mounted in headless Chromium;
+# Every test, in one run: 60 s of fuzzing per target (scripts/fuzz.sh), the browser tests (tests/*.rs, wasm32 only, mounted in headless Chromium;
 # `--mode no-install` forbids wasm-pack from downloading anything), the end-to-end tests of the built
 # site (tests/e2e, playwright-core driving Debian's Chromium), then the native tests of model and
 # normalize, last and without doc-tests, so the run ends on the summary of a binary that ran tests.
 test: build pages package
+	FUZZ_SECONDS=60 scripts/fuzz.sh
 	wasm-pack test --headless --chrome --mode no-install
 	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
 	npm test --prefix tests/e2e
@@ -57,6 +58,11 @@ bench: build
 	cargo run --release --no-default-features --bin cctv-bench -- $(SIZES) --write target/bench
 	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
 	node tests/e2e/bench.mjs target/bench $(SIZES)
+
+# Coverage-guided fuzzing of parse and normalize, seeded with every fixture: make fuzz FUZZ_SECONDS=600.
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
 
 # Screenshots for the README (www/screenshots/), taken from the built site.
 screenshots: build
