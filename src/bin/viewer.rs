@@ -6,5 +6,16 @@ use leptos::prelude::*;
 
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(|| view! { <App initial=demo_inputs() demo=true /> });
+    // `?max-mb=N` lowers the size limit, to see what happens to a file too large for the tab.
+    let search = window().location().search().unwrap_or_default();
+    let max_bytes = search
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("max-mb="))
+        .and_then(|mb| mb.parse::<f64>().ok())
+        .map(|mb| mb * 1e6);
+    let max_bytes = max_bytes.unwrap_or(cctv::ui::state::MAX_BYTES);
+    leptos::mount::mount_to_body(
+        move || view! { <App initial=demo_inputs() demo=true max_bytes=max_bytes /> },
+    );
 }

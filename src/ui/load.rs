@@ -140,6 +140,21 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
     if files.is_empty() {
         return;
     }
+    // A tab that runs out of memory dies without a word; refuse what cannot fit instead.
+    let size: f64 = files.iter().map(|f| f.file.size()).sum();
+    let limit = viewer.max_bytes.get_untracked();
+    if size > limit {
+        let names: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
+        viewer.problems.set(vec![(
+            names.join(", "),
+            format!(
+                "too large to open here: {:.0} MB; a browser tab can hold about {:.0} MB of transcripts with cctv. Open fewer files at once.",
+                size / 1e6,
+                limit / 1e6
+            ),
+        )]);
+        return;
+    }
     // Every byte is read once and parsed once.
     let total: f64 = files.iter().map(|f| f.file.size()).sum::<f64>() * 2.0;
     mark("cctv:load");
@@ -152,7 +167,12 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
     for Named { name, file } in files {
         let size = file.size();
         let is_meta = name.ends_with(".meta.json");
-        let mut bytes: Vec<u8> = Vec::with_capacity(size as usize);
+        let mut bytes: Vec<u8> = Vec::new();
+        if bytes.try_reserve_exact(size as usize).is_err() {
+            problems.push((name, format!("not enough memory to open its {:.0} MB", size / 1e6)));
+            done += 2.0 * size;
+            continue;
+        }
         let mut lines = Vec::new();
         // Where parsing stands: (offset, last line number), once the first bytes are in.
         let mut split_at: Option<(usize, u32)> = None;

@@ -41,9 +41,15 @@ pub fn App(
     /// Inside a host page: leave the address bar alone and take keys only when focused.
     #[prop(optional)]
     embedded: bool,
+    /// The most bytes of files to open at once (default `state::MAX_BYTES`).
+    #[prop(optional)]
+    max_bytes: Option<f64>,
 ) -> impl IntoView {
     embed::ensure_style();
     let viewer = viewer.unwrap_or_default();
+    if let Some(limit) = max_bytes {
+        viewer.max_bytes.set(limit);
+    }
     provide_context(viewer);
     if let Some(inputs) = initial.filter(|i| !i.is_empty()) {
         viewer.show(crate::normalize::normalize(inputs));

@@ -85,7 +85,13 @@ pub struct Viewer {
     pub problems: RwSignal<Vec<(String, String)>>,
     /// The demo session is showing (until the reader opens files of their own).
     pub demo: RwSignal<bool>,
+    /// The most bytes of files opened at once: the index and the page need about 1.7 times the
+    /// files' size, and wasm32 memory ends at 4 GiB.
+    pub max_bytes: RwSignal<f64>,
 }
+
+/// What `max_bytes` is unless a page says otherwise.
+pub const MAX_BYTES: f64 = 1.5e9;
 
 impl Viewer {
     pub fn new() -> Viewer {
@@ -103,6 +109,7 @@ impl Viewer {
             scroll_request: RwSignal::new(0),
             problems: RwSignal::new(Vec::new()),
             demo: RwSignal::new(false),
+            max_bytes: RwSignal::new(MAX_BYTES),
         }
     }
 

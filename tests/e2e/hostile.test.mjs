@@ -94,3 +94,33 @@ test("a 10 MB line and a million tiny lines load, show, and leave the page respo
     await context.close();
   }
 });
+
+test("the Content-Security-Policy is in force: no inline script, no connection elsewhere", async () => {
+  const { page, context } = await open(chrome, server.url);
+  const result = await page.evaluate(async () => {
+    const violations = [];
+    document.addEventListener("securitypolicyviolation", (e) => violations.push(e.effectiveDirective));
+    const script = document.createElement("script");
+    script.textContent = "window.__inline = 'ran'";
+    document.head.append(script);
+    const fetched = await fetch("http://127.0.0.1:9/").then(() => "connected", () => "refused");
+    await new Promise((r) => setTimeout(r, 100));
+    return { inline: window.__inline ?? null, fetched, violations };
+  });
+  assert.equal(result.inline, null, "an inline script was blocked");
+  assert.equal(result.fetched, "refused");
+  assert.ok(result.violations.includes("script-src-elem") || result.violations.includes("script-src"), result.violations.join());
+  assert.ok(result.violations.includes("connect-src"), result.violations.join());
+  await context.close();
+});
+
+test("a file larger than the tab can hold gets a message, and the page lives on", async () => {
+  // The limit is lowered to 1 MB to stand for the browser's real one.
+  const { page, context } = await open(chrome, server.url + "?max-mb=1");
+  await drop(page, [{ name: "huge.jsonl", bytes: Buffer.from("{}\n".repeat(700_000)) }]);
+  await page.locator(".cctv-errors").waitFor();
+  assert.match(await page.locator(".cctv-errors").textContent(), /huge\.jsonl: too large to open here: 2 MB/);
+  assert.ok(await page.locator(".cctv-demo-note").count(), "what was shown stays");
+  assert.equal(await page.evaluate(() => 1 + 1), 2);
+  await context.close();
+});
