@@ -44,7 +44,6 @@ impl Embedded {
     ) -> Embedded {
         let slot: Rc<RefCell<Option<Viewer>>> = Rc::new(RefCell::new(None));
         let out = slot.clone();
-        let initial = (!files.is_empty()).then_some(files);
         let mounted = leptos::mount::mount_to(element, move || {
             // Created under the mount's owner, so unmounting disposes of it too.
             let viewer = Viewer::new();
@@ -62,7 +61,7 @@ impl Embedded {
                 });
             }
             *out.borrow_mut() = Some(viewer);
-            view! { <App initial=initial.unwrap_or_default() viewer=viewer embedded=true /> }
+            view! { <App initial=files viewer=viewer embedded=true /> }
         });
         let viewer = slot.borrow_mut().take().expect("the App provides its viewer while mounting");
         Embedded { viewer, mounted: Some(Box::new(mounted)) }

@@ -104,6 +104,8 @@ pub fn ConversationList(
     let version = RwSignal::new(0u64);
     let scroll_top = RwSignal::new(0.0f64);
     let viewport = RwSignal::new(900.0f64);
+    // The last scroll request this list acted on: later measurements must not fight the reader.
+    let scrolled = StoredValue::new(0u64);
 
     Effect::new(move |_| {
         let rows = rows.get();
@@ -169,13 +171,12 @@ pub fn ConversationList(
         });
         let pending = viewer.scroll_request.get_untracked();
         if let Some(y) = position {
-            // Only the first layout after a request scrolls; later measurements must not fight
-            // the reader's own scrolling.
-            if SCROLLED.with(|s| s.get()) != pending {
+            // Only the first layout after a request scrolls.
+            if scrolled.get_value() != pending {
                 el.set_scroll_top((y - 80.0).max(0.0) as i32);
                 scroll_top.set(el.scroll_top() as f64);
                 viewport.set(el.client_height() as f64);
-                SCROLLED.with(|s| s.set(pending));
+                scrolled.set_value(pending);
             }
         }
     });
@@ -218,9 +219,4 @@ pub fn ConversationList(
             {move || rows.with(Vec::is_empty).then(|| view! { <div class="cctv-empty">"Nothing to show with these filters."</div> })}
         </div>
     }
-}
-
-thread_local! {
-    /// The last scroll request the list has acted on.
-    static SCROLLED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
