@@ -20,19 +20,21 @@ pub struct Row {
     pub text: String,
 }
 
+/// The `@@ -a,b +c,d @@` row that opens a hunk.
+fn hunk_header(old_start: u64, old_lines: u64, new_start: u64, new_lines: u64) -> Row {
+    Row {
+        kind: RowKind::Hunk,
+        old_line: None,
+        new_line: None,
+        text: format!("@@ -{old_start},{old_lines} +{new_start},{new_lines} @@"),
+    }
+}
+
 /// Rows of Claude Code's hunks, numbered from each hunk's header.
 pub fn from_hunks(hunks: &[Hunk]) -> Vec<Row> {
     let mut rows = Vec::new();
     for hunk in hunks {
-        rows.push(Row {
-            kind: RowKind::Hunk,
-            old_line: None,
-            new_line: None,
-            text: format!(
-                "@@ -{},{} +{},{} @@",
-                hunk.old_start, hunk.old_lines, hunk.new_start, hunk.new_lines
-            ),
-        });
+        rows.push(hunk_header(hunk.old_start, hunk.old_lines, hunk.new_start, hunk.new_lines));
         let (mut old, mut new) = (hunk.old_start, hunk.new_start);
         for line in &hunk.lines {
             let (kind, text) = match line.chars().next() {
@@ -68,18 +70,12 @@ pub fn between(old: &str, new: &str, first_line: u64) -> Vec<Row> {
         let (Some(first), Some(last)) = (group.first(), group.last()) else { continue };
         let old_range = first.old_range().start..last.old_range().end;
         let new_range = first.new_range().start..last.new_range().end;
-        rows.push(Row {
-            kind: RowKind::Hunk,
-            old_line: None,
-            new_line: None,
-            text: format!(
-                "@@ -{},{} +{},{} @@",
-                old_range.start as u64 + first_line,
-                old_range.len(),
-                new_range.start as u64 + first_line,
-                new_range.len()
-            ),
-        });
+        rows.push(hunk_header(
+            old_range.start as u64 + first_line,
+            old_range.len() as u64,
+            new_range.start as u64 + first_line,
+            new_range.len() as u64,
+        ));
         for op in &group {
             for change in diff.iter_changes(op) {
                 let kind = match change.tag() {
