@@ -159,8 +159,10 @@ pub fn read_line(bytes: &[u8], number: u32, span: Span, terminated: bool) -> Lin
 
 fn classify(bytes: &[u8], span: Span, terminated: bool) -> Result<Entry, Invalid> {
     let raw = span.bytes(bytes);
-    let text =
-        std::str::from_utf8(raw).map_err(|e| Invalid::InvalidUtf8 { column: e.valid_up_to() as u32 + 1 })?;
+    // The fast check says only yes or no; std finds the column when it is no.
+    let text = simdutf8::basic::from_utf8(raw)
+        .or_else(|_| std::str::from_utf8(raw))
+        .map_err(|e| Invalid::InvalidUtf8 { column: e.valid_up_to() as u32 + 1 })?;
     let trimmed = text.trim_start();
     if trimmed.trim_end().is_empty() {
         return Err(Invalid::Blank);

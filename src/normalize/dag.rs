@@ -30,13 +30,13 @@ pub struct Plan {
 pub fn plan(all: &[Line], src: &[u8], lines: &[u32]) -> Plan {
     let mut plan = Plan::default();
     // Nodes are the lines with a uuid, first occurrence wins.
-    let mut node_of: FxMap<&str, usize> = FxMap::with_capacity_and_hasher(lines.len(), Default::default());
+    let mut node_of: FxMap<&[u8], usize> = FxMap::with_capacity_and_hasher(lines.len(), Default::default());
     let mut nodes: Vec<u32> = Vec::with_capacity(lines.len());
     let mut node_at: Vec<Option<usize>> = vec![None; lines.len()];
     let mut duplicate = vec![false; lines.len()];
     for (position, &index) in lines.iter().enumerate() {
         let Some(uuid) = all[index as usize].entry().and_then(|e| e.envelope.uuid) else { continue };
-        let uuid = uuid.raw(src);
+        let uuid = uuid.key(src);
         if node_of.contains_key(uuid) {
             plan.duplicates.push(index);
             duplicate[position] = true;
@@ -116,13 +116,13 @@ pub fn plan(all: &[Line], src: &[u8], lines: &[u32]) -> Plan {
 }
 
 /// Each node's parent: `parentUuid`, or across a compaction `logicalParentUuid`; cycles cut.
-fn parents(all: &[Line], src: &[u8], nodes: &[u32], node_of: &FxMap<&str, usize>) -> Vec<Option<usize>> {
+fn parents(all: &[Line], src: &[u8], nodes: &[u32], node_of: &FxMap<&[u8], usize>) -> Vec<Option<usize>> {
     let mut parents: Vec<Option<usize>> = nodes
         .iter()
         .map(|&index| {
             let envelope = &all[index as usize].entry()?.envelope;
             let find =
-                |id: Option<crate::model::JsonStr>| id.and_then(|id| node_of.get(id.raw(src)).copied());
+                |id: Option<crate::model::JsonStr>| id.and_then(|id| node_of.get(id.key(src)).copied());
             find(envelope.parent_uuid).or_else(|| find(envelope.logical_parent_uuid))
         })
         .collect();

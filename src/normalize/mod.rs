@@ -262,10 +262,10 @@ fn agent_thread(ctx: &thread::Context, lines: &[u32], place: &mut [Placement]) -
 /// by the root their `parentUuid` chain reaches.
 fn inline_agents(file: &Transcript, side: &[u32]) -> Vec<Vec<u32>> {
     let src = &file.bytes[..];
-    let mut uuid_line: fxhash::FxMap<&str, u32> = fxhash::FxMap::default();
+    let mut uuid_line: fxhash::FxMap<&[u8], u32> = fxhash::FxMap::default();
     for &i in side {
         if let Some(uuid) = file.lines[i as usize].entry().and_then(|e| e.envelope.uuid) {
-            uuid_line.entry(uuid.raw(src)).or_insert(i);
+            uuid_line.entry(uuid.key(src)).or_insert(i);
         }
     }
     let mut root_of: HashMap<u32, u32> = HashMap::new();
@@ -286,7 +286,7 @@ fn inline_agents(file: &Transcript, side: &[u32]) -> Vec<Vec<u32>> {
                     let parent = file.lines[at as usize]
                         .entry()
                         .and_then(|e| e.envelope.parent_uuid)
-                        .and_then(|p| uuid_line.get(p.raw(src)).copied());
+                        .and_then(|p| uuid_line.get(p.key(src)).copied());
                     match parent {
                         Some(p) if p != at => at = p,
                         _ => break,
@@ -305,11 +305,11 @@ fn inline_agents(file: &Transcript, side: &[u32]) -> Vec<Vec<u32>> {
     groups
 }
 
-fn tombstoned(file: &Transcript) -> fxhash::FxSet<&str> {
+fn tombstoned(file: &Transcript) -> fxhash::FxSet<&[u8]> {
     file.lines
         .iter()
         .filter_map(|l| match &l.entry()?.kind {
-            EntryKind::Tombstone(t) => Some(t.target?.raw(&file.bytes)),
+            EntryKind::Tombstone(t) => Some(t.target?.key(&file.bytes)),
             _ => None,
         })
         .collect()

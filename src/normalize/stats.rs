@@ -10,8 +10,8 @@ pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
     let src = &file.bytes[..];
     // Counted by the names as written, turned into owned keys once at the end: one allocation
     // per distinct name rather than per call.
-    let mut models: FxMap<&str, u64> = FxMap::default();
-    let mut tools: FxMap<&str, u64> = FxMap::default();
+    let mut models: FxMap<&[u8], u64> = FxMap::default();
+    let mut tools: FxMap<&[u8], u64> = FxMap::default();
     for turn in &thread.turns {
         stats.assistant_turns += 1;
         stats.input_tokens += turn.usage.input_tokens;
@@ -20,8 +20,8 @@ pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
         stats.cache_creation_tokens += turn.usage.cache_creation_input_tokens;
         if let Some(model) = turn.model {
             // Claude Code's own stand-in for failed responses is not a model.
-            let model = model.raw(src);
-            if model != "<synthetic>" {
+            let model = model.key(src);
+            if model != b"<synthetic>" {
                 *models.entry(model).or_insert(0) += 1;
             }
         }
@@ -46,7 +46,7 @@ pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
         }
         match &item.kind {
             ItemKind::ToolCall(call) => {
-                *tools.entry(call.name.map(|n| n.raw(src)).unwrap_or_default()).or_insert(0) += 1;
+                *tools.entry(call.name.map(|n| n.key(src)).unwrap_or_default()).or_insert(0) += 1;
                 if call.result.is_some_and(|r| r.is_error) {
                     stats.tool_errors += 1;
                 }
@@ -70,7 +70,7 @@ pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
             }
         }
     }
-    let decode = |raw: &str| crate::model::JsonStr::unescape(raw);
+    let decode = |raw: &[u8]| crate::model::JsonStr::unescape(&String::from_utf8_lossy(raw));
     for (model, n) in models {
         *stats.models.entry(decode(model)).or_insert(0) += n;
     }

@@ -17,7 +17,7 @@ pub struct Context<'a> {
     pub file: &'a Transcript,
     pub file_index: u32,
     /// Uuids withdrawn by tombstones in this file.
-    pub tombstoned: &'a FxSet<&'a str>,
+    pub tombstoned: &'a FxSet<&'a [u8]>,
 }
 
 /// Something that belongs to a tool call but may be written before the call is seen.
@@ -33,18 +33,18 @@ struct Builder<'a> {
     placements: &'a mut [Placement],
     thread: Thread,
     /// tool_use id -> item index of its call.
-    calls: FxMap<&'a str, usize>,
+    calls: FxMap<&'a [u8], usize>,
     /// Ids of every tool_use among the lines, so early arrivals can wait for their call.
-    known_calls: FxSet<&'a str>,
-    waiting: FxMap<&'a str, Vec<Attachable>>,
+    known_calls: FxSet<&'a [u8]>,
+    waiting: FxMap<&'a [u8], Vec<Attachable>>,
     /// Uuids of the lines in this thread (a summary shows only if its leaf is here).
-    uuids: FxSet<&'a str>,
+    uuids: FxSet<&'a [u8]>,
     /// Compaction boundaries by the uuid they logically follow, and summaries waiting for them.
-    boundary_after: FxMap<&'a str, Option<usize>>,
-    waiting_summaries: FxMap<&'a str, Vec<LineRef>>,
+    boundary_after: FxMap<&'a [u8], Option<usize>>,
+    waiting_summaries: FxMap<&'a [u8], Vec<LineRef>>,
     last_boundary: Option<usize>,
     /// The API response being read: (message.id, requestId) and its turn index.
-    open_turn: Option<((&'a str, &'a str), u32)>,
+    open_turn: Option<((&'a [u8], &'a [u8]), u32)>,
 }
 
 /// Builds the thread of `lines` (indices into the file, in reading order), recording each line's
@@ -62,14 +62,14 @@ pub fn build(ctx: &Context, lines: &[u32], placements: &mut [Placement]) -> Thre
                 for block in a.message.content.blocks() {
                     if let BlockKind::ToolUse(t) | BlockKind::ServerToolUse(t) = &block.kind {
                         if let Some(id) = t.id {
-                            known_calls.insert(id.raw(src));
+                            known_calls.insert(id.key(src));
                         }
                     }
                 }
             }
             EntryKind::System(s) if s.subtype == SystemSubtype::CompactBoundary => {
                 if let Some(after) = entry.envelope.logical_parent_uuid {
-                    boundary_after.insert(after.raw(src), None);
+                    boundary_after.insert(after.key(src), None);
                 }
             }
             EntryKind::Summary(_) => summaries = true,
@@ -79,7 +79,7 @@ pub fn build(ctx: &Context, lines: &[u32], placements: &mut [Placement]) -> Thre
     // Only summaries ask whether a uuid is in this thread; most threads have none.
     if summaries {
         uuids.extend(
-            lines.iter().filter_map(|&i| Some(ctx.file.lines[i as usize].entry()?.envelope.uuid?.raw(src))),
+            lines.iter().filter_map(|&i| Some(ctx.file.lines[i as usize].entry()?.envelope.uuid?.key(src))),
         );
     }
     let mut builder = Builder {
@@ -130,7 +130,7 @@ impl<'a> Builder<'a> {
             self.place(index, Placement::NotShown(NotShown::Invalid));
             return;
         };
-        if entry.envelope.uuid.is_some_and(|u| self.ctx.tombstoned.contains(u.raw(self.src()))) {
+        if entry.envelope.uuid.is_some_and(|u| self.ctx.tombstoned.contains(u.key(self.src()))) {
             self.place(index, Placement::NotShown(NotShown::Tombstoned));
             return;
         }
@@ -190,7 +190,7 @@ impl<'a> Builder<'a> {
                                 block: block.index,
                                 is_error: result.is_error,
                             };
-                            match result.tool_use_id.map(|id| id.raw(self.src())) {
+                            match result.tool_use_id.map(|id| id.key(self.src())) {
                                 Some(id) if self.known_calls.contains(id) => {
                                     if self.attach(id, Attachable::Result(reference)) {
                                         rendered = true;
@@ -229,7 +229,7 @@ impl<'a> Builder<'a> {
         };
         let src = self.src();
         let message = &assistant.message;
-        let key = message.id.map(|id| (id.raw(src), assistant.request_id.map(|r| r.raw(src)).unwrap_or("")));
+        let key = message.id.map(|id| (id.key(src), assistant.request_id.map(|r| r.key(src)).unwrap_or_default()));
         let turn = match (self.open_turn, key) {
             (Some((open, turn)), Some(key)) if open == key => turn,
             _ => {
@@ -238,7 +238,7 @@ impl<'a> Builder<'a> {
                 self.open_turn = key.map(|key| (key, turn));
                 if key.is_none() {
                     // Without an id nothing can join this response; keep it addressable anyway.
-                    self.open_turn = Some((("", ""), turn));
+                    self.open_turn = Some(((b"", b""), turn));
                 }
                 turn
             }
@@ -267,7 +267,7 @@ impl<'a> Builder<'a> {
             };
             let item = self.push(index, Some(block.index), kind, Some(entry));
             if let ItemKind::ToolCall(call) = &self.thread.items[item].kind {
-                if let Some(id) = call.tool_use_id.map(|id| id.raw(src)) {
+                if let Some(id) = call.tool_use_id.map(|id| id.key(src)) {
                     // A conversation copied on resume repeats its calls with their ids; a result
                     // belongs to the latest call of its id.
                     self.calls.insert(id, item);
@@ -295,7 +295,7 @@ impl<'a> Builder<'a> {
             let item =
                 self.push(index, None, ItemKind::CompactBoundary(CompactBoundary::default()), Some(entry));
             self.last_boundary = Some(item);
-            if let Some(after) = entry.envelope.logical_parent_uuid.map(|u| u.raw(self.src())) {
+            if let Some(after) = entry.envelope.logical_parent_uuid.map(|u| u.key(self.src())) {
                 let summaries = self.waiting_summaries.remove(after).unwrap_or_default();
                 if let ItemKind::CompactBoundary(b) = &mut self.thread.items[item].kind {
                     b.summaries.extend(summaries);
@@ -307,7 +307,7 @@ impl<'a> Builder<'a> {
         // Before hooks were attachments, Claude Code wrote "Running PostToolUse:Edit..." as
         // system lines carrying the call's id.
         if let EntryKind::System(system) = &entry.kind {
-            if let Some(id) = system.tool_use_id.map(|id| id.raw(self.src())) {
+            if let Some(id) = system.tool_use_id.map(|id| id.key(self.src())) {
                 if self.known_calls.contains(id) {
                     let text = system.content.map(|c| c.text(self.src())).unwrap_or_default();
                     let hook = if text.contains("PreToolUse") {
@@ -324,7 +324,7 @@ impl<'a> Builder<'a> {
     }
 
     fn summary(&mut self, index: u32, leaf: Option<JsonStr>) -> Placement {
-        let Some(leaf) = leaf.map(|l| l.raw(self.src())) else {
+        let Some(leaf) = leaf.map(|l| l.key(self.src())) else {
             return self.item_at(index, ItemKind::Event);
         };
         match self.boundary_after.get(leaf) {
@@ -357,15 +357,15 @@ impl<'a> Builder<'a> {
         let call = [progress.parent_tool_use_id, progress.tool_use_id]
             .into_iter()
             .flatten()
-            .map(|id| id.raw(src))
+            .map(|id| id.key(src))
             .find(|id| self.known_calls.contains(id));
         match call {
             Some(id) => {
                 let at = self.at(index);
-                let hook_event = progress.hook_event.map(|e| e.raw(src));
+                let hook_event = progress.hook_event.map(|e| e.key(src));
                 let attachable = match (kind, hook_event) {
-                    (ProgressKind::HookProgress, Some("PreToolUse")) => Attachable::PreHook(at),
-                    (ProgressKind::HookProgress, Some("PostToolUse" | "PostToolUseFailure")) => {
+                    (ProgressKind::HookProgress, Some(b"PreToolUse")) => Attachable::PreHook(at),
+                    (ProgressKind::HookProgress, Some(b"PostToolUse" | b"PostToolUseFailure")) => {
                         Attachable::PostHook(at)
                     }
                     _ => Attachable::Progress(at),
@@ -383,11 +383,11 @@ impl<'a> Builder<'a> {
         let EntryKind::Attachment(attachment) = &entry.kind else { unreachable!("called for attachments") };
         let src = self.src();
         if attachment.is_hook(src) {
-            if let Some(id) = attachment.hook.tool_use_id.map(|id| id.raw(src)) {
+            if let Some(id) = attachment.hook.tool_use_id.map(|id| id.key(src)) {
                 if self.known_calls.contains(id) {
                     let at = self.at(index);
-                    let hook = match attachment.hook.hook_event.map(|e| e.raw(src)) {
-                        Some("PostToolUse" | "PostToolUseFailure") => Attachable::PostHook(at),
+                    let hook = match attachment.hook.hook_event.map(|e| e.key(src)) {
+                        Some(b"PostToolUse" | b"PostToolUseFailure") => Attachable::PostHook(at),
                         _ => Attachable::PreHook(at),
                     };
                     self.attach(id, hook);
@@ -400,7 +400,7 @@ impl<'a> Builder<'a> {
 
     /// Folds `attachable` into the call `id`, or keeps it until the call is read. Returns true
     /// when it had to become an item of its own instead (a second result for one call id).
-    fn attach(&mut self, id: &'a str, attachable: Attachable) -> bool {
+    fn attach(&mut self, id: &'a [u8], attachable: Attachable) -> bool {
         let Some(&item) = self.calls.get(id) else {
             self.waiting.entry(id).or_default().push(attachable);
             return false;
@@ -462,7 +462,7 @@ fn flags(entry: &Entry, block: Option<u32>, src: &[u8]) -> (bool, bool) {
     let meta = entry.envelope.is_meta || entry.envelope.is_visible_in_transcript_only;
     let synthetic = match &entry.kind {
         EntryKind::Assistant(a) => {
-            a.is_api_error_message || a.message.model.is_some_and(|m| m.raw(src) == "<synthetic>")
+            a.is_api_error_message || a.message.model.is_some_and(|m| m.key(src) == b"<synthetic>")
         }
         EntryKind::User(u) => {
             let text = match (&u.message.content, block) {

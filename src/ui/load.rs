@@ -129,10 +129,12 @@ async fn walk(entry: FileSystemEntry, prefix: String, top: bool, out: &mut Vec<N
     }
 }
 
-/// Bytes read from a file per step, and parsed per step: small enough that the page keeps
-/// painting and answering while a file of hundreds of MB loads.
+/// Bytes read from a file per slice, and parsed per step: a step is a few ms, so the page can
+/// paint and answer between them while a file of hundreds of MB loads.
 const READ_STEP: f64 = 16.0 * 1024.0 * 1024.0;
 const PARSE_STEP: usize = 4 * 1024 * 1024;
+/// How long the loader works before it lets the browser paint and handle input.
+const TASK_BUDGET_MS: f64 = 40.0;
 
 /// Reads `files` in slices (one copy into wasm memory) and parses each slice while the next is
 /// read, in steps that let the page paint; shows progress; loads them into the viewer.
@@ -140,8 +142,10 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
     if files.is_empty() {
         return;
     }
+    // `File.size` can cost a round trip to the browser process: ask once per file.
+    let sizes: Vec<f64> = files.iter().map(|f| f.file.size()).collect();
     // A tab that runs out of memory dies without a word; refuse what cannot fit instead.
-    let size: f64 = files.iter().map(|f| f.file.size()).sum();
+    let size: f64 = sizes.iter().sum();
     let limit = viewer.max_bytes.get_untracked();
     if size > limit {
         let names: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
@@ -156,21 +160,27 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
         return;
     }
     // Every byte is read once and parsed once.
-    let total: f64 = files.iter().map(|f| f.file.size()).sum::<f64>() * 2.0;
+    let total = size * 2.0;
     mark("cctv:load");
     let mut reading = 0.0;
     let mut parsing = 0.0;
     let mut done = 0.0;
+    let mut last_yield = now();
     let mut transcripts = Vec::with_capacity(files.len());
     let mut metas = Vec::new();
     let mut problems = Vec::new();
-    for Named { name, file } in files {
-        let size = file.size();
+    // One read is always in flight: the next slice of this file, or the first of the next file,
+    // so the browser reads (off the main thread) while this one is parsed.
+    let first_slice = |index: usize| files.get(index).map(|f| read_slice(&f.file, 0.0, sizes[index]));
+    let mut next = first_slice(0);
+    for (index, Named { name, file }) in files.iter().enumerate() {
+        let size = sizes[index];
         let is_meta = name.ends_with(".meta.json");
         let mut bytes: Vec<u8> = Vec::new();
         if bytes.try_reserve_exact(size as usize).is_err() {
-            problems.push((name, format!("not enough memory to open its {:.0} MB", size / 1e6)));
+            problems.push((name.clone(), format!("not enough memory to open its {:.0} MB", size / 1e6)));
             done += 2.0 * size;
+            next = first_slice(index + 1);
             continue;
         }
         let mut lines = Vec::new();
@@ -178,57 +188,55 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
         let mut split_at: Option<(usize, u32)> = None;
         let mut failed = None;
         let mut at = 0.0;
-        let mut next = Some(read_slice(&file, 0.0, size));
         while let Some(pending) = next.take() {
             let started = now();
             let chunk = pending.await;
             reading += now() - started;
             at = (at + READ_STEP).min(size);
-            // The browser reads files off the main thread: ask for the next slice now, and parse
-            // this one while it comes.
-            if at < size {
-                next = Some(read_slice(&file, at, size));
-            }
+            next = if at < size { Some(read_slice(file, at, size)) } else { first_slice(index + 1) };
             match chunk {
-                Ok(buffer) => {
-                    let array = Uint8Array::new(&buffer);
-                    let from = bytes.len();
-                    bytes.resize(from + array.length() as usize, 0);
-                    array.copy_to(&mut bytes[from..]);
-                }
+                Ok(buffer) => append(&mut bytes, &Uint8Array::new(&buffer)),
                 Err(e) => {
                     failed = Some(describe(&e));
+                    // The rest of this file is not worth reading.
+                    next = first_slice(index + 1);
                     break;
                 }
             }
-            if is_meta {
-                continue;
-            }
-            // Only whole lines are parsed; one cut by the slice waits for the rest of it.
-            let complete =
-                if at >= size { bytes.len() } else { memchr::memrchr(b'\n', &bytes).map_or(0, |i| i + 1) };
-            let region = &bytes[..complete];
-            let mut split = match split_at {
-                Some((offset, number)) => SplitLines::resume(region, offset, number),
-                None => SplitLines::new(region),
-            };
-            loop {
-                viewer.progress.set(Some(Progress {
-                    label: format!("Reading and parsing {name}"),
-                    done: done + bytes.len() as f64 + split.offset() as f64,
-                    total,
-                }));
-                next_frame().await;
-                let started = now();
-                let end = model::parse_step(region, &mut split, PARSE_STEP, &mut lines);
-                parsing += now() - started;
-                if end {
-                    break;
+            if !is_meta {
+                // Only whole lines are parsed; one cut by the slice waits for the rest of it.
+                let complete =
+                    if at >= size { bytes.len() } else { memchr::memrchr(b'\n', &bytes).map_or(0, |i| i + 1) };
+                let region = &bytes[..complete];
+                let mut split = match split_at {
+                    Some((offset, number)) => SplitLines::resume(region, offset, number),
+                    None => SplitLines::new(region),
+                };
+                loop {
+                    if now() - last_yield >= TASK_BUDGET_MS {
+                        viewer.progress.set(Some(Progress {
+                            label: format!("Reading and parsing {name}"),
+                            done: done + bytes.len() as f64 + split.offset() as f64,
+                            total,
+                        }));
+                        next_frame().await;
+                        last_yield = now();
+                    }
+                    let started = now();
+                    let end = model::parse_step(region, &mut split, PARSE_STEP, &mut lines);
+                    parsing += now() - started;
+                    if end {
+                        break;
+                    }
                 }
+                split_at = Some((split.offset(), split.number()));
             }
-            split_at = Some((split.offset(), split.number()));
+            if at >= size {
+                break;
+            }
         }
         done += 2.0 * size;
+        let name = name.clone();
         if let Some(reason) = failed {
             problems.push((name, format!("could not be read: {reason}")));
         } else if is_meta {
@@ -247,6 +255,17 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
     viewer.show(workspace);
     // For benchmarks and the curious: where the time went, as a mark in the Performance panel.
     mark(&format!("cctv:phases read {reading:.0} ms, parse {parsing:.0} ms, normalize {normalizing:.0} ms"));
+}
+
+/// Appends a slice read from a file to its bytes, copying straight into the space reserved for
+/// the whole file (no zero-filling first: that would be a second pass over hundreds of MB).
+fn append(bytes: &mut Vec<u8>, array: &Uint8Array) {
+    let len = array.length() as usize;
+    bytes.reserve(len);
+    let from = bytes.len();
+    array.copy_to_uninit(&mut bytes.spare_capacity_mut()[..len]);
+    // SAFETY: `copy_to_uninit` wrote all `len` bytes after `from`.
+    unsafe { bytes.set_len(from + len) };
 }
 
 fn now() -> f64 {
