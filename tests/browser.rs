@@ -143,6 +143,30 @@ async fn a_tool_panel_opens_on_click_and_closes_again() {
 }
 
 #[wasm_bindgen_test]
+async fn a_long_output_shows_its_head_and_tail_until_asked_for_all() {
+    let stdout: String = (1..=20_000).map(|i| format!("\u{1b}[32mok\u{1b}[0m build step {i}\n")).collect();
+    let session = call_session(
+        "Bash",
+        serde_json::json!({"command": "make"}),
+        serde_json::json!({"stdout": stdout, "stderr": "", "interrupted": false, "isImage": false}),
+    );
+    let host = viewer(vec![("s.jsonl", session)]).await;
+    open_first_tool(&host).await;
+    let text = || all(&host, ".cctv-panel__body")[0].text_content().unwrap();
+    assert!(text().contains("build step 1\n") && text().contains("build step 200\n"), "head shown");
+    assert!(text().contains("build step 19951\n") && text().contains("build step 20000\n"), "tail shown");
+    assert!(!text().contains("build step 201\n") && !text().contains("build step 10000\n"), "middle hidden");
+    let more = all(&host, ".cctv-out__more");
+    assert_eq!(more.len(), 1);
+    assert!(more[0].text_content().unwrap().starts_with("Show 19750 more lines ("), "{:?}", more[0].text_content());
+    more[0].click();
+    tick().await;
+    assert!(text().contains("build step 10000\n"), "all shown after the click");
+    assert!(all(&host, ".cctv-out__more").is_empty());
+    assert!(all(&host, ".cctv-ansi--fg2").len() >= 20_000, "colours kept");
+}
+
+#[wasm_bindgen_test]
 async fn an_edit_shows_a_diff_with_hunks_and_line_numbers() {
     let patch = serde_json::json!([{"oldStart": 10, "oldLines": 2, "newStart": 10, "newLines": 2, "lines": [" keep", "-old", "+new"]}]);
     let session = call_session(

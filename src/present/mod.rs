@@ -8,6 +8,7 @@
 
 pub mod ansi;
 pub mod calls;
+pub mod clip;
 pub mod diff;
 pub mod export;
 pub mod highlight;

@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::present::ansi;
+use crate::present::clip::{clip, Clipped};
 use crate::present::markup::{Element, Node, Tag};
 
 pub fn nodes(nodes: Vec<Node>) -> AnyView {
@@ -60,7 +62,34 @@ pub fn markdown(text: &str) -> AnyView {
     view! { <div class="cctv-md">{nodes(crate::present::markdown::render(text))}</div> }.into_any()
 }
 
-/// Terminal output as elements.
+/// Terminal output as elements. A long output shows its first and last lines, with a button for
+/// what lies between ([`clip`]).
 pub fn terminal(text: &str, class: &'static str) -> AnyView {
-    view! { <pre class=class>{nodes(crate::present::ansi::render(text))}</pre> }.into_any()
+    let whole = move |text: &str| view! { <pre class=class>{nodes(ansi::render(text))}</pre> }.into_any();
+    if clip(text).is_none() {
+        return whole(text);
+    }
+    let text = text.to_owned();
+    let (all, set_all) = signal(false);
+    (move || {
+        let clipped = clip(&text).filter(|_| !all.get());
+        let Some(Clipped { head, hidden_lines, hidden_bytes, tail }) = clipped else {
+            return whole(&text);
+        };
+        let size = format!("{:.0} KB", hidden_bytes as f64 / 1024.0);
+        let label = match hidden_lines {
+            0 => format!("Show {size} more"),
+            1 => format!("Show 1 more line ({size})"),
+            n => format!("Show {n} more lines ({size})"),
+        };
+        view! {
+            <pre class=class>{nodes(ansi::render(head))}</pre>
+            <button class="cctv-button cctv-out__more" on:click=move |_| set_all.set(true)>
+                {label}
+            </button>
+            <pre class=class>{nodes(ansi::render(tail))}</pre>
+        }
+        .into_any()
+    })
+    .into_any()
 }

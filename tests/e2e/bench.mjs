@@ -91,7 +91,8 @@ for (const mb of sizes.length ? sizes : ["10", "50", "200"]) {
 // Opening a collapsed panel whose tool output is 1 MB.
 const openPanel = [];
 {
-  const output = "x".repeat(79) + "\n";
+  // Coloured, as build and test output usually is: every colour change is an element.
+  const output = "\u001b[32mok\u001b[0m " + "x".repeat(60) + " \u001b[1m1234\u001b[0m\n";
   const stdout = output.repeat(Math.ceil(1e6 / output.length));
   const lines = [
     { type: "user", uuid: "u1", parentUuid: null, sessionId: "big", message: { role: "user", content: "print a lot" } },
