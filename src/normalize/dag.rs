@@ -63,11 +63,13 @@ pub fn plan(all: &[Line], src: &[u8], lines: &[u32]) -> Plan {
 
     // For each node off the chain, the top of its off-chain subtree.
     let mut top: Vec<Option<usize>> = vec![None; nodes.len()];
+    // One path buffer for all walks: a vector per node was most of plan's allocations.
+    let mut path = Vec::new();
     for start in 0..nodes.len() {
         if on_chain[start] || top[start].is_some() {
             continue;
         }
-        let mut path = Vec::new();
+        path.clear();
         let mut n = start;
         let found = loop {
             if let Some(t) = top[n] {
@@ -79,7 +81,7 @@ pub fn plan(all: &[Line], src: &[u8], lines: &[u32]) -> Plan {
                 _ => break n,
             }
         };
-        for n in path {
+        for &n in &path {
             top[n] = Some(found);
         }
     }
@@ -131,8 +133,9 @@ fn parents(all: &[Line], src: &[u8], nodes: &[u32], node_of: &FxMap<&[u8], usize
     const WALKING: u8 = 1;
     const DONE: u8 = 2;
     let mut state = vec![NEW; nodes.len()];
+    let mut path = Vec::new();
     for start in 0..nodes.len() {
-        let mut path = Vec::new();
+        path.clear();
         let mut n = start;
         loop {
             match state[n] {
@@ -152,7 +155,7 @@ fn parents(all: &[Line], src: &[u8], nodes: &[u32], node_of: &FxMap<&[u8], usize
                 None => break,
             }
         }
-        for n in path {
+        for &n in &path {
             state[n] = DONE;
         }
     }

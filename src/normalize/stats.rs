@@ -28,12 +28,12 @@ pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
     }
     let mut last_prompt_line = None;
     // The earliest and the latest (millis, timestamp as written).
-    type Moment<'s> = (i64, &'s str);
+    type Moment<'s> = (i64, &'s [u8]);
     let mut span: Option<(Moment, Moment)> = None;
     for item in &thread.items {
         let line = &file.lines[item.line.line as usize];
         let Some(entry) = line.entry() else { continue };
-        if let Some(text) = entry.envelope.timestamp.map(|t| t.raw(src)) {
+        if let Some(text) = entry.envelope.timestamp.map(|t| t.key(src)) {
             if let Some(millis) = parse_millis(text) {
                 span = Some(match span {
                     None => ((millis, text), (millis, text)),
@@ -80,11 +80,11 @@ pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
     if let Some(((first_ms, first), (last_ms, last))) = span {
         if stats.first_ms.is_none_or(|known| first_ms < known) {
             stats.first_ms = Some(first_ms);
-            stats.first_timestamp = Some(first.to_owned());
+            stats.first_timestamp = Some(String::from_utf8_lossy(first).into_owned());
         }
         if stats.last_ms.is_none_or(|known| last_ms > known) {
             stats.last_ms = Some(last_ms);
-            stats.last_timestamp = Some(last.to_owned());
+            stats.last_timestamp = Some(String::from_utf8_lossy(last).into_owned());
         }
         stats.wall_ms = Some(stats.last_ms.unwrap_or(last_ms) - stats.first_ms.unwrap_or(first_ms));
     }

@@ -85,8 +85,9 @@ pub fn build(ctx: &Context, lines: &[u32], placements: &mut [Placement]) -> Thre
     let mut builder = Builder {
         ctx,
         placements,
-        thread: Thread::default(),
-        calls: FxMap::default(),
+        // About an item per line; growing a vector of a hundred thousand items costs more.
+        thread: Thread { items: Vec::with_capacity(lines.len()), turns: Vec::new() },
+        calls: FxMap::with_capacity_and_hasher(known_calls.len(), Default::default()),
         known_calls,
         waiting: FxMap::default(),
         uuids,

@@ -1,16 +1,16 @@
 //! ISO 8601 timestamps as Claude Code writes them (`2026-01-22T21:11:35.158Z`), to milliseconds.
 
 /// Milliseconds since the Unix epoch, or `None` for anything that is not a UTC timestamp of the
-/// form `YYYY-MM-DDTHH:MM:SS[.fff]Z` (or with a `+HH:MM` offset).
-pub fn parse_millis(text: &str) -> Option<i64> {
-    let b = text.as_bytes();
-    let num = |range: std::ops::Range<usize>| -> Option<i64> {
-        let s = text.get(range)?;
-        if s.is_empty() || !s.bytes().all(|c| c.is_ascii_digit()) {
+/// form `YYYY-MM-DDTHH:MM:SS[.fff]Z` (or with a `+HH:MM` offset). Bytes, digits read by hand:
+/// this runs for every line of a session.
+pub fn parse_millis(b: &[u8]) -> Option<i64> {
+    let digits = |d: &[u8]| -> Option<i64> {
+        if d.is_empty() {
             return None;
         }
-        s.parse().ok()
+        d.iter().try_fold(0i64, |n, &c| c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0')))
     };
+    let num = |range: std::ops::Range<usize>| b.get(range).and_then(digits);
     if b.len() < 19 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b' ') || b[13] != b':' {
         return None;
     }
@@ -19,27 +19,27 @@ pub fn parse_millis(text: &str) -> Option<i64> {
     if !(1..=12).contains(&month) || !(1..=31).contains(&day) || hour > 23 || minute > 59 || second > 60 {
         return None;
     }
-    let mut rest = &text[19..];
+    let mut rest = &b[19..];
     let mut millis = 0;
-    if let Some(fraction) = rest.strip_prefix('.') {
-        let digits = fraction.bytes().take_while(u8::is_ascii_digit).count();
-        let first3 = &fraction[..digits.min(3)];
-        millis = first3.parse::<i64>().ok()? * 10i64.pow(3 - first3.len() as u32);
-        rest = &fraction[digits..];
+    if let Some(fraction) = rest.strip_prefix(b".") {
+        let count = fraction.iter().take_while(|c| c.is_ascii_digit()).count();
+        let first3 = &fraction[..count.min(3)];
+        millis = digits(first3)? * 10i64.pow(3 - first3.len() as u32);
+        rest = &fraction[count..];
     }
     let offset_minutes = match rest {
-        "Z" | "z" | "" => 0,
+        b"Z" | b"z" | b"" => 0,
         _ => {
-            let sign = match rest.as_bytes()[0] {
+            let sign = match rest[0] {
                 b'+' => 1,
                 b'-' => -1,
                 _ => return None,
             };
-            let digits: String = rest[1..].chars().filter(char::is_ascii_digit).collect();
-            if digits.len() != 4 {
+            let hhmm: Vec<u8> = rest[1..].iter().copied().filter(u8::is_ascii_digit).collect();
+            if hhmm.len() != 4 {
                 return None;
             }
-            sign * (digits[..2].parse::<i64>().ok()? * 60 + digits[2..].parse::<i64>().ok()?)
+            sign * (digits(&hhmm[..2])? * 60 + digits(&hhmm[2..])?)
         }
     };
     let days = days_from_civil(year, month, day);
@@ -63,16 +63,16 @@ mod tests {
 
     #[test]
     fn claude_code_timestamps_parse_to_epoch_millis() {
-        assert_eq!(parse_millis("1970-01-01T00:00:00.000Z"), Some(0));
-        assert_eq!(parse_millis("2026-01-22T21:11:35.158Z"), Some(1_769_116_295_158));
-        assert_eq!(parse_millis("2025-06-14T11:00:00Z"), Some(1_749_898_800_000));
-        assert_eq!(parse_millis("2025-06-14T13:00:00+02:00"), Some(1_749_898_800_000));
+        assert_eq!(parse_millis(b"1970-01-01T00:00:00.000Z"), Some(0));
+        assert_eq!(parse_millis(b"2026-01-22T21:11:35.158Z"), Some(1_769_116_295_158));
+        assert_eq!(parse_millis(b"2025-06-14T11:00:00Z"), Some(1_749_898_800_000));
+        assert_eq!(parse_millis(b"2025-06-14T13:00:00+02:00"), Some(1_749_898_800_000));
     }
 
     #[test]
     fn anything_else_is_none() {
         for bad in ["", "yesterday", "2025-13-01T00:00:00Z", "2025-06-14", "2025-06-14T11:00:00Q"] {
-            assert_eq!(parse_millis(bad), None, "{bad}");
+            assert_eq!(parse_millis(bad.as_bytes()), None, "{bad}");
         }
     }
 }
