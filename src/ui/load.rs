@@ -257,6 +257,8 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
     let mut workspace = normalize::assemble(transcripts, metas);
     let normalizing = now() - started;
     workspace.rejected.extend(problems);
+    // Linking and the first screen are separate tasks, so neither waits for the other.
+    next_frame().await;
     viewer.progress.set(None);
     viewer.show(workspace);
     // For benchmarks and the curious: where the time went, as a mark in the Performance panel.

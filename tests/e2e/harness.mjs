@@ -53,7 +53,7 @@ export async function browser() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-      "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"],
+      "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic", ...(process.env.CHROMIUM_FLAGS ?? "").split(" ").filter(Boolean)],
   });
 }
 
