@@ -139,6 +139,25 @@ fn per_block_lines_of_one_response_merge_into_one_turn_with_the_last_usage() {
 }
 
 #[test]
+fn token_counts_a_file_inflates_saturate_instead_of_overflowing() {
+    // Found by the normalize fuzzer: two responses of u64::MAX tokens overflowed the session sum.
+    let huge = |uuid: &str, parent: &str, id: &str| {
+        let mut a = assistant(uuid, parent, id, json!([{"type": "text", "text": "x"}]));
+        a["message"]["usage"] = json!({"input_tokens": u64::MAX, "output_tokens": u64::MAX});
+        a
+    };
+    let (a1, a2) = (huge("a1", "u1", "m1"), huge("a2", "a1", "m2"));
+    let agent = huge("b1", "p1", "m3");
+    let ws = normalize::normalize(vec![
+        file("s.jsonl", &[user("u1", None, "go"), a1, a2]),
+        file("s/subagents/agent-x.jsonl", &[user("p1", None, "sub"), agent]),
+    ]);
+    assert_eq!(ws.sessions[0].stats.input_tokens, u64::MAX);
+    assert_eq!(ws.sessions[0].stats.output_tokens, u64::MAX);
+    accounting_adds_up(&ws);
+}
+
+#[test]
 fn parallel_tool_calls_pair_with_results_that_arrive_out_of_order() {
     let ws = one(&[
         user("u1", None, "go"),

@@ -14,10 +14,12 @@ pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
     let mut tools: FxMap<&[u8], u64> = FxMap::default();
     for turn in &thread.turns {
         stats.assistant_turns += 1;
-        stats.input_tokens += turn.usage.input_tokens;
-        stats.output_tokens += turn.usage.output_tokens;
-        stats.cache_read_tokens += turn.usage.cache_read_input_tokens;
-        stats.cache_creation_tokens += turn.usage.cache_creation_input_tokens;
+        // Counts come from the file: a hostile one can write u64::MAX.
+        stats.input_tokens = stats.input_tokens.saturating_add(turn.usage.input_tokens);
+        stats.output_tokens = stats.output_tokens.saturating_add(turn.usage.output_tokens);
+        stats.cache_read_tokens = stats.cache_read_tokens.saturating_add(turn.usage.cache_read_input_tokens);
+        stats.cache_creation_tokens =
+            stats.cache_creation_tokens.saturating_add(turn.usage.cache_creation_input_tokens);
         if let Some(model) = turn.model {
             // Claude Code's own stand-in for failed responses is not a model.
             let model = model.key(src);
@@ -92,10 +94,10 @@ pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
 
 /// Folds an agent's counts into its session's (sub-agent work is part of the session's cost).
 pub fn add_agent(session: &mut Stats, agent: &Stats) {
-    session.input_tokens += agent.input_tokens;
-    session.output_tokens += agent.output_tokens;
-    session.cache_read_tokens += agent.cache_read_tokens;
-    session.cache_creation_tokens += agent.cache_creation_tokens;
+    session.input_tokens = session.input_tokens.saturating_add(agent.input_tokens);
+    session.output_tokens = session.output_tokens.saturating_add(agent.output_tokens);
+    session.cache_read_tokens = session.cache_read_tokens.saturating_add(agent.cache_read_tokens);
+    session.cache_creation_tokens = session.cache_creation_tokens.saturating_add(agent.cache_creation_tokens);
     for (model, n) in &agent.models {
         *session.models.entry(model.clone()).or_insert(0) += n;
     }
