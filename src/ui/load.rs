@@ -230,8 +230,8 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
                     }
                 }
                 if split_at.is_none() && complete < bytes.capacity() {
-                    // Lines are a few hundred bytes each: size the index for the whole file from
-                    // its first slice rather than copying it each time it doubles.
+                    // Size the index for the whole file by the first slice's lines per byte,
+                    // rather than copying it each time it doubles.
                     let expected = lines.len() as f64 * size / complete.max(1) as f64;
                     lines.reserve((expected * 1.1) as usize);
                 }
