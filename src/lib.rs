@@ -4,8 +4,8 @@
 //! [`api`] exposes parse, normalize and mount to JavaScript. `model` and `normalize` never touch the
 //! DOM, so they build and test natively with `cargo test --no-default-features`.
 
-pub mod model;
 pub mod generate;
+pub mod model;
 pub mod normalize;
 pub mod present;
 

@@ -158,7 +158,11 @@ async fn a_long_output_shows_its_head_and_tail_until_asked_for_all() {
     assert!(!text().contains("build step 201\n") && !text().contains("build step 10000\n"), "middle hidden");
     let more = all(&host, ".cctv-out__more");
     assert_eq!(more.len(), 1);
-    assert!(more[0].text_content().unwrap().starts_with("Show 19750 more lines ("), "{:?}", more[0].text_content());
+    assert!(
+        more[0].text_content().unwrap().starts_with("Show 19750 more lines ("),
+        "{:?}",
+        more[0].text_content()
+    );
     more[0].click();
     tick().await;
     assert!(text().contains("build step 10000\n"), "all shown after the click");

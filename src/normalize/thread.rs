@@ -230,7 +230,8 @@ impl<'a> Builder<'a> {
         };
         let src = self.src();
         let message = &assistant.message;
-        let key = message.id.map(|id| (id.key(src), assistant.request_id.map(|r| r.key(src)).unwrap_or_default()));
+        let key =
+            message.id.map(|id| (id.key(src), assistant.request_id.map(|r| r.key(src)).unwrap_or_default()));
         let turn = match (self.open_turn, key) {
             (Some((open, turn)), Some(key)) if open == key => turn,
             _ => {

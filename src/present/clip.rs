@@ -20,7 +20,8 @@ const TAIL_BYTES: usize = 8 * 1024;
 /// `None` when `text` is short enough to show whole.
 pub fn clip(text: &str) -> Option<Clipped<'_>> {
     let head_end = floor_char(text, nth_line_end(text, HEAD_LINES).min(HEAD_BYTES));
-    let tail_start = ceil_char(text, nth_line_start_from_end(text, TAIL_LINES).max(text.len().saturating_sub(TAIL_BYTES)));
+    let tail_start =
+        ceil_char(text, nth_line_start_from_end(text, TAIL_LINES).max(text.len().saturating_sub(TAIL_BYTES)));
     // Clipping must hide something worth a button, or the text is simply shown.
     if tail_start <= head_end || tail_start - head_end < 4 * 1024 {
         return None;

@@ -205,8 +205,11 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
             }
             if !is_meta {
                 // Only whole lines are parsed; one cut by the slice waits for the rest of it.
-                let complete =
-                    if at >= size { bytes.len() } else { memchr::memrchr(b'\n', &bytes).map_or(0, |i| i + 1) };
+                let complete = if at >= size {
+                    bytes.len()
+                } else {
+                    memchr::memrchr(b'\n', &bytes).map_or(0, |i| i + 1)
+                };
                 let region = &bytes[..complete];
                 let mut split = match split_at {
                     Some((offset, number)) => SplitLines::resume(region, offset, number),
