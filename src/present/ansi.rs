@@ -121,8 +121,24 @@ fn from_rgb(r: u16, g: u16, b: u16) -> u8 {
 
 /// Styled spans of `text`; unstyled runs are plain text nodes.
 pub fn render(text: &str) -> Vec<Node> {
-    let mut out = Vec::new();
+    render_from(Style::default(), text)
+}
+
+/// Styled spans of `text` as a terminal shows it after `before`: the part of a long output shown
+/// after its hidden middle keeps the colours the middle left on.
+pub fn render_after(before: &str, text: &str) -> Vec<Node> {
     let mut style = Style::default();
+    let mut chars = before.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            escape(&mut chars, &mut style);
+        }
+    }
+    render_from(style, text)
+}
+
+fn render_from(mut style: Style, text: &str) -> Vec<Node> {
+    let mut out = Vec::new();
     // The current line so far, as (style, text) runs, so `\r` can rewind it.
     let mut line: Vec<(Style, String)> = Vec::new();
     let mut chars = text.chars().peekable();
@@ -132,38 +148,7 @@ pub fn render(text: &str) -> Vec<Node> {
     };
     while let Some(c) = chars.next() {
         match c {
-            '\u{1b}' => match chars.next() {
-                Some('[') => {
-                    let mut params = String::new();
-                    let mut final_byte = None;
-                    for c in chars.by_ref() {
-                        if ('\u{40}'..='\u{7e}').contains(&c) {
-                            final_byte = Some(c);
-                            break;
-                        }
-                        params.push(c);
-                    }
-                    if final_byte == Some('m') {
-                        let numbers: Vec<u16> =
-                            params.split(';').map(|p| p.parse::<u16>().unwrap_or(0)).collect();
-                        let numbers = if params.is_empty() { Vec::new() } else { numbers };
-                        style.apply(&numbers);
-                    }
-                }
-                // OSC: up to BEL or ST (ESC \).
-                Some(']') => {
-                    while let Some(c) = chars.next() {
-                        if c == '\u{7}' {
-                            break;
-                        }
-                        if c == '\u{1b}' && chars.peek() == Some(&'\\') {
-                            chars.next();
-                            break;
-                        }
-                    }
-                }
-                _ => {}
-            },
+            '\u{1b}' => escape(&mut chars, &mut style),
             '\r' if chars.peek() == Some(&'\n') => {}
             '\r' => line.clear(),
             '\n' => {
@@ -176,6 +161,41 @@ pub fn render(text: &str) -> Vec<Node> {
     }
     flush(&mut out, &mut line);
     merge_text(out)
+}
+
+/// Reads the escape sequence after an ESC: SGR changes `style`, anything else is dropped.
+fn escape(chars: &mut std::iter::Peekable<std::str::Chars>, style: &mut Style) {
+    match chars.next() {
+        Some('[') => {
+            let mut params = String::new();
+            let mut final_byte = None;
+            for c in chars.by_ref() {
+                if ('\u{40}'..='\u{7e}').contains(&c) {
+                    final_byte = Some(c);
+                    break;
+                }
+                params.push(c);
+            }
+            if final_byte == Some('m') {
+                let numbers: Vec<u16> = params.split(';').map(|p| p.parse::<u16>().unwrap_or(0)).collect();
+                let numbers = if params.is_empty() { Vec::new() } else { numbers };
+                style.apply(&numbers);
+            }
+        }
+        // OSC: up to BEL or ST (ESC \).
+        Some(']') => {
+            while let Some(c) = chars.next() {
+                if c == '\u{7}' {
+                    break;
+                }
+                if c == '\u{1b}' && chars.peek() == Some(&'\\') {
+                    chars.next();
+                    break;
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 fn flush(out: &mut Vec<Node>, line: &mut Vec<(Style, String)>) {
@@ -208,8 +228,18 @@ pub fn plain(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{plain, render};
+    use super::{plain, render, render_after};
     use crate::present::markup::Node;
+
+    #[test]
+    fn text_after_a_hidden_part_keeps_the_colour_it_left_on() {
+        let nodes = render_after("a \u{1b}[32mgreen\nhidden\n", "still green\u{1b}[0m plain");
+        let Node::Element(span) = &nodes[0] else { panic!("{nodes:?}") };
+        assert_eq!(span.class, "cctv-ansi--fg2");
+        assert_eq!(nodes[0].text(), "still green");
+        assert_eq!(nodes[1], Node::Text(" plain".into()));
+        assert_eq!(render_after("\u{1b}[32mx\u{1b}[0m\n", "plain"), render("plain"));
+    }
 
     #[test]
     fn colours_become_classes_and_reset_ends_them() {

@@ -87,7 +87,7 @@ pub fn terminal(text: &str, class: &'static str) -> AnyView {
             <button class="cctv-button cctv-out__more" on:click=move |_| set_all.set(true)>
                 {label}
             </button>
-            <pre class=class>{nodes(ansi::render(tail))}</pre>
+            <pre class=class>{nodes(ansi::render_after(&text[..text.len() - tail.len()], tail))}</pre>
         }
         .into_any()
     })
