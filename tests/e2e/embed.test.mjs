@@ -1,44 +1,37 @@
 // The npm package as another page uses it: packed with `npm pack`, installed from the tarball into
 // a scratch folder, imported by a plain ES module page (www/embed), in headless Chromium.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, readdir, copyFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serve, browser, foreign, FIXTURES, ROOT } from "./harness.mjs";
+import { site, foreign, FIXTURES, ROOT } from "./harness.mjs";
 
 const PKG = process.env.CCTV_PKG ?? join(ROOT, "pkg");
 const MOREDIP = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
 const SESSION = join(MOREDIP, "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl");
 
-let server;
-let chrome;
 let host;
-before(async () => {
+const web = site(async () => {
   host = await mkdtemp(join(tmpdir(), "cctv-embed-"));
   const npm = (...args) => execFileSync("npm", args, { cwd: host, encoding: "utf8" }).trim();
   const tarball = npm("pack", PKG, "--pack-destination", host, "--loglevel=error").split("\n").pop();
   npm("install", "--offline", "--no-audit", "--no-fund", "--no-save", "--loglevel=error", join(host, tarball));
   for (const file of ["index.html", "main.js"]) await copyFile(join(ROOT, "www/embed", file), join(host, file));
-  server = await serve(host, "/");
-  chrome = await browser();
-});
-after(async () => {
-  await chrome?.close();
-  await server?.close();
+  return host;
 });
 
 async function hostPage() {
-  const context = await chrome.newContext({ viewport: { width: 1300, height: 1000 } });
+  const context = await web.chrome.newContext({ viewport: { width: 1300, height: 1000 } });
   const page = await context.newPage();
   const requests = [];
   const errors = [];
   page.on("request", (r) => requests.push(r.url()));
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-  await page.goto(server.url);
+  await page.goto(web.server.url);
   await page.locator("#viewer .cctv").waitFor();
   return { page, context, requests, errors };
 }
@@ -104,7 +97,7 @@ test("mountViewer shows the viewer inside the host element, leaves the host alon
   await page.click("#close");
   await page.waitForFunction(() => !document.querySelector("#viewer .cctv"));
   assert.equal(await page.locator("#viewer *").count(), 0, "destroy() removed everything it added");
-  assert.deepEqual(foreign(requests, server.url), []);
+  assert.deepEqual(foreign(requests, web.server.url), []);
   assert.deepEqual(errors, []);
   await context.close();
 });

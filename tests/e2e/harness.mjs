@@ -5,6 +5,7 @@ import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, dirname, basename } from "node:path";
 import { fileURLToPath } from "node:url";
+import { before, after } from "node:test";
 import { chromium } from "playwright-core";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -46,6 +47,24 @@ export async function serve(dir = DIST, base = "/") {
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${server.address().port}${base}`;
   return { url, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/**
+ * For a test file: before its tests, serves `folder` under `base` (a path, or an async function
+ * that prepares one) and starts Chromium; after them, stops both. Returns `{ server, chrome }`,
+ * filled in once the tests run.
+ */
+export function site(folder = DIST, base = "/") {
+  const web = {};
+  before(async () => {
+    web.server = await serve(typeof folder === "function" ? await folder() : folder, base);
+    web.chrome = await browser();
+  });
+  after(async () => {
+    await web.chrome?.close();
+    await web.server?.close();
+  });
+  return web;
 }
 
 /** Headless Chromium with no background networking (this machine has no internet). */

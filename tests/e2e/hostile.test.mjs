@@ -3,23 +3,14 @@
 // answering, and the damaged or hostile parts are visible as text. The corpus is tests/hostile/,
 // plus two large files made here (a 10 MB line and a million tiny lines).
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { serve, browser, open, drop, foreign, ROOT } from "./harness.mjs";
+import { site, open, drop, foreign, ROOT } from "./harness.mjs";
 
 const CORPUS = join(ROOT, "tests/hostile");
-let server;
-let chrome;
-before(async () => {
-  server = await serve();
-  chrome = await browser();
-});
-after(async () => {
-  await chrome?.close();
-  await server?.close();
-});
+const web = site();
 
 /** Everything the page must hold to after hostile input. */
 async function assertInert(page, requests, label) {
@@ -40,14 +31,14 @@ async function assertInert(page, requests, label) {
   assert.deepEqual(report.handlers, [], `${label}: event handler attributes`);
   assert.deepEqual(report.hrefs, [], `${label}: links other than http(s)`);
   assert.deepEqual(report.srcs, [], `${label}: sources other than data: images`);
-  assert.deepEqual(foreign(requests, server.url), [], `${label}: requests left the page`);
+  assert.deepEqual(foreign(requests, web.server.url), [], `${label}: requests left the page`);
 }
 
 test("every file of the hostile corpus stays text, and the page stays inert", async () => {
   const files = (await readdir(CORPUS)).filter((f) => f.endsWith(".jsonl"));
   assert.ok(files.length >= 2);
   for (const file of files) {
-    const { page, context, requests } = await open(chrome, server.url);
+    const { page, context, requests } = await open(web.chrome, web.server.url);
     await drop(page, [{ path: join(CORPUS, file) }]);
     await page.waitForFunction(() => !document.querySelector(".cctv-demo-note") && !document.querySelector(".cctv-progress"));
     // Open every panel and the sub-agents, as a curious reader would.
@@ -83,7 +74,7 @@ test("a 10 MB line and a million tiny lines load, show, and leave the page respo
     ["ten-mb-line.jsonl", big + "\n", (t) => t.includes("Show all 10.0 MB")],
     ["million-lines.jsonl", tiny, (t) => t.includes("unknown type")],
   ]) {
-    const { page, context, requests } = await open(chrome, server.url);
+    const { page, context, requests } = await open(web.chrome, web.server.url);
     await drop(page, [{ name, bytes: Buffer.from(content) }]);
     await page.waitForFunction(() => !document.querySelector(".cctv-demo-note") && !document.querySelector(".cctv-progress"), null, { timeout: 120000 });
     const started = Date.now();
@@ -96,7 +87,7 @@ test("a 10 MB line and a million tiny lines load, show, and leave the page respo
 });
 
 test("the Content-Security-Policy is in force: no inline script, no connection elsewhere", async () => {
-  const { page, context } = await open(chrome, server.url);
+  const { page, context } = await open(web.chrome, web.server.url);
   const result = await page.evaluate(async () => {
     const violations = [];
     document.addEventListener("securitypolicyviolation", (e) => violations.push(e.effectiveDirective));
@@ -116,7 +107,7 @@ test("the Content-Security-Policy is in force: no inline script, no connection e
 
 test("a file larger than the tab can hold gets a message, and the page lives on", async () => {
   // The limit is lowered to 1 MB to stand for the browser's real one.
-  const { page, context } = await open(chrome, server.url + "?max-mb=1");
+  const { page, context } = await open(web.chrome, web.server.url + "?max-mb=1");
   await drop(page, [{ name: "huge.jsonl", bytes: Buffer.from("{}\n".repeat(700_000)) }]);
   await page.locator(".cctv-errors").waitFor();
   assert.match(await page.locator(".cctv-errors").textContent(), /huge\.jsonl: too large to open here: 2 MB/);

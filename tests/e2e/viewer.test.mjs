@@ -2,22 +2,13 @@
 // real transcripts from ../shared/fixtures, following a #uuid link, searching, and dropping the
 // wrong file. Every test also checks that the page made no request outside its own origin.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { serve, browser, open, drop, foreign, waitForTitle, FIXTURES } from "./harness.mjs";
+import { site, open, drop, foreign, waitForTitle, FIXTURES } from "./harness.mjs";
 
-let server;
-let chrome;
-before(async () => {
-  server = await serve();
-  chrome = await browser();
-});
-after(async () => {
-  await chrome?.close();
-  await server?.close();
-});
+const web = site();
 
 const MOREDIP = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
 const GENERAL = join(FIXTURES, "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl");
@@ -38,7 +29,7 @@ async function openToolByName(page, name, nth = 0) {
 }
 
 test("the demo session opens on first visit with its panels", async () => {
-  const { page, context, requests, errors } = await open(chrome, server.url);
+  const { page, context, requests, errors } = await open(web.chrome, web.server.url);
   await waitForTitle(page, "Add a --verbose flag to the greet CLI");
   assert.ok(await page.locator(".cctv-prompt", { hasText: "Add a `--verbose` flag" }).count(), "the first prompt shows");
   assert.match(await page.locator(".cctv-demo-note").textContent(), /This is a demo session.*drop/);
@@ -47,13 +38,13 @@ test("the demo session opens on first visit with its panels", async () => {
   const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', "content");
   assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
   assert.match(csp, /connect-src 'self'/);
-  assert.deepEqual(foreign(requests, server.url), []);
+  assert.deepEqual(foreign(requests, web.server.url), []);
   assert.deepEqual(errors, []);
   await context.close();
 });
 
 test("dropping the moredip session and its sub-agent files nests each agent under its Task call", async () => {
-  const { page, context, requests, errors } = await open(chrome, server.url);
+  const { page, context, requests, errors } = await open(web.chrome, web.server.url);
   const files = (await filesUnder(MOREDIP)).map((path) => ({ path }));
   assert.equal(files.length, 6);
   await drop(page, files);
@@ -68,13 +59,13 @@ test("dropping the moredip session and its sub-agent files nests each agent unde
   const text = await nested.allTextContents();
   assert.ok(text.some((t) => t.includes("Write a poem about Thai")), text.join("\n").slice(0, 500));
   assert.ok(text.some((t) => t.includes("WebSearch")), "the sub-agent's own tool call shows");
-  assert.deepEqual(foreign(requests, server.url), []);
+  assert.deepEqual(foreign(requests, web.server.url), []);
   assert.deepEqual(errors, []);
   await context.close();
 });
 
 test("opening the moredip folder with the folder picker links all five sub-agents", async () => {
-  const { page, context, errors } = await open(chrome, server.url);
+  const { page, context, errors } = await open(web.chrome, web.server.url);
   const inputs = page.locator('input[type="file"]');
   await inputs.nth(1).setInputFiles(MOREDIP);
   await waitForTitle(page, "Spawn curry poem agents");
@@ -85,7 +76,7 @@ test("opening the moredip folder with the folder picker links all five sub-agent
 });
 
 test("general-tool-calls renders Edit diffs, Bash output, TodoWrite and thinking", async () => {
-  const { page, context, requests, errors } = await open(chrome, server.url);
+  const { page, context, requests, errors } = await open(web.chrome, web.server.url);
   await drop(page, [{ path: GENERAL }]);
   await waitForTitle(page, "Claude Code Session Share");
   await page.locator(".cctv-filters select").selectOption("Edit");
@@ -113,15 +104,15 @@ test("general-tool-calls renders Edit diffs, Bash output, TodoWrite and thinking
   const thinking = page.locator(".cctv-thinking > .cctv-panel__header").first();
   await thinking.click();
   await page.locator(".cctv-thinking .cctv-panel__body").first().waitFor();
-  assert.deepEqual(foreign(requests, server.url), []);
+  assert.deepEqual(foreign(requests, web.server.url), []);
   assert.deepEqual(errors, []);
   await context.close();
 });
 
 test("a #uuid link opens the item inside its sub-agent and highlights it", async () => {
   // The demo's reviewer agent runs `git diff --stat`: its tool call has this line's uuid.
-  const { page, context, errors } = await open(chrome, server.url);
-  await page.goto(server.url + "#d3m0003f-5e55-4a1d-9c0d-00000000003f");
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  await page.goto(web.server.url + "#d3m0003f-5e55-4a1d-9c0d-00000000003f");
   await page.locator(".cctv-item--target").waitFor({ timeout: 10000 });
   const target = await page.locator(".cctv-item--target").textContent();
   assert.match(target, /git diff --stat/);
@@ -131,7 +122,7 @@ test("a #uuid link opens the item inside its sub-agent and highlights it", async
 });
 
 test("search finds text in sub-agents and tool output and steps through matches", async () => {
-  const { page, context, errors } = await open(chrome, server.url);
+  const { page, context, errors } = await open(web.chrome, web.server.url);
   await page.fill("#cctv-search", "insertions");
   await page.waitForFunction(() => /match/.test(document.querySelector(".cctv-search__count").textContent));
   assert.match(await page.locator(".cctv-search__count").textContent(), /^1 matches$/);
@@ -144,7 +135,7 @@ test("search finds text in sub-agents and tool output and steps through matches"
 });
 
 test("a file that is not a transcript gets a message naming it, and the others still load", async () => {
-  const { page, context, errors } = await open(chrome, server.url);
+  const { page, context, errors } = await open(web.chrome, web.server.url);
   const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
   await drop(page, [
     { name: "screenshot.png", bytes: png },
