@@ -66,28 +66,28 @@ pub fn markdown(text: &str) -> AnyView {
 /// what lies between ([`clip`]).
 pub fn terminal(text: &str, class: &'static str) -> AnyView {
     let whole = move |text: &str| view! { <pre class=class>{nodes(ansi::render(text))}</pre> }.into_any();
-    if clip(text).is_none() {
+    let Some(Clipped { head, hidden_lines, hidden_bytes, tail }) = clip(text) else {
         return whole(text);
-    }
+    };
+    let size = format!("{:.0} KB", hidden_bytes as f64 / 1024.0);
+    let label = match hidden_lines {
+        0 => format!("Show {size} more"),
+        1 => format!("Show 1 more line ({size})"),
+        n => format!("Show {n} more lines ({size})"),
+    };
+    let (head_end, tail_start) = (head.len(), text.len() - tail.len());
     let text = text.to_owned();
     let (all, set_all) = signal(false);
     (move || {
-        let clipped = clip(&text).filter(|_| !all.get());
-        let Some(Clipped { head, hidden_lines, hidden_bytes, tail }) = clipped else {
+        if all.get() {
             return whole(&text);
-        };
-        let size = format!("{:.0} KB", hidden_bytes as f64 / 1024.0);
-        let label = match hidden_lines {
-            0 => format!("Show {size} more"),
-            1 => format!("Show 1 more line ({size})"),
-            n => format!("Show {n} more lines ({size})"),
-        };
+        }
         view! {
-            <pre class=class>{nodes(ansi::render(head))}</pre>
+            <pre class=class>{nodes(ansi::render(&text[..head_end]))}</pre>
             <button class="cctv-button cctv-out__more" on:click=move |_| set_all.set(true)>
-                {label}
+                {label.clone()}
             </button>
-            <pre class=class>{nodes(ansi::render_after(&text[..text.len() - tail.len()], tail))}</pre>
+            <pre class=class>{nodes(ansi::render_after(&text[..tail_start], &text[tail_start..]))}</pre>
         }
         .into_any()
     })
