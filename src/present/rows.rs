@@ -70,9 +70,10 @@ pub fn rows(session: &Session, choices: &Choices, keep: &dyn Fn(ThreadRef, u32) 
             &mut out,
         ),
     }
-    // Agents no call is known to have spawned are listed at the end, so none is lost.
+    // Agents no call is known to have spawned are listed at the end, so none is lost: with no
+    // call to open them under, they are always open.
     for (index, agent) in session.agents.iter().enumerate() {
-        if agent.link == AgentLink::Orphan && choices.open_agents.contains(&(index as u32)) {
+        if agent.link == AgentLink::Orphan {
             let len = agent.thread.items.len();
             push_thread(
                 session,
