@@ -8,9 +8,11 @@
 pub mod body;
 mod census;
 mod content;
+mod deserializer;
 mod entry;
 mod line;
 mod read;
+mod scan;
 mod span;
 pub mod tool_result;
 mod wire;
@@ -19,7 +21,7 @@ pub use census::Census;
 pub use content::*;
 pub use entry::*;
 pub use line::{read_line, Invalid, Line, LineContent, SplitLines};
-pub use read::{is_known_type, KNOWN_TYPES};
+pub use read::{is_known_type, read_both_ways, KNOWN_TYPES};
 pub use span::{JsonStr, Span};
 
 /// Reads every physical line of `bytes`. Never panics, never stops early.

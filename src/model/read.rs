@@ -2,10 +2,10 @@
 
 use std::collections::HashMap;
 
-use serde_json::value::RawValue;
-
 use super::content::{Block, BlockKind, Content, Message, ToolResult, ToolUse, Usage};
+use super::deserializer;
 use super::entry::*;
+use super::scan::Stop;
 use super::span::{JsonStr, Span};
 use super::wire::*;
 
@@ -13,16 +13,23 @@ use super::wire::*;
 /// JSON: valid JSON that does not fit the typed shapes becomes [`EntryKind::Malformed`] (known
 /// type) or [`EntryKind::Unknown`].
 pub(crate) fn read_entry(line: &str, base: usize) -> Result<Entry, serde_json::Error> {
-    let at = At { line, base };
-    match serde_json::from_str::<WireLine>(line) {
+    let at = At { line, base, fast: true };
+    match deserializer::from_str::<WireLine>(line) {
         Ok(wire) => Ok(at.entry(wire)),
-        Err(error) if error.is_syntax() || error.is_eof() => Err(error),
-        Err(error) => {
-            // A shape error stops the typed read early; the rest of the line must still be JSON.
-            serde_json::from_str::<serde::de::IgnoredAny>(line)?;
-            Ok(at.lenient(error.to_string()))
-        }
+        Err(Stop) => at.read_by_serde_json(),
     }
+}
+
+/// For tests and the fuzzer: `line` as our deserializer reads it (`None` where it stops and
+/// [`read_entry`] asks serde_json), and as serde_json alone reads it. Where the first is an
+/// entry, the two must be equal.
+#[doc(hidden)]
+pub fn read_both_ways(line: &str) -> (Option<Entry>, Result<Entry, String>) {
+    let fast = deserializer::from_str::<WireLine>(line)
+        .ok()
+        .map(|wire| At { line, base: 0, fast: true }.entry(wire));
+    let reference = At { line, base: 0, fast: false }.read_by_serde_json().map_err(|e| e.to_string());
+    (fast, reference)
 }
 
 /// Where the line being read sits in the buffer.
@@ -30,24 +37,47 @@ pub(crate) fn read_entry(line: &str, base: usize) -> Result<Entry, serde_json::E
 struct At<'a> {
     line: &'a str,
     base: usize,
+    /// Whether to try our deserializer before serde_json (false only to check the two agree).
+    fast: bool,
 }
 
 impl<'a> At<'a> {
-    fn span(self, raw: &RawValue) -> Span {
-        Span::of_slice(self.line, self.base, raw.get())
+    /// The line as serde_json reads it: what our deserializer leaves, with serde_json's errors.
+    fn read_by_serde_json(self) -> Result<Entry, serde_json::Error> {
+        match serde_json::from_str::<WireLine>(self.line) {
+            Ok(wire) => Ok(self.entry(wire)),
+            Err(error) if error.is_syntax() || error.is_eof() => Err(error),
+            Err(error) => {
+                // A shape error stops the typed read early; the rest of the line must still be JSON.
+                serde_json::from_str::<serde::de::IgnoredAny>(self.line)?;
+                Ok(self.lenient(error.to_string()))
+            }
+        }
+    }
+
+    /// Reads `text` with our deserializer, or with serde_json where it stops.
+    fn read_json<T: serde::Deserialize<'a>>(self, text: &'a str) -> serde_json::Result<T> {
+        match self.fast {
+            true => deserializer::from_str(text).or_else(|_| serde_json::from_str(text)),
+            false => serde_json::from_str(text),
+        }
+    }
+
+    fn span(self, text: &str) -> Span {
+        Span::of_slice(self.line, self.base, text)
     }
 
     fn str(self, s: Option<Str>) -> Option<JsonStr> {
         s.map(|s| JsonStr(self.span(s.0)))
     }
 
-    fn raw(self, raw: Option<&RawValue>) -> Option<Span> {
-        raw.map(|r| self.span(r))
+    fn raw(self, raw: Option<Raw>) -> Option<Span> {
+        raw.map(|r| self.span(r.0))
     }
 
     /// A raw value that must be a string to count.
-    fn raw_str(self, raw: Option<&RawValue>) -> Option<JsonStr> {
-        raw.filter(|r| r.get().starts_with('"')).map(|r| JsonStr(self.span(r)))
+    fn raw_str(self, raw: Option<Raw>) -> Option<JsonStr> {
+        raw.filter(|r| r.0.starts_with('"')).map(|r| JsonStr(self.span(r.0)))
     }
 
     fn borrowed(self, s: &str) -> JsonStr {
@@ -74,7 +104,7 @@ impl<'a> At<'a> {
             is_visible_in_transcript_only: w.is_visible_in_transcript_only.unwrap_or(false),
             is_compact_summary: w.is_compact_summary.unwrap_or(false),
         };
-        let type_name = w.type_name.map(|t| unquote(t.0.get())).unwrap_or("");
+        let type_name = w.type_name.map(|t| unquote(t.0)).unwrap_or("");
         let kind = match self.kind(type_name, w) {
             Ok(kind) => kind,
             Err(error) => EntryKind::Malformed { error },
@@ -100,7 +130,7 @@ impl<'a> At<'a> {
             }),
             "system" => EntryKind::System(SystemEntry {
                 subtype: match w.subtype {
-                    Some(s) => SystemSubtype::from_name(unquote(s.0.get()), JsonStr(self.span(s.0))),
+                    Some(s) => SystemSubtype::from_name(unquote(s.0), JsonStr(self.span(s.0))),
                     None => SystemSubtype::Legacy,
                 },
                 content: self.raw(w.content),
@@ -131,7 +161,7 @@ impl<'a> At<'a> {
                 let d = w.data.unwrap_or_default();
                 EntryKind::Progress(ProgressEntry {
                     kind: match d.type_name {
-                        Some(s) => ProgressKind::from_name(unquote(s.0.get()), JsonStr(self.span(s.0))),
+                        Some(s) => ProgressKind::from_name(unquote(s.0), JsonStr(self.span(s.0))),
                         None => ProgressKind::Unknown(None),
                     },
                     tool_use_id: self.str(w.tool_use_id),
@@ -157,7 +187,7 @@ impl<'a> At<'a> {
             "attachment" => {
                 let raw = w.attachment.ok_or("an attachment line without `attachment`")?;
                 // Attachments are small; reading the shared hook fields is a second look at them.
-                let a: WireAttachment = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
+                let a: WireAttachment = self.read_json(raw.0).map_err(|e| e.to_string())?;
                 EntryKind::Attachment(AttachmentEntry {
                     attachment_type: self.str(a.type_name),
                     hook: HookFields {
@@ -172,7 +202,7 @@ impl<'a> At<'a> {
                         content: self.raw(a.content),
                         blocking_error: self.raw(a.blocking_error),
                     },
-                    attachment: self.span(raw),
+                    attachment: self.span(raw.0),
                 })
             }
             "file-history-snapshot" => EntryKind::FileHistorySnapshot(FileHistorySnapshotEntry {
@@ -257,7 +287,7 @@ impl<'a> At<'a> {
 
     fn block(self, b: WireBlock) -> BlockKind {
         let type_name = self.str(b.type_name);
-        let name = b.type_name.map(|t| unquote(t.0.get())).unwrap_or("");
+        let name = b.type_name.map(|t| unquote(t.0)).unwrap_or("");
         let malformed = |error| match type_name {
             Some(type_name) => BlockKind::Malformed { type_name, error },
             None => BlockKind::Unknown { type_name },
@@ -295,22 +325,22 @@ impl<'a> At<'a> {
         #[derive(serde::Deserialize)]
         struct Msg<'a> {
             #[serde(borrow)]
-            content: Option<&'a RawValue>,
+            content: Option<Raw<'a>>,
         }
-        let content = serde_json::from_str::<Line>(self.line).ok()?.message?.content?;
-        if content.get().starts_with('"') {
-            return Some(Located::Text(JsonStr(self.span(content))));
+        let content = self.read_json::<Line>(self.line).ok()?.message?.content?;
+        if content.0.starts_with('"') {
+            return Some(Located::Text(JsonStr(self.span(content.0))));
         }
-        let items: Vec<&RawValue> = serde_json::from_str(content.get()).ok()?;
-        Some(Located::Items(items.into_iter().map(|i| JsonStr(self.span(i))).collect()))
+        let items: Vec<Raw> = self.read_json(content.0).ok()?;
+        Some(Located::Items(items.into_iter().map(|i| JsonStr(self.span(i.0))).collect()))
     }
 
     /// The slow path for a line that is a JSON object but does not fit the wire shape (a field of
     /// the wrong type, a duplicate key): keep the envelope fields that do fit, and the error.
     fn lenient(self, error: String) -> Entry {
-        let fields: HashMap<String, &RawValue> = serde_json::from_str(self.line).unwrap_or_default();
+        let fields: HashMap<String, Raw> = serde_json::from_str(self.line).unwrap_or_default();
         let s = |key: &str| self.raw_str(fields.get(key).copied());
-        let b = |key: &str| fields.get(key).is_some_and(|r| r.get() == "true");
+        let b = |key: &str| fields.get(key).is_some_and(|r| r.0 == "true");
         let envelope = Envelope {
             type_name: s("type"),
             uuid: s("uuid"),
@@ -328,7 +358,7 @@ impl<'a> At<'a> {
             is_visible_in_transcript_only: b("isVisibleInTranscriptOnly"),
             is_compact_summary: b("isCompactSummary"),
         };
-        let known = fields.get("type").is_some_and(|t| is_known_type(unquote(t.get())));
+        let known = fields.get("type").is_some_and(|t| is_known_type(unquote(t.0)));
         let kind = if known { EntryKind::Malformed { error } } else { EntryKind::Unknown };
         Entry { envelope, kind }
     }

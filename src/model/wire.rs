@@ -1,26 +1,55 @@
 //! The shape of a line as serde reads it: borrowed, flat, one pass.
 //!
-//! Every field is optional and every body is a `&RawValue` into the line, so deserializing a line
+//! Every field is optional and every body is a [`Raw`] slice of the line, so deserializing a line
 //! validates it and records where things are without copying or allocating per field. Fields whose
 //! shape differs between entry types (`content`, `error`) stay raw. [`super::entry`] turns this into
 //! typed entries; a line that does not fit these shapes falls back to the lenient path there.
+//!
+//! These structs are read by [`super::deserializer`] first and by serde_json when it stops.
 
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::fmt;
 
+use super::deserializer::RAW_TOKEN;
+
+/// A value as written in the line, whatever its kind: a body to decode later, or a token to locate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Raw<'a>(pub &'a str);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Raw<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct RawVisitor;
+        impl<'de> Visitor<'de> for RawVisitor {
+            type Value = Raw<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            /// Our deserializer knows [`RAW_TOKEN`] and hands over the value's text.
+            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Raw<'de>, E> {
+                Ok(Raw(text))
+            }
+            /// serde_json does not know it, and reads its own raw value instead.
+            fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Raw<'de>, D::Error> {
+                <&RawValue>::deserialize(d).map(|raw| Raw(raw.get()))
+            }
+        }
+        d.deserialize_newtype_struct(RAW_TOKEN, RawVisitor)
+    }
+}
+
 /// A JSON string token, borrowed with its quotes so its position in the line is known.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Str<'a>(pub &'a RawValue);
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Str<'a>(pub &'a str);
 
 impl<'de: 'a, 'a> Deserialize<'de> for Str<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw = <&'a RawValue>::deserialize(d)?;
-        if raw.get().starts_with('"') {
-            Ok(Str(raw))
+        let raw = Raw::deserialize(d)?;
+        if raw.0.starts_with('"') {
+            Ok(Str(raw.0))
         } else {
-            Err(de::Error::invalid_type(unexpected(raw.get()), &"a string"))
+            Err(de::Error::invalid_type(unexpected(raw.0), &"a string"))
         }
     }
 }
@@ -37,7 +66,7 @@ fn unexpected(raw: &str) -> de::Unexpected<'static> {
 
 /// Any JSON number, as `f64`. Counts and durations are written as integers or floats depending on
 /// the version, so neither is refused.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Num(pub f64);
 
 impl<'de> Deserialize<'de> for Num {
@@ -61,8 +90,6 @@ impl<'de> Deserialize<'de> for Num {
         d.deserialize_any(NumVisitor)
     }
 }
-
-type Raw<'a> = &'a RawValue;
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]

@@ -273,8 +273,11 @@ impl<'a> Builder<'a> {
                     // A conversation copied on resume repeats its calls with their ids; a result
                     // belongs to the latest call of its id.
                     self.calls.insert(id, item);
-                    for waiting in self.waiting.remove(id).unwrap_or_default() {
-                        self.attach(id, waiting);
+                    // Results come after their calls, so this is almost always empty.
+                    if !self.waiting.is_empty() {
+                        for waiting in self.waiting.remove(id).unwrap_or_default() {
+                            self.attach(id, waiting);
+                        }
                     }
                 }
             }

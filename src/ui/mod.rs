@@ -14,6 +14,7 @@ mod side;
 pub mod state;
 mod tools;
 mod top;
+mod warm;
 
 use std::sync::Arc;
 
@@ -51,6 +52,7 @@ pub fn App(
         viewer.max_bytes.set(limit);
     }
     provide_context(viewer);
+    warm::run();
     if let Some(inputs) = initial.filter(|i| !i.is_empty()) {
         viewer.show(crate::normalize::normalize(inputs));
         viewer.demo.set(demo);
