@@ -26,6 +26,9 @@ if (!dir) {
   process.exit(2);
 }
 const RUNS = Number(process.env.RUNS ?? 3);
+// How long the page sits after its first screen before the files are handed over (default 0: at
+// once, before V8 has finished optimizing the code the start-up warm-up ran; see src/ui/warm.rs).
+const IDLE_MS = Number(process.env.IDLE_MS ?? 0);
 const server = await serve();
 const chrome = await browser();
 const rows = [];
@@ -48,6 +51,7 @@ async function measure(mb) {
   });
   await page.goto(server.url);
   await page.waitForSelector(".cctv-item");
+  await page.waitForTimeout(IDLE_MS);
   await page.evaluate(() => (window.__longTasks = []));
   const firstTitle = await page.locator(".cctv-title").textContent();
   // Watch, in the page, for the first row of the new session and for loading to end.
