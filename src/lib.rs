@@ -1,9 +1,14 @@
 //! cctv: a viewer for Claude Code session transcripts.
 //!
-//! Data flows one way: bytes -> [`model`] (typed lines) -> [`normalize`] (view model) -> `ui` (Leptos).
-//! [`api`] exposes parse, normalize and mount to JavaScript. `model` and `normalize` never touch the
-//! DOM, so they build and test natively with `cargo test --no-default-features`.
+//! Data flows one way: bytes -> [`model`] (typed lines) -> [`normalize`] (view model) ->
+//! [`present`] (what a row says, as plain data and safe markup) -> `ui` (Leptos draws it).
+//! [`api`] exposes parse, normalize, export and mount to JavaScript. Everything above `ui` never
+//! touches the DOM, so it builds and tests natively with `cargo test --no-default-features`.
+//! docs/ARCHITECTURE.md says what each folder owns and where new things go.
 
+pub mod demo;
+/// Generated sessions of any size, for the benchmark and the large-input test.
+#[cfg(feature = "generate")]
 pub mod generate;
 pub mod model;
 pub mod normalize;

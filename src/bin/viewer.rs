@@ -1,7 +1,8 @@
 //! The web app Trunk builds from index.html: report panics in the browser console, then mount the
 //! viewer with the demo session.
 
-use cctv::ui::{load::demo_inputs, App};
+use cctv::demo::demo_inputs;
+use cctv::ui::App;
 use leptos::prelude::*;
 
 fn main() {

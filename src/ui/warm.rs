@@ -11,7 +11,7 @@
 //! It runs before the first screen, not after: run after it, it overlapped a file handed over
 //! at once and made that load slower (10 MB: parse 42 ms).
 
-use super::load::demo_inputs;
+use crate::demo::demo_inputs;
 
 /// How many times the demo is read.
 const ROUNDS: u32 = 30;
