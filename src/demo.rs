@@ -23,4 +23,3 @@ pub fn demo_inputs() -> Vec<Input> {
         agent("agent-d3m0a9e.meta.json", DEMO_AGENT_META),
     ]
 }
-

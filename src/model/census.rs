@@ -34,18 +34,14 @@ fn key(line: &Line, src: &[u8]) -> String {
         LineContent::Invalid(invalid) => return format!("invalid/{}", invalid.key()),
         LineContent::Entry(entry) => entry,
     };
-    let type_name = entry.envelope.type_name.map(|t| t.decode(src)).unwrap_or_default();
-    match &entry.kind {
-        EntryKind::System(system) => match system.subtype.name(src) {
-            "" => "system".into(),
-            subtype => format!("system/{subtype}"),
-        },
-        EntryKind::Progress(progress) => format!("progress/{}", progress.kind.name(src)),
-        EntryKind::Attachment(a) => {
-            format!("attachment/{}", a.attachment_type.map(|t| t.decode(src)).unwrap_or_default())
-        }
-        EntryKind::Unknown => format!("unknown/{type_name}"),
-        EntryKind::Malformed { .. } => format!("malformed/{type_name}"),
+    let (type_name, subtype) = entry.label(src);
+    match (&entry.kind, subtype) {
+        (EntryKind::Unknown, _) => format!("unknown/{type_name}"),
+        (EntryKind::Malformed { .. }, _) => format!("malformed/{type_name}"),
+        (EntryKind::System(_), Some(subtype)) => format!("system/{subtype}"),
+        (EntryKind::System(_), None) => "system".into(),
+        (EntryKind::Progress(_), Some(subtype)) => format!("progress/{subtype}"),
+        (EntryKind::Attachment(_), Some(subtype)) => format!("attachment/{subtype}"),
         _ => type_name.into_owned(),
     }
 }

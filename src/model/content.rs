@@ -18,6 +18,22 @@ pub struct Message {
     pub content: Content,
 }
 
+impl Message {
+    /// The text an item of this message shows: the whole content when it is a string, else the
+    /// text (or thinking) of block `block`.
+    pub fn text<'s>(&self, src: &'s [u8], block: Option<u32>) -> Option<std::borrow::Cow<'s, str>> {
+        match (&self.content, block) {
+            (Content::Text(text), _) => Some(text.decode(src)),
+            (Content::Blocks(_), Some(b)) => match &self.content.block(b)?.kind {
+                BlockKind::Text { text } => Some(text.decode(src)),
+                BlockKind::Thinking { thinking } => Some(thinking.decode(src)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
 /// Token counts of one API response, as its last line reports them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Usage {
@@ -42,6 +58,16 @@ impl Content {
         match self {
             Content::Blocks(blocks) => blocks,
             _ => &[],
+        }
+    }
+
+    /// The block written at `index` in the list (blocks that could not be read are kept too, so
+    /// this is usually `blocks()[index]`, but it is looked up by the index written in each).
+    pub fn block(&self, index: u32) -> Option<&Block> {
+        let blocks = self.blocks();
+        match blocks.get(index as usize) {
+            Some(block) if block.index == index => Some(block),
+            _ => blocks.iter().find(|b| b.index == index),
         }
     }
 }

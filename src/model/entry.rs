@@ -5,6 +5,8 @@
 //! kept as [`EntryKind::Malformed`] with the typed error, and either way the raw line is still
 //! there to show.
 
+use std::borrow::Cow;
+
 use super::content::{Message, Usage};
 use super::span::{JsonStr, Span};
 
@@ -328,6 +330,32 @@ pub enum MetadataKind {
 pub struct MetadataEntry {
     pub kind: MetadataKind,
     pub value: Option<JsonStr>,
+}
+
+impl Entry {
+    /// The API message of a user or assistant line.
+    pub fn message(&self) -> Option<&Message> {
+        match &self.kind {
+            EntryKind::User(u) => Some(&u.message),
+            EntryKind::Assistant(a) => Some(&a.message),
+            _ => None,
+        }
+    }
+
+    /// The entry's `type`, and the kind inside it where the type has kinds (a system line's
+    /// subtype, a progress line's `data.type`, an attachment's `attachment.type`): what census,
+    /// outlines, exports and the JavaScript API name a line by. A legacy system line (from before
+    /// subtypes) has none.
+    pub fn label<'s>(&self, src: &'s [u8]) -> (Cow<'s, str>, Option<Cow<'s, str>>) {
+        let type_name = self.envelope.type_name.map(|t| t.decode(src)).unwrap_or_default();
+        let subtype = match &self.kind {
+            EntryKind::System(s) => Some(Cow::Borrowed(s.subtype.name(src))).filter(|s| !s.is_empty()),
+            EntryKind::Progress(p) => Some(Cow::Borrowed(p.kind.name(src))),
+            EntryKind::Attachment(a) => Some(a.attachment_type.map(|t| t.decode(src)).unwrap_or_default()),
+            _ => None,
+        };
+        (type_name, subtype)
+    }
 }
 
 impl EntryKind {

@@ -113,7 +113,7 @@ impl<'a> SplitLines<'a> {
     }
 
     /// Goes on from `position`, where line `number` ended (for reading a file in steps).
-    pub fn resume(bytes: &'a [u8], position: usize, number: u32) -> Self {
+    pub(super) fn resume(bytes: &'a [u8], position: usize, number: u32) -> Self {
         SplitLines { bytes, pos: position, number }
     }
 

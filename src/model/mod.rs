@@ -3,7 +3,8 @@
 //! [`parse`] reads every physical line into an [`Entry`] or an [`Invalid`] reason. Entries keep
 //! positions ([`Span`], [`JsonStr`]) into the buffer instead of copies, so indexing a file of
 //! hundreds of MB costs a few hundred bytes per line; bodies are decoded when they are shown
-//! ([`body`], [`tool_result`]).
+//! ([`body`], [`tool_result`]). A file that arrives in slices, or keeps growing, is parsed as it
+//! comes by a [`GrowingTranscript`], to the same lines.
 
 pub mod body;
 mod census;
@@ -14,6 +15,7 @@ mod line;
 mod read;
 mod scan;
 mod span;
+mod stream;
 pub mod tool_result;
 mod wire;
 
@@ -23,6 +25,7 @@ pub use entry::*;
 pub use line::{read_line, Invalid, Line, LineContent, SplitLines};
 pub use read::{is_known_type, read_both_ways, KNOWN_TYPES};
 pub use span::{JsonStr, Span};
+pub use stream::GrowingTranscript;
 
 /// Reads every physical line of `bytes`. Never panics, never stops early.
 pub fn parse(bytes: &[u8]) -> Vec<Line> {
@@ -32,8 +35,8 @@ pub fn parse(bytes: &[u8]) -> Vec<Line> {
 }
 
 /// Reads lines of `bytes` from where `split` stands until at least `budget` bytes are read (or the
-/// end), appending them to `lines`. Returns whether the end was reached. A page reads a large file
-/// in such steps and lets the browser paint between them.
+/// end), appending them to `lines`. Returns whether the end was reached. [`GrowingTranscript`]
+/// reads a file in such steps so a page can paint between them.
 pub fn parse_step(bytes: &[u8], split: &mut SplitLines, budget: usize, lines: &mut Vec<Line>) -> bool {
     let stop = split.offset().saturating_add(budget);
     while split.offset() < stop {

@@ -1,6 +1,6 @@
 //! Stable ids for items, derived when asked for.
 
-use super::view::{Item, Workspace};
+use super::view::{Item, ThreadRef, Workspace};
 use crate::model::EntryKind;
 
 /// Claude Code's `deriveUUID`: the parent's first 24 characters and the block index as 12 hex
@@ -28,6 +28,27 @@ pub fn item_id(workspace: &Workspace, item: &Item) -> String {
         Some(block) if blocks > 1 => derive_uuid(&uuid, block),
         _ => uuid.into_owned(),
     }
+}
+
+/// Where an item is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// An index into the workspace's sessions.
+    pub session: usize,
+    pub thread: ThreadRef,
+    pub item: u32,
+}
+
+/// The item whose anchor id is `id`, in any session, thread or sub-agent.
+pub fn find(workspace: &Workspace, id: &str) -> Option<Found> {
+    for (session, s) in workspace.sessions.iter().enumerate() {
+        for (thread_ref, thread) in s.threads() {
+            if let Some(item) = thread.items.iter().position(|item| item_id(workspace, item) == id) {
+                return Some(Found { session, thread: thread_ref, item: item as u32 });
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

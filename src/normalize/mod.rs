@@ -335,23 +335,10 @@ fn title(file: &Transcript) -> Option<String> {
 }
 
 fn first_prompt_title(session: &Session, files: &[Transcript]) -> Option<String> {
-    let item = session
-        .thread
-        .items
-        .iter()
-        .find(|i| matches!(i.kind, ItemKind::Prompt) && !i.meta && !i.synthetic)?;
+    let item = session.thread.items.iter().find(|i| i.is_typed_prompt())?;
     let file = &files[item.line.file as usize];
-    let EntryKind::User(user) = &file.lines[item.line.line as usize].entry()?.kind else { return None };
-    let text = match (&user.message.content, item.block) {
-        (crate::model::Content::Text(t), _) => t.decode(&file.bytes).into_owned(),
-        (crate::model::Content::Blocks(blocks), Some(b)) => {
-            match blocks.iter().find(|x| x.index == b)?.kind {
-                crate::model::BlockKind::Text { text } => text.decode(&file.bytes).into_owned(),
-                _ => return None,
-            }
-        }
-        _ => return None,
-    };
+    let message = file.lines[item.line.line as usize].entry()?.message()?;
+    let text = message.text(&file.bytes, item.block)?;
     let line = text.lines().find(|l| !l.trim().is_empty())?.trim();
     Some(line.chars().take(120).collect())
 }

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::view::{AgentLink, Item, ItemKind, Session, Thread, Workspace};
-use crate::model::{BlockKind, Content, EntryKind};
+use crate::model::{BlockKind, EntryKind};
 
 pub fn outline(ws: &Workspace, session: &Session) -> String {
     let mut out = String::new();
@@ -86,17 +86,15 @@ fn describe(ws: &Workspace, item: &Item) -> String {
         }
         ItemKind::OrphanResult => "result without call".into(),
         ItemKind::Event => {
-            let kind = match entry.map(|e| &e.kind) {
-                Some(EntryKind::System(s)) => format!("system {}", s.subtype.name(src)),
-                Some(EntryKind::Attachment(a)) => {
-                    format!(
-                        "attachment {}",
-                        a.attachment_type.map(|t| t.decode(src).into_owned()).unwrap_or_default()
-                    )
+            let kind = match entry.map(|e| (&e.kind, e.label(src))) {
+                Some((EntryKind::System(_), (_, subtype))) => {
+                    format!("system {}", subtype.unwrap_or_default())
                 }
-                Some(EntryKind::Progress(p)) => format!("progress {}", p.kind.name(src)),
-                Some(EntryKind::Summary(_)) => "summary".into(),
-                Some(EntryKind::PrLink(_)) => "pr-link".into(),
+                Some((EntryKind::Attachment(_) | EntryKind::Progress(_), (type_name, subtype))) => {
+                    format!("{type_name} {}", subtype.unwrap_or_default())
+                }
+                Some((EntryKind::Summary(_), _)) => "summary".into(),
+                Some((EntryKind::PrLink(_), _)) => "pr-link".into(),
                 _ => "event".into(),
             };
             format!("event {kind}")
@@ -116,21 +114,13 @@ fn describe(ws: &Workspace, item: &Item) -> String {
 
 /// The text an item shows, for prompts, assistant text and thinking.
 pub fn item_text(ws: &Workspace, item: &Item) -> Option<String> {
-    let src = &ws.file(item.line).bytes;
-    let message = match &ws.line(item.line).entry()?.kind {
-        EntryKind::User(u) => &u.message,
-        EntryKind::Assistant(a) => &a.message,
-        _ => return None,
-    };
-    match (&message.content, item.block) {
-        (Content::Text(text), _) => Some(text.decode(src).into_owned()),
-        (Content::Blocks(blocks), Some(b)) => match &blocks.iter().find(|x| x.index == b)?.kind {
-            BlockKind::Text { text } => Some(text.decode(src).into_owned()),
-            BlockKind::Thinking { thinking } => Some(thinking.decode(src).into_owned()),
-            BlockKind::Image { .. } => Some("[image]".into()),
-            BlockKind::Document { .. } => Some("[document]".into()),
-            _ => None,
-        },
+    let message = ws.entry(item.line)?.message()?;
+    if let Some(text) = message.text(ws.src(item.line), item.block) {
+        return Some(text.into_owned());
+    }
+    match ws.block(item).map(|b| &b.kind) {
+        Some(BlockKind::Image { .. }) => Some("[image]".into()),
+        Some(BlockKind::Document { .. }) => Some("[document]".into()),
         _ => None,
     }
 }

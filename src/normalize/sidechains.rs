@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 
-use super::view::{AgentLink, ItemKind, LineRef, LinkEvidence, Session, Thread};
+use super::view::{AgentLink, ItemKind, LineRef, LinkEvidence, Session, Thread, ThreadRef};
 use crate::model::{self, tool_result, Content, EntryKind, Transcript};
 
 /// `agent-<id>.meta.json`, written beside newer sub-agent files.
@@ -18,17 +18,9 @@ pub struct AgentMeta {
     pub tool_use_id: Option<String>,
 }
 
-/// Which thread of a session an item is in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ThreadId {
-    Main,
-    Branch(usize),
-    Agent(usize),
-}
-
 /// A call that spawns a sub-agent, with what it says about the agent.
 struct SpawnCall {
-    thread: ThreadId,
+    thread: ThreadRef,
     item: usize,
     line: LineRef,
     tool_use_id: String,
@@ -97,11 +89,7 @@ pub fn link(session: &mut Session, files: &[Transcript], metas: &[Option<AgentMe
         a.link = AgentLink::ToolCall { line: call.line, how };
         a.description = a.description.take().or_else(|| call.description.clone());
         a.agent_type = a.agent_type.take().or_else(|| call.agent_type.clone());
-        let thread = match call.thread {
-            ThreadId::Main => &mut session.thread,
-            ThreadId::Branch(b) => &mut session.branches[b].thread,
-            ThreadId::Agent(other) => &mut session.agents[other].thread,
-        };
+        let thread = session.thread_mut(call.thread);
         if let ItemKind::ToolCall(tool_call) = &mut thread.items[call.item].kind {
             tool_call.agent = Some(agent as u32);
         }
@@ -109,11 +97,8 @@ pub fn link(session: &mut Session, files: &[Transcript], metas: &[Option<AgentMe
 }
 
 fn spawn_calls(session: &Session, files: &[Transcript]) -> Vec<SpawnCall> {
-    let mut threads: Vec<(ThreadId, &Thread)> = vec![(ThreadId::Main, &session.thread)];
-    threads.extend(session.branches.iter().enumerate().map(|(i, b)| (ThreadId::Branch(i), &b.thread)));
-    threads.extend(session.agents.iter().enumerate().map(|(i, a)| (ThreadId::Agent(i), &a.thread)));
     let mut calls = Vec::new();
-    for (thread_id, thread) in threads {
+    for (thread_id, thread) in session.threads() {
         for (index, item) in thread.items.iter().enumerate() {
             let ItemKind::ToolCall(call) = &item.kind else { continue };
             let src = &files[item.line.file as usize].bytes[..];
@@ -165,8 +150,7 @@ fn spawn_calls(session: &Session, files: &[Transcript]) -> Vec<SpawnCall> {
 fn input_of(files: &[Transcript], line: LineRef, block: Option<u32>) -> Option<serde_json::Value> {
     let file = &files[line.file as usize];
     let EntryKind::Assistant(a) = &file.lines[line.line as usize].entry()?.kind else { return None };
-    let block = a.message.content.blocks().iter().find(|b| Some(b.index) == block)?;
-    match &block.kind {
+    match &a.message.content.block(block?)?.kind {
         model::BlockKind::ToolUse(t) => model::body::value(&file.bytes, t.input?).ok(),
         _ => None,
     }

@@ -3,7 +3,7 @@
 //! Nothing here copies transcript text. An [`Item`] names a line (and a block in it); the UI
 //! decodes what it shows from the file's bytes. Ids are derived when asked for, not stored.
 
-use crate::model::{JsonStr, Transcript};
+use crate::model::{Block, Entry, JsonStr, Line, Transcript};
 
 /// A line of one of the loaded files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -12,6 +12,16 @@ pub struct LineRef {
     pub file: u32,
     /// Index into that file's `lines` (the line number minus one).
     pub line: u32,
+}
+
+/// Which thread of a session: the main line, an alternative branch, or a sub-agent's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ThreadRef {
+    Main,
+    /// An index into [`Session::branches`].
+    Branch(u32),
+    /// An index into [`Session::agents`].
+    Agent(u32),
 }
 
 /// One rendered row of a conversation.
@@ -53,6 +63,13 @@ pub enum ItemKind {
     Unknown,
     /// A known type whose payload does not fit: shown raw with the error.
     Malformed,
+}
+
+impl Item {
+    /// A prompt the person typed: what the session's title, prompt count and j/k stop at.
+    pub fn is_typed_prompt(&self) -> bool {
+        matches!(self.kind, ItemKind::Prompt) && !self.meta && !self.synthetic
+    }
 }
 
 impl ItemKind {
@@ -242,11 +259,51 @@ impl Workspace {
         &self.files[line.file as usize]
     }
 
-    pub fn line(&self, line: LineRef) -> &crate::model::Line {
+    pub fn line(&self, line: LineRef) -> &Line {
         &self.files[line.file as usize].lines[line.line as usize]
     }
 
+    /// The bytes of the file `line` is in, which its spans point into.
     pub fn src(&self, line: LineRef) -> &[u8] {
         &self.files[line.file as usize].bytes
+    }
+
+    pub fn entry(&self, line: LineRef) -> Option<&Entry> {
+        self.line(line).entry()
+    }
+
+    /// The content block an item shows, for items split out of a message.
+    pub fn block(&self, item: &Item) -> Option<&Block> {
+        self.entry(item.line)?.message()?.content.block(item.block?)
+    }
+}
+
+impl Session {
+    pub fn thread(&self, thread: ThreadRef) -> &Thread {
+        match thread {
+            ThreadRef::Main => &self.thread,
+            ThreadRef::Branch(b) => &self.branches[b as usize].thread,
+            ThreadRef::Agent(a) => &self.agents[a as usize].thread,
+        }
+    }
+
+    pub fn thread_mut(&mut self, thread: ThreadRef) -> &mut Thread {
+        match thread {
+            ThreadRef::Main => &mut self.thread,
+            ThreadRef::Branch(b) => &mut self.branches[b as usize].thread,
+            ThreadRef::Agent(a) => &mut self.agents[a as usize].thread,
+        }
+    }
+
+    /// Every thread: the main line, then the branches, then the sub-agents.
+    pub fn threads(&self) -> impl Iterator<Item = (ThreadRef, &Thread)> {
+        std::iter::once((ThreadRef::Main, &self.thread))
+            .chain(self.branches.iter().enumerate().map(|(i, b)| (ThreadRef::Branch(i as u32), &b.thread)))
+            .chain(self.agents.iter().enumerate().map(|(i, a)| (ThreadRef::Agent(i as u32), &a.thread)))
+    }
+
+    /// An item by where it is.
+    pub fn item(&self, thread: ThreadRef, item: u32) -> Option<&Item> {
+        self.thread(thread).items.get(item as usize)
     }
 }

@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use super::format::duration;
 use crate::model::body::{self, ToolResultContent};
 use crate::model::tool_result::{self, ToolUseResult};
 use crate::model::{BlockKind, EntryKind};
@@ -44,9 +45,8 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
         .unwrap_or(Value::Object(Default::default()));
     let result = call.result.and_then(|r| {
         let file = ws.file(r.line);
-        let EntryKind::User(user) = &ws.line(r.line).entry()?.kind else { return None };
-        let block = user.message.content.blocks().iter().find(|b| b.index == r.block)?;
-        let BlockKind::ToolResult(result) = &block.kind else { return None };
+        let EntryKind::User(user) = &ws.entry(r.line)?.kind else { return None };
+        let BlockKind::ToolResult(result) = &user.message.content.block(r.block)?.kind else { return None };
         let content = match result.content {
             Some(span) => body::tool_result_content(&file.bytes, span),
             None => ToolResultContent::Text(String::new()),
@@ -74,17 +74,21 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
 }
 
 fn input_span(ws: &Workspace, item: &Item) -> Option<crate::model::Span> {
-    let EntryKind::Assistant(a) = &ws.line(item.line).entry()?.kind else { return None };
-    let block = a.message.content.blocks().iter().find(|b| Some(b.index) == item.block)?;
-    match &block.kind {
+    match &ws.block(item)?.kind {
         BlockKind::ToolUse(t) | BlockKind::ServerToolUse(t) => t.input,
         _ => None,
     }
 }
 
 impl CallView {
+    /// A string argument of the call.
     pub fn text(&self, key: &str) -> Option<&str> {
         self.input.get(key).and_then(Value::as_str)
+    }
+
+    /// The structured result Claude Code kept for its UI, when there is one.
+    pub fn structured(&self) -> Option<&ToolUseResult> {
+        self.result.as_ref()?.structured.as_ref()
     }
 
     pub fn outcome(&self) -> Outcome {
@@ -168,22 +172,6 @@ impl CallView {
 fn diff_counts(rows: &[super::diff::Row]) -> String {
     let (added, removed) = super::diff::counts(rows);
     format!("+{added} −{removed}")
-}
-
-/// `1.2s`, `3m 05s`.
-pub fn duration(ms: f64) -> String {
-    if ms < 1000.0 {
-        return format!("{ms:.0}ms");
-    }
-    let s = ms / 1000.0;
-    if s < 60.0 {
-        return format!("{s:.1}s");
-    }
-    let m = (s / 60.0).floor();
-    if m < 60.0 {
-        return format!("{m:.0}m {:02.0}s", s - m * 60.0);
-    }
-    format!("{:.0}h {:02.0}m", (m / 60.0).floor(), m % 60.0)
 }
 
 /// The text a search looks in for an item: what the row shows, and for a call its input and

@@ -4,15 +4,8 @@
 
 use std::collections::HashSet;
 
-use crate::normalize::{AgentLink, ItemKind, LineRef, Session, Thread};
-
-/// Which thread of a session.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ThreadRef {
-    Main,
-    Branch(u32),
-    Agent(u32),
-}
+pub use crate::normalize::ThreadRef;
+use crate::normalize::{AgentLink, ItemKind, LineRef, Session};
 
 /// One row: an item of a thread, at a nesting depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,14 +13,6 @@ pub struct Row {
     pub thread: ThreadRef,
     pub item: u32,
     pub depth: u16,
-}
-
-pub fn thread(session: &Session, thread: ThreadRef) -> &Thread {
-    match thread {
-        ThreadRef::Main => &session.thread,
-        ThreadRef::Branch(b) => &session.branches[b as usize].thread,
-        ThreadRef::Agent(a) => &session.agents[a as usize].thread,
-    }
 }
 
 /// What the reader has chosen to see.
@@ -101,7 +86,7 @@ fn push_thread(
     visiting: &mut HashSet<u32>,
     out: &mut Vec<Row>,
 ) {
-    let items = &thread(session, thread_ref).items;
+    let items = &session.thread(thread_ref).items;
     for index in range {
         let item = &items[index];
         if keep(thread_ref, index as u32) {
@@ -121,11 +106,8 @@ fn push_thread(
 /// Where each agent's spawning call is: (thread, item), for opening the way to a search hit.
 pub fn agent_parents(session: &Session) -> Vec<Option<(ThreadRef, u32)>> {
     let mut parents = vec![None; session.agents.len()];
-    let threads = std::iter::once(ThreadRef::Main)
-        .chain((0..session.branches.len() as u32).map(ThreadRef::Branch))
-        .chain((0..session.agents.len() as u32).map(ThreadRef::Agent));
-    for t in threads {
-        for (index, item) in thread(session, t).items.iter().enumerate() {
+    for (t, thread) in session.threads() {
+        for (index, item) in thread.items.iter().enumerate() {
             if let ItemKind::ToolCall(call) = &item.kind {
                 if let Some(agent) = call.agent {
                     parents[agent as usize] = Some((t, index as u32));

@@ -1,5 +1,4 @@
-//! The viewer inside any element of a host page (the npm package's `mountViewer`), and the style
-//! it brings along.
+//! The viewer inside any element of a host page (the npm package's `mountViewer`).
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -10,23 +9,6 @@ use leptos::prelude::*;
 use super::state::{Theme, Viewer};
 use super::App;
 use crate::normalize::Input;
-
-/// The viewer's stylesheet, built in so an embedding page needs no file of ours. Every rule is
-/// under `.cctv`, and `.cctv` resets what it would inherit, so it neither leaks nor borrows.
-const CSS: &str = include_str!("../../www/viewer.css");
-
-/// Adds the viewer's stylesheet to the document once.
-pub fn ensure_style() {
-    let document = document();
-    if document.get_element_by_id("cctv-style").is_some() {
-        return;
-    }
-    if let (Ok(style), Some(head)) = (document.create_element("style"), document.head()) {
-        style.set_id("cctv-style");
-        style.set_text_content(Some(CSS));
-        let _ = head.append_child(&style);
-    }
-}
 
 /// A viewer mounted in a host element. Dropping it (or `destroy`) removes it.
 pub struct Embedded {
@@ -53,9 +35,7 @@ impl Embedded {
                     let Some((thread, item)) = viewer.target.get() else { return };
                     let Some(ws) = viewer.workspace.get_untracked() else { return };
                     let Some(s) = ws.sessions.get(viewer.session.get_untracked()) else { return };
-                    let Some(item) = crate::present::rows::thread(s, thread).items.get(item as usize) else {
-                        return;
-                    };
+                    let Some(item) = s.item(thread, item) else { return };
                     let id = crate::normalize::ids::item_id(&ws, item);
                     let _ = callback.call1(&wasm_bindgen::JsValue::NULL, &id.into());
                 });
@@ -73,7 +53,7 @@ impl Embedded {
 
     /// Shows the item with this anchor id; false if no loaded item has it.
     pub fn scroll_to(&self, id: &str) -> bool {
-        super::go_to_id(self.viewer, id)
+        super::navigation::go_to_id(self.viewer, id)
     }
 
     pub fn destroy(&mut self) {

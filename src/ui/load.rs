@@ -10,7 +10,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{DataTransfer, File, FileSystemDirectoryEntry, FileSystemEntry, FileSystemFileEntry};
 
 use super::state::{Progress, Viewer};
-use crate::model::{self, SplitLines, Transcript};
+use crate::model::GrowingTranscript;
 use crate::normalize::{self, Input};
 
 /// A file to read, with the name it should carry (its path inside a dropped folder).
@@ -154,17 +154,12 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
     let mut next = first_slice(0);
     for (index, Named { name, file }) in files.iter().enumerate() {
         let size = sizes[index];
-        let is_meta = name.ends_with(".meta.json");
-        let mut bytes: Vec<u8> = Vec::new();
-        if bytes.try_reserve_exact(size as usize).is_err() {
+        let Some(mut arriving) = Arriving::new(name, size) else {
             problems.push((name.clone(), format!("not enough memory to open its {:.0} MB", size / 1e6)));
             done += 2.0 * size;
             next = first_slice(index + 1);
             continue;
-        }
-        let mut lines = Vec::new();
-        // Where parsing stands: (offset, last line number), once the first bytes are in.
-        let mut split_at: Option<(usize, u32)> = None;
+        };
         let mut failed = None;
         let mut at = 0.0;
         while let Some(pending) = next.take() {
@@ -174,7 +169,7 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
             at = (at + READ_STEP).min(size);
             next = if at < size { Some(read_slice(file, at, size)) } else { first_slice(index + 1) };
             match chunk {
-                Ok(buffer) => append(&mut bytes, &Uint8Array::new(&buffer)),
+                Ok(buffer) => arriving.append(&Uint8Array::new(&buffer)),
                 Err(e) => {
                     failed = Some(describe(&e));
                     // The rest of this file is not worth reading.
@@ -182,55 +177,42 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
                     break;
                 }
             }
-            if !is_meta {
-                // Only whole lines are parsed; one cut by the slice waits for the rest of it.
-                let complete = if at >= size {
-                    bytes.len()
-                } else {
-                    memchr::memrchr(b'\n', &bytes).map_or(0, |i| i + 1)
-                };
-                let region = &bytes[..complete];
-                let mut split = match split_at {
-                    Some((offset, number)) => SplitLines::resume(region, offset, number),
-                    None => SplitLines::new(region),
-                };
+            if let Arriving::Transcript(transcript) = &mut arriving {
                 loop {
                     if now() - last_yield >= TASK_BUDGET_MS {
                         viewer.progress.set(Some(Progress {
                             label: format!("Reading and parsing {name}"),
-                            done: done + bytes.len() as f64 + split.offset() as f64,
+                            done: done + transcript.bytes_fed() as f64 + transcript.bytes_parsed() as f64,
                             total,
                         }));
                         next_frame().await;
                         last_yield = now();
                     }
                     let started = now();
-                    let end = model::parse_step(region, &mut split, PARSE_STEP, &mut lines);
+                    let caught_up = transcript.step(PARSE_STEP);
                     parsing += now() - started;
-                    if end {
+                    if caught_up {
                         break;
                     }
                 }
-                if split_at.is_none() && complete < bytes.capacity() {
-                    // Size the index for the whole file by the first slice's lines per byte,
-                    // rather than copying it each time it doubles.
-                    let expected = lines.len() as f64 * size / complete.max(1) as f64;
-                    lines.reserve((expected * 1.1) as usize);
-                }
-                split_at = Some((split.offset(), split.number()));
             }
             if at >= size {
                 break;
             }
         }
         done += 2.0 * size;
-        let name = name.clone();
         if let Some(reason) = failed {
-            problems.push((name, format!("could not be read: {reason}")));
-        } else if is_meta {
-            metas.push(Input { name, bytes });
-        } else {
-            transcripts.push(Transcript { name, bytes, lines });
+            problems.push((name.clone(), format!("could not be read: {reason}")));
+            continue;
+        }
+        match arriving {
+            Arriving::Meta(bytes) => metas.push(Input { name: name.clone(), bytes }),
+            Arriving::Transcript(transcript) => {
+                // Only a last line without a line break is left to parse.
+                let started = now();
+                transcripts.push(transcript.finish());
+                parsing += now() - started;
+            }
         }
     }
     viewer.progress.set(Some(Progress { label: "Linking sessions and sub-agents".into(), done, total }));
@@ -247,15 +229,41 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
     mark(&format!("cctv:phases read {reading:.0} ms, parse {parsing:.0} ms, normalize {normalizing:.0} ms"));
 }
 
-/// Appends a slice read from a file to its bytes, copying straight into the space reserved for
-/// the whole file (no zero-filling first: that would be a second pass over hundreds of MB).
-fn append(bytes: &mut Vec<u8>, array: &Uint8Array) {
-    let len = array.length() as usize;
-    bytes.reserve(len);
-    let from = bytes.len();
-    array.copy_to_uninit(&mut bytes.spare_capacity_mut()[..len]);
-    // SAFETY: `copy_to_uninit` wrote all `len` bytes after `from`.
-    unsafe { bytes.set_len(from + len) };
+/// A file being read: a transcript parsed as it arrives, or a sub-agent's `.meta.json`, which is
+/// not a transcript and is only collected.
+enum Arriving {
+    Transcript(GrowingTranscript),
+    Meta(Vec<u8>),
+}
+
+impl Arriving {
+    /// Reserves room for the whole file at once; `None` if it cannot be had.
+    fn new(name: &str, size: f64) -> Option<Arriving> {
+        if name.ends_with(".meta.json") {
+            let mut bytes = Vec::new();
+            bytes.try_reserve_exact(size as usize).ok()?;
+            Some(Arriving::Meta(bytes))
+        } else {
+            GrowingTranscript::new(name, size as usize).ok().map(Arriving::Transcript)
+        }
+    }
+
+    /// Appends a slice read from the file, copying straight into the space reserved for the
+    /// whole file (no zero-filling first: that would be a second pass over hundreds of MB).
+    fn append(&mut self, array: &Uint8Array) {
+        let len = array.length() as usize;
+        match self {
+            Arriving::Transcript(transcript) => {
+                transcript.feed_in_place(len, |spare| array.copy_to_uninit(spare))
+            }
+            // A few hundred bytes of metadata: zero-filling them costs nothing.
+            Arriving::Meta(bytes) => {
+                let from = bytes.len();
+                bytes.resize(from + len, 0);
+                array.copy_to(&mut bytes[from..]);
+            }
+        }
+    }
 }
 
 fn now() -> f64 {

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::normalize::Workspace;
+pub use crate::present::filter::Filter;
 use crate::present::rows::{Choices, ThreadRef};
 
 /// A panel, by the item it belongs to and which of its parts.
@@ -35,34 +36,6 @@ pub struct Progress {
     pub label: String,
     pub done: f64,
     pub total: f64,
-}
-
-/// Which kinds of items are shown.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Filter {
-    pub user: bool,
-    pub assistant: bool,
-    pub thinking: bool,
-    pub tools: bool,
-    pub system: bool,
-    /// Only errors (failed tools, API errors, malformed and unknown lines).
-    pub errors_only: bool,
-    /// Only calls of this tool.
-    pub tool: Option<String>,
-}
-
-impl Default for Filter {
-    fn default() -> Self {
-        Filter {
-            user: true,
-            assistant: true,
-            thinking: true,
-            tools: true,
-            system: true,
-            errors_only: false,
-            tool: None,
-        }
-    }
 }
 
 #[derive(Clone, Copy)]

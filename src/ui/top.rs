@@ -5,9 +5,10 @@ use leptos::html::Input;
 use leptos::prelude::*;
 
 use super::load;
-use super::search::hits;
+use super::navigation::reveal;
 use super::state::{part, use_viewer, Filter, Theme, Viewer};
-use crate::present::rows::{self, ThreadRef};
+use crate::present::search::hits;
+use crate::present::session::{session_label, SessionLabel};
 
 #[component]
 pub fn TopBar() -> impl IntoView {
@@ -54,7 +55,7 @@ pub fn TopBar() -> impl IntoView {
             viewer.open.update(|o| {
                 o.insert((thread, item, part::BODY));
             });
-            super::reveal(viewer, &ws, session, thread, item);
+            reveal(viewer, &ws, session, thread, item);
         }
     };
     let count = move || {
@@ -77,20 +78,8 @@ pub fn TopBar() -> impl IntoView {
             ws.sessions
                 .iter()
                 .enumerate()
-                .map(|(i, s)| {
-                    let title = s.title.clone().unwrap_or_else(|| s.session_id.clone().unwrap_or_default());
-                    let date =
-                        s.stats.first_timestamp.as_deref().and_then(|t| t.get(..10)).unwrap_or("").to_owned();
-                    let size: usize = s.file.map(|f| ws.files[f as usize].bytes.len()).unwrap_or(0)
-                        + s.agents
-                            .iter()
-                            .filter_map(|a| a.file)
-                            .map(|f| ws.files[f as usize].bytes.len())
-                            .sum::<usize>();
-                    let model = s.stats.models.keys().next().cloned().unwrap_or_default();
-                    (i, format!("{title} — {date} · {:.1} MB · {model}", size as f64 / 1e6))
-                })
-                .collect::<Vec<_>>()
+                .map(|(i, s)| (i, session_label(&ws, s)))
+                .collect::<Vec<(usize, SessionLabel)>>()
         })
     };
     let tool_names = move || {
@@ -137,11 +126,15 @@ pub fn TopBar() -> impl IntoView {
                         }
                     >
                         {list.into_iter().map(|(i, label)| view! {
-                            <option value=i.to_string() selected=move || viewer.session.get() == i>{label}</option>
+                            <option value=i.to_string() selected=move || viewer.session.get() == i>{label.one_line()}</option>
                         }).collect_view()}
                     </select>
                 })}
-                {move || sessions().filter(|s| s.len() == 1).map(|list| view! { <span class="cctv-title">{list[0].1.clone()}</span> })}
+                {move || sessions().filter(|s| s.len() == 1).map(|list| {
+                    let SessionLabel { title, detail } = list[0].1.clone();
+                    // <bdi>: the title is transcript text and must not reorder the detail after it.
+                    view! { <span class="cctv-title"><bdi>{title}</bdi>{format!(" — {detail}")}</span> }
+                })}
                 <span class="cctv-top__spacer"></span>
                 <input
                     id="cctv-search"
@@ -224,13 +217,10 @@ pub fn expand_all(viewer: Viewer, open: bool) {
     }
     let Some(ws) = viewer.workspace.get_untracked() else { return };
     let Some(s) = ws.sessions.get(viewer.session.get_untracked()) else { return };
-    let threads = std::iter::once(ThreadRef::Main)
-        .chain((0..s.branches.len() as u32).map(ThreadRef::Branch))
-        .chain((0..s.agents.len() as u32).map(ThreadRef::Agent));
     let mut keys = std::collections::HashSet::new();
-    for thread in threads {
-        for item in 0..rows::thread(s, thread).items.len() as u32 {
-            keys.insert((thread, item, part::BODY));
+    for (thread_ref, thread) in s.threads() {
+        for item in 0..thread.items.len() as u32 {
+            keys.insert((thread_ref, item, part::BODY));
         }
     }
     viewer.open.set(keys);

@@ -1,0 +1,68 @@
+//! Numbers, durations and transcript text as the page's chrome shows them.
+
+/// `1.2s`, `3m 05s`.
+pub fn duration(ms: f64) -> String {
+    if ms < 1000.0 {
+        return format!("{ms:.0}ms");
+    }
+    let s = ms / 1000.0;
+    if s < 60.0 {
+        return format!("{s:.1}s");
+    }
+    let m = (s / 60.0).floor();
+    if m < 60.0 {
+        return format!("{m:.0}m {:02.0}s", s - m * 60.0);
+    }
+    format!("{:.0}h {:02.0}m", (m / 60.0).floor(), m % 60.0)
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let text = n.to_string();
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i > 0 && (text.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Transcript text (a title, a file or agent name) set among the page's own words, isolated so
+/// that a right-to-left override or an unclosed embedding inside it cannot reorder what follows:
+/// FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE, which ends every embedding opened inside it
+/// (Unicode bidi algorithm, rule X6a). Elements use `<bdi>`; this is for text that cannot hold
+/// elements, such as a `<select>`'s options.
+pub fn isolate(text: &str) -> String {
+    format!("\u{2068}{text}\u{2069}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_people_say_them() {
+        assert_eq!(duration(250.0), "250ms");
+        assert_eq!(duration(1500.0), "1.5s");
+        assert_eq!(duration(185_000.0), "3m 05s");
+        assert_eq!(duration(2.0 * 3_600_000.0 + 60_000.0), "2h 01m");
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn isolated_text_opens_and_closes_one_isolate() {
+        let title = "evil\u{202E} title";
+        let shown = isolate(title);
+        assert!(shown.starts_with('\u{2068}') && shown.ends_with('\u{2069}'));
+        assert_eq!(shown.trim_matches(['\u{2068}', '\u{2069}']), title);
+    }
+}

@@ -1,0 +1,371 @@
+//! What one row of the conversation says: who, when, and its body, decided here so the UI only
+//! draws it.
+
+use super::calls::{call_view, CallView, Outcome};
+use super::event::{event_view, EventView};
+use super::hooks::{hook_view, progress_view, HookView, ProgressView};
+use super::rows::{forks_at, Row};
+use super::tools::{tool_body, ToolBody};
+use crate::model::body::{self, ImageSource, ToolResultContent};
+use crate::model::{BlockKind, EntryKind};
+use crate::normalize::{ids, outline, Item, ItemKind, LineRef, Session, ThreadRef, Workspace};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ItemView {
+    /// The anchor id (`#<id>`).
+    pub id: String,
+    /// The line the row shows, for its raw view.
+    pub line: LineRef,
+    pub role: Role,
+    /// `HH:MM:SS` of the line's timestamp.
+    pub time: Option<String>,
+    pub meta: bool,
+    pub synthetic: bool,
+    pub body: ItemBody,
+    /// The conversation forked after this row: the branches to switch to.
+    pub forks: Vec<BranchChoice>,
+}
+
+/// Who a row is from, as its label says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    You,
+    /// Text Claude Code injected for the model in the user's place.
+    Meta,
+    Claude,
+    Thinking,
+    Tool,
+    Compact,
+    Hook,
+    System,
+    /// Shown as its raw JSON.
+    Raw,
+}
+
+impl Role {
+    pub fn label(self) -> &'static str {
+        match self {
+            Role::You => "you",
+            Role::Meta => "meta",
+            Role::Claude => "claude",
+            Role::Thinking => "thinking",
+            Role::Tool => "tool",
+            Role::Compact => "compact",
+            Role::Hook => "hook",
+            Role::System => "system",
+            Role::Raw => "raw",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ItemBody {
+    /// What the person typed.
+    Prompt(String),
+    /// Injected text (meta prompts, the compaction summary), folded under its first line.
+    Folded {
+        first_line: String,
+        text: String,
+    },
+    Image(ImageSource),
+    Document {
+        title: String,
+    },
+    /// Claude's answer, Markdown.
+    Answer(String),
+    Thinking {
+        text: String,
+        words: usize,
+    },
+    RedactedThinking,
+    ToolCall(Box<CallRow>),
+    OrphanResult {
+        tool_use_id: String,
+        content: ToolResultContent,
+        is_error: bool,
+    },
+    Event(EventView),
+    Compacted(Compacted),
+    /// An entry or block cctv cannot show in words, with a badge saying why.
+    Raw {
+        badge: String,
+        line_number: u32,
+    },
+    /// A line that no longer reads as its kind (cannot happen for a parsed file).
+    Empty,
+}
+
+/// A tool call's header, and what its panel holds when opened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallRow {
+    pub call: CallView,
+    /// The tool's name (for MCP tools, without the server).
+    pub name: String,
+    pub server: Option<String>,
+    pub target: String,
+    pub detail: Option<String>,
+    pub hooks: usize,
+    pub outcome: Outcome,
+    pub pre_hooks: Vec<LineRef>,
+    pub post_hooks: Vec<LineRef>,
+    pub progress: Vec<LineRef>,
+    /// The sub-agent it spawned.
+    pub agent: Option<AgentSummary>,
+}
+
+/// What an opened tool panel shows, in order: hooks before, the tool's body, hooks after,
+/// progress.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallPanel {
+    pub pre: Vec<HookView>,
+    pub body: ToolBody,
+    pub post: Vec<HookView>,
+    pub progress: Option<ProgressView>,
+}
+
+impl CallRow {
+    /// Built only when the panel opens: decoding every call's hooks up front would be wasted on
+    /// the thousands a long session has.
+    pub fn panel(&self, ws: &Workspace) -> CallPanel {
+        CallPanel {
+            pre: self.pre_hooks.iter().filter_map(|l| hook_view(ws, *l, "PreToolUse")).collect(),
+            body: tool_body(&self.call),
+            post: self.post_hooks.iter().filter_map(|l| hook_view(ws, *l, "PostToolUse")).collect(),
+            progress: progress_view(ws, &self.progress),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentSummary {
+    /// An index into the session's agents.
+    pub agent: u32,
+    pub items: usize,
+    /// `Explore · 12 items · 5 tool calls · 900 tokens out`.
+    pub label: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Compacted {
+    /// `Conversation compacted (auto, 150000 tokens before, 30000 after)`.
+    pub header: String,
+    /// `summary` entries the compaction follows.
+    pub summaries: Vec<String>,
+    /// The summary the conversation continues from, Markdown.
+    pub summary: Option<String>,
+}
+
+/// A branch to switch to where the conversation forked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BranchChoice {
+    /// `None`: the latest continuation (what Claude Code resumes).
+    pub branch: Option<u32>,
+    pub label: String,
+}
+
+/// The row `row` of session `session`, or `None` if the row is not in it.
+pub fn item_view(ws: &Workspace, session: &Session, row: Row) -> Option<ItemView> {
+    let item = session.item(row.thread, row.item)?;
+    let thread = session.thread(row.thread);
+    let last_of_line = thread.items.get(row.item as usize + 1).is_none_or(|next| next.line != item.line);
+    let forks = match row.thread {
+        ThreadRef::Main if last_of_line => branch_choices(ws, session, forks_at(session, item.line)),
+        _ => Vec::new(),
+    };
+    let src = ws.src(item.line);
+    Some(ItemView {
+        id: ids::item_id(ws, item),
+        line: item.line,
+        role: role(ws, item),
+        time: ws
+            .entry(item.line)
+            .and_then(|e| e.envelope.timestamp)
+            .map(|t| t.decode(src).get(11..19).unwrap_or_default().to_owned()),
+        meta: item.meta,
+        synthetic: item.synthetic,
+        body: item_body(ws, session, item),
+        forks,
+    })
+}
+
+fn role(ws: &Workspace, item: &Item) -> Role {
+    match &item.kind {
+        ItemKind::Prompt if item.meta => Role::Meta,
+        ItemKind::Prompt => Role::You,
+        ItemKind::Text | ItemKind::RedactedThinking => Role::Claude,
+        ItemKind::Thinking => Role::Thinking,
+        ItemKind::ToolCall(_) | ItemKind::OrphanResult => Role::Tool,
+        ItemKind::CompactBoundary(_) => Role::Compact,
+        ItemKind::Unknown | ItemKind::Malformed | ItemKind::UnknownBlock => Role::Raw,
+        ItemKind::Event => match ws.entry(item.line).map(|e| &e.kind) {
+            Some(EntryKind::Attachment(_) | EntryKind::Progress(_)) => Role::Hook,
+            _ => Role::System,
+        },
+    }
+}
+
+fn item_body(ws: &Workspace, session: &Session, item: &Item) -> ItemBody {
+    let src = ws.src(item.line);
+    let Some(entry) = ws.entry(item.line) else { return ItemBody::Empty };
+    let block = ws.block(item).map(|b| &b.kind);
+    let text = || entry.message().and_then(|m| m.text(src, item.block)).map(|t| t.into_owned());
+    match &item.kind {
+        ItemKind::Prompt => match (text(), block) {
+            (Some(text), _) if item.meta || entry.envelope.is_compact_summary => ItemBody::Folded {
+                first_line: text
+                    .lines()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("")
+                    .chars()
+                    .take(100)
+                    .collect(),
+                text,
+            },
+            (Some(text), _) => ItemBody::Prompt(text),
+            (None, Some(BlockKind::Image { source: Some(s) })) => {
+                ItemBody::Image(body::image_source(src, *s))
+            }
+            (None, Some(BlockKind::Document { title, .. })) => {
+                ItemBody::Document { title: title.map(|t| t.decode(src).into_owned()).unwrap_or_default() }
+            }
+            _ => raw(ws, item, String::new()),
+        },
+        ItemKind::Text => ItemBody::Answer(text().unwrap_or_default()),
+        ItemKind::Thinking => match text() {
+            Some(text) => ItemBody::Thinking { words: text.split_whitespace().count(), text },
+            None => ItemBody::Empty,
+        },
+        ItemKind::RedactedThinking => ItemBody::RedactedThinking,
+        ItemKind::ToolCall(call) => {
+            let view = call_view(ws, item, call);
+            let (name, server) = match &view.mcp {
+                Some((server, tool)) => (tool.clone(), Some(server.clone())),
+                None => (view.name.clone(), None),
+            };
+            let agent = call.agent.and_then(|a| agent_summary(session, a));
+            ItemBody::ToolCall(Box::new(CallRow {
+                name,
+                server,
+                target: view.target(),
+                detail: view.detail(),
+                hooks: call.pre_hooks.len() + call.post_hooks.len(),
+                outcome: view.outcome(),
+                pre_hooks: call.pre_hooks.clone(),
+                post_hooks: call.post_hooks.clone(),
+                progress: call.progress.clone(),
+                agent,
+                call: view,
+            }))
+        }
+        ItemKind::OrphanResult => {
+            let Some(BlockKind::ToolResult(r)) = block else { return ItemBody::Empty };
+            ItemBody::OrphanResult {
+                tool_use_id: r.tool_use_id.map(|i| i.decode(src).into_owned()).unwrap_or_default(),
+                content: r
+                    .content
+                    .map(|c| body::tool_result_content(src, c))
+                    .unwrap_or(ToolResultContent::Text(String::new())),
+                is_error: r.is_error,
+            }
+        }
+        ItemKind::Event => ItemBody::Event(event_view(ws, item)),
+        ItemKind::CompactBoundary(boundary) => {
+            let meta = match &entry.kind {
+                EntryKind::System(s) => s.compact.clone(),
+                _ => None,
+            };
+            let trigger =
+                meta.as_ref().and_then(|m| m.trigger).map(|t| t.decode(src).into_owned()).unwrap_or_default();
+            let before = meta
+                .as_ref()
+                .and_then(|m| m.pre_tokens)
+                .map(|t| format!(", {t} tokens before"))
+                .unwrap_or_default();
+            let after =
+                meta.as_ref().and_then(|m| m.post_tokens).map(|t| format!(", {t} after")).unwrap_or_default();
+            let summary = boundary.summary.map(|l| {
+                let Some(message) = ws.entry(l).and_then(|e| e.message()) else { return String::new() };
+                let s = ws.src(l);
+                match &message.content {
+                    crate::model::Content::Blocks(blocks) => blocks
+                        .iter()
+                        .filter_map(|b| match b.kind {
+                            BlockKind::Text { text } => Some(text.decode(s).into_owned()),
+                            _ => None,
+                        })
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                    _ => message.text(s, None).map(|t| t.into_owned()).unwrap_or_default(),
+                }
+            });
+            let summaries = boundary
+                .summaries
+                .iter()
+                .filter_map(|l| match ws.entry(*l).map(|e| &e.kind) {
+                    Some(EntryKind::Summary(s)) => s.summary.map(|t| t.decode(ws.src(*l)).into_owned()),
+                    _ => None,
+                })
+                .collect();
+            ItemBody::Compacted(Compacted {
+                header: format!("Conversation compacted ({trigger}{before}{after})"),
+                summaries,
+                summary,
+            })
+        }
+        ItemKind::UnknownBlock => {
+            let name = match block {
+                Some(BlockKind::Unknown { type_name }) => {
+                    type_name.map(|t| t.decode(src).into_owned()).unwrap_or("not a block".into())
+                }
+                Some(BlockKind::Malformed { type_name, error }) => {
+                    format!("{} ({error})", type_name.decode(src))
+                }
+                _ => String::new(),
+            };
+            raw(ws, item, format!("unknown block: {name}"))
+        }
+        ItemKind::Unknown => {
+            let name =
+                entry.envelope.type_name.map(|t| t.decode(src).into_owned()).unwrap_or("(no type)".into());
+            raw(ws, item, format!("unknown type: {name}"))
+        }
+        ItemKind::Malformed => {
+            let name = entry.envelope.type_name.map(|t| t.decode(src).into_owned()).unwrap_or_default();
+            let error = match &entry.kind {
+                EntryKind::Malformed { error } => error.as_str(),
+                _ => "",
+            };
+            raw(ws, item, format!("{name} entry that does not fit: {error}"))
+        }
+    }
+}
+
+fn raw(ws: &Workspace, item: &Item, badge: String) -> ItemBody {
+    ItemBody::Raw { badge, line_number: ws.line(item.line).number }
+}
+
+fn agent_summary(session: &Session, agent: u32) -> Option<AgentSummary> {
+    let a = session.agents.get(agent as usize)?;
+    let label = format!(
+        "{} · {} items · {} tool calls · {} tokens out",
+        a.agent_type.clone().unwrap_or_else(|| "sub-agent".into()),
+        a.thread.items.len(),
+        a.stats.tool_calls.values().sum::<u64>(),
+        a.stats.output_tokens
+    );
+    Some(AgentSummary { agent, items: a.thread.items.len(), label })
+}
+
+fn branch_choices(ws: &Workspace, session: &Session, branches: Vec<u32>) -> Vec<BranchChoice> {
+    if branches.is_empty() {
+        return Vec::new();
+    }
+    std::iter::once(BranchChoice { branch: None, label: "latest (what Claude Code resumes)".into() })
+        .chain(branches.into_iter().map(|b| {
+            let first =
+                session.branches[b as usize].thread.items.first().and_then(|i| outline::item_text(ws, i));
+            let label = first.unwrap_or_default().chars().take(60).collect::<String>();
+            BranchChoice { branch: Some(b), label: format!("earlier: {label}") }
+        }))
+        .collect()
+}

@@ -1,0 +1,130 @@
+//! What a tool call's panel shows, decided per tool family. The UI matches on [`ToolBody`] and
+//! draws each variant with its own file under `ui/tools/`; a new tool renderer is one file here,
+//! one there, and one arm in each `match`.
+
+mod agent;
+mod ask;
+mod bash;
+mod edit;
+mod mcp;
+mod read;
+mod search;
+mod todo;
+mod web;
+
+pub use agent::AgentBody;
+pub use ask::{AskBody, Choice, PlanBody, Question};
+pub use bash::{BashBody, BashOutput};
+pub use edit::{Change, EditBody};
+pub use mcp::McpBody;
+pub use read::{ReadBody, ReadContent};
+pub use search::{Found, SearchBody};
+pub use todo::{todo_changes, TodoBody, TodoStatus, TodoView};
+pub use web::{Fetched, WebFetchBody, WebLink, WebResult, WebSearchBody};
+
+use serde_json::Value;
+
+use super::calls::CallView;
+use crate::model::body::ToolResultContent;
+
+/// The body of a tool call's panel, by tool family.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ToolBody {
+    Bash(BashBody),
+    /// Edit, MultiEdit and Write.
+    Edit(EditBody),
+    Read(ReadBody),
+    /// Grep and Glob.
+    Search(SearchBody),
+    WebSearch(WebSearchBody),
+    WebFetch(WebFetchBody),
+    Todo(TodoBody),
+    /// Task and Agent: the prompt a sub-agent was given and its answer.
+    Agent(AgentBody),
+    Ask(AskBody),
+    Plan(PlanBody),
+    Mcp(McpBody),
+    /// Any other tool: its input as JSON and what it returned.
+    Generic {
+        input: Value,
+        output: Output,
+    },
+}
+
+/// What a tool told the model, or that nothing came back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Output {
+    Result {
+        content: ToolResultContent,
+        is_error: bool,
+    },
+    /// No result in the files: the session ended or was cut before the call returned.
+    Missing,
+}
+
+/// What a call returned: the structured result Claude Code kept for its UI where there is one
+/// cctv draws specially, else the plain output.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer<T> {
+    Structured(T),
+    Plain(Output),
+}
+
+impl Output {
+    pub fn of(call: &CallView) -> Output {
+        match &call.result {
+            Some(r) => Output::Result { content: r.content.clone(), is_error: r.is_error },
+            None => Output::Missing,
+        }
+    }
+}
+
+/// Picks a call's body by its tool's name and what its result holds.
+pub fn tool_body(call: &CallView) -> ToolBody {
+    let body = match call.name.as_str() {
+        "Bash" => Some(ToolBody::Bash(BashBody::of(call))),
+        "Read" => ReadBody::of(call).map(ToolBody::Read),
+        "Edit" | "MultiEdit" | "Write" => Some(ToolBody::Edit(EditBody::of(call))),
+        "Grep" | "Glob" => Some(ToolBody::Search(SearchBody::of(call))),
+        "WebSearch" => Some(ToolBody::WebSearch(WebSearchBody::of(call))),
+        "WebFetch" => Some(ToolBody::WebFetch(WebFetchBody::of(call))),
+        "TodoWrite" => Some(ToolBody::Todo(TodoBody::of(call))),
+        "Task" | "Agent" => Some(ToolBody::Agent(AgentBody::of(call))),
+        "AskUserQuestion" => Some(ToolBody::Ask(AskBody::of(call))),
+        "ExitPlanMode" => Some(ToolBody::Plan(PlanBody::of(call))),
+        _ => McpBody::of(call).map(ToolBody::Mcp),
+    };
+    body.unwrap_or_else(|| ToolBody::Generic { input: call.input.clone(), output: Output::of(call) })
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    //! Calls built from real fixture lines, for the per-family tests.
+
+    use crate::normalize::{normalize, Input, ItemKind, Workspace};
+    use crate::present::calls::{call_view, CallView};
+
+    pub fn fixture(name: &str) -> Workspace {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/");
+        let bytes = std::fs::read(format!("{dir}{name}")).expect("the shared fixtures are beside the repo");
+        normalize(vec![Input { name: name.rsplit('/').next().unwrap().to_owned(), bytes }])
+    }
+
+    /// Every call of tool `name` in the workspace, decoded.
+    pub fn calls(ws: &Workspace, name: &str) -> Vec<CallView> {
+        let mut out = Vec::new();
+        for session in &ws.sessions {
+            for (_, thread) in session.threads() {
+                for item in &thread.items {
+                    if let ItemKind::ToolCall(call) = &item.kind {
+                        let view = call_view(ws, item, call);
+                        if view.name == name {
+                            out.push(view);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,133 @@
+//! WebSearch and WebFetch: the query or URL, and what came back.
+
+use serde_json::Value;
+
+use super::{Answer, Output};
+use crate::model::tool_result::ToolUseResult;
+use crate::present::calls::CallView;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebSearchBody {
+    pub query: String,
+    pub results: Answer<Vec<WebResult>>,
+}
+
+/// One entry of a search's results: Claude Code writes the model's summary as text and the hits
+/// as `{content: [{title, url}]}`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WebResult {
+    Markdown(String),
+    Links(Vec<WebLink>),
+    Json(Value),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebLink {
+    pub title: String,
+    pub url: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebFetchBody {
+    pub url: String,
+    /// What the model asked of the page.
+    pub prompt: Option<String>,
+    pub fetched: Answer<Fetched>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fetched {
+    /// `200 OK · 5120 bytes`.
+    pub status: String,
+    /// The answer about the page, Markdown.
+    pub answer: String,
+}
+
+impl WebSearchBody {
+    pub fn of(call: &CallView) -> WebSearchBody {
+        let results = match call.structured() {
+            Some(ToolUseResult::WebSearch(s)) => {
+                Answer::Structured(s.results.iter().map(web_result).collect())
+            }
+            _ => Answer::Plain(Output::of(call)),
+        };
+        WebSearchBody { query: call.text("query").unwrap_or_default().to_owned(), results }
+    }
+}
+
+fn web_result(result: &Value) -> WebResult {
+    match result {
+        Value::String(text) => WebResult::Markdown(text.clone()),
+        Value::Object(_) => {
+            let links =
+                result.get("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+            let text = |l: &Value, key: &str| l.get(key).and_then(Value::as_str).unwrap_or("").to_owned();
+            WebResult::Links(
+                links.iter().map(|l| WebLink { title: text(l, "title"), url: text(l, "url") }).collect(),
+            )
+        }
+        other => WebResult::Json(other.clone()),
+    }
+}
+
+impl WebFetchBody {
+    pub fn of(call: &CallView) -> WebFetchBody {
+        let fetched = match call.structured() {
+            Some(ToolUseResult::WebFetch(f)) => Answer::Structured(Fetched {
+                status: format!(
+                    "{} {} · {} bytes",
+                    f.code.unwrap_or(0),
+                    f.code_text.clone().unwrap_or_default(),
+                    f.bytes.unwrap_or(0)
+                ),
+                answer: f.result.clone(),
+            }),
+            _ => Answer::Plain(Output::of(call)),
+        };
+        WebFetchBody {
+            url: call.text("url").unwrap_or_default().to_owned(),
+            prompt: call.text("prompt").map(str::to_owned),
+            fetched,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{calls, fixture};
+    use super::super::{tool_body, Answer, ToolBody};
+    use super::WebResult;
+
+    const FIXTURE: &str =
+        "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl";
+
+    #[test]
+    fn a_real_web_search_lists_its_links() {
+        let ws = fixture(FIXTURE);
+        let searches = calls(&ws, "WebSearch");
+        assert!(!searches.is_empty());
+        let ToolBody::WebSearch(body) = tool_body(&searches[0]) else { panic!() };
+        assert_eq!(body.query, searches[0].text("query").unwrap());
+        let Answer::Structured(results) = body.results else { panic!("structured results") };
+        let links: Vec<_> = results
+            .iter()
+            .flat_map(|r| match r {
+                WebResult::Links(l) => l.clone(),
+                _ => vec![],
+            })
+            .collect();
+        assert!(links.iter().any(|l| l.url.starts_with("http")), "{results:#?}");
+    }
+
+    #[test]
+    fn a_real_web_fetch_shows_its_status_and_answer() {
+        let ws = fixture(FIXTURE);
+        let fetches = calls(&ws, "WebFetch");
+        assert!(!fetches.is_empty());
+        let ToolBody::WebFetch(body) = tool_body(&fetches[0]) else { panic!() };
+        assert!(body.url.starts_with("http"));
+        let Answer::Structured(fetched) = body.fetched else { panic!("structured result") };
+        assert!(fetched.status.contains("bytes"), "{}", fetched.status);
+        assert!(!fetched.answer.is_empty());
+    }
+}

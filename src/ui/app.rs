@@ -1,0 +1,161 @@
+//! The viewer: the bar, the conversation and the side panel, the drop zone, and what the page
+//! says while loading or when something went wrong.
+
+use std::sync::Arc;
+
+use leptos::ev;
+use leptos::prelude::*;
+
+use super::list::ConversationList;
+use super::navigation::{go_to_hash, keyboard};
+use super::state::{Theme, Viewer};
+use super::{load, side, style, top, warm};
+use crate::normalize::Workspace;
+use crate::present::rows::{self, Row};
+
+/// The whole viewer. Shows `initial` until the reader loads files.
+#[component]
+pub fn App(
+    /// What to show first.
+    #[prop(optional)]
+    initial: Option<Vec<crate::normalize::Input>>,
+    /// `initial` is the demo: say so, and how to open your own.
+    #[prop(optional)]
+    demo: bool,
+    /// The viewer's state, when whoever mounts the App wants to drive it.
+    #[prop(optional)]
+    viewer: Option<Viewer>,
+    /// Inside a host page: leave the address bar alone and take keys only when focused.
+    #[prop(optional)]
+    embedded: bool,
+    /// The most bytes of files to open at once (default `state::MAX_BYTES`).
+    #[prop(optional)]
+    max_bytes: Option<f64>,
+) -> impl IntoView {
+    style::ensure_style();
+    let viewer = viewer.unwrap_or_default();
+    if let Some(limit) = max_bytes {
+        viewer.max_bytes.set(limit);
+    }
+    provide_context(viewer);
+    warm::run();
+    if let Some(inputs) = initial.filter(|i| !i.is_empty()) {
+        viewer.show(crate::normalize::normalize(inputs));
+        viewer.demo.set(demo);
+    }
+    let (dragging, set_dragging) = signal(0i32);
+    let rows = Memo::new(move |_| {
+        let Some(ws) = viewer.workspace.get() else { return Vec::new() };
+        let session = viewer.session.get();
+        let choices = viewer.choices.get();
+        let filter = viewer.filter.get();
+        let Some(s) = ws.sessions.get(session) else { return Vec::new() };
+        rows::rows(s, &choices, &|thread, item| filter.keeps(&ws, s, thread, item))
+    });
+
+    // #<uuid> in the address: show that item, now and whenever the hash changes.
+    if !embedded {
+        Effect::new(move |_| {
+            if viewer.workspace.with(Option::is_some) {
+                go_to_hash(viewer);
+            }
+        });
+        let hash = window_event_listener(ev::hashchange, move |_| go_to_hash(viewer));
+        on_cleanup(move || hash.remove());
+    }
+    let keys = window_event_listener(ev::keydown, move |e| keyboard(viewer, rows, embedded, e));
+    on_cleanup(move || keys.remove());
+
+    let theme = move || match viewer.theme.get() {
+        Theme::System => None,
+        Theme::Light => Some("light"),
+        Theme::Dark => Some("dark"),
+    };
+    view! {
+        <div
+            class={move || if dragging.get() > 0 { "cctv cctv--dragging" } else { "cctv" }}
+            data-theme=theme
+            on:dragenter=move |e: ev::DragEvent| {
+                e.prevent_default();
+                set_dragging.update(|d| *d += 1);
+            }
+            on:dragover=move |e: ev::DragEvent| e.prevent_default()
+            on:dragleave=move |e: ev::DragEvent| {
+                e.prevent_default();
+                set_dragging.update(|d| *d = (*d - 1).max(0));
+            }
+            on:drop=move |e: ev::DragEvent| {
+                e.prevent_default();
+                set_dragging.set(0);
+                if let Some(transfer) = e.data_transfer() {
+                    leptos::task::spawn_local(async move {
+                        let files = load::from_drop(transfer).await;
+                        load::load(viewer, files).await;
+                    });
+                }
+            }
+        >
+            <top::TopBar />
+            {move || viewer.progress.get().map(|p| {
+                let percent = if p.total > 0.0 { p.done / p.total * 100.0 } else { 0.0 };
+                view! {
+                    <div class="cctv-progress" role="progressbar" aria-valuenow=percent.round() aria-valuemin="0" aria-valuemax="100">
+                        <div class="cctv-progress__bar" style=format!("width: {percent:.1}%")></div>
+                        <span>{format!("{} · {:.1} of {:.1} MB", p.label, p.done / 1e6, p.total / 1e6)}</span>
+                    </div>
+                }
+            })}
+            {move || viewer.demo.get().then(|| view! {
+                <div class="cctv-demo-note" role="note">
+                    "This is a demo session. To read your own, drop its "<code>".jsonl"</code>" files or its whole folder from "
+                    <code>"~/.claude/projects/"</code>" anywhere on this page, or use Open. Nothing is uploaded."
+                </div>
+            })}
+            {move || {
+                let problems = viewer.problems.get();
+                (!problems.is_empty()).then(|| view! {
+                    <div class="cctv-errors" role="alert">
+                        {problems.into_iter().map(|(file, reason)| view! { <div>{format!("{file}: {reason}")}</div> }).collect_view()}
+                        <button on:click=move |_| viewer.problems.set(Vec::new())>"Dismiss"</button>
+                    </div>
+                })
+            }}
+            {move || match viewer.workspace.get() {
+                None => view! { <Welcome /> }.into_any(),
+                Some(ws) if ws.sessions.is_empty() => view! { <Welcome /> }.into_any(),
+                Some(ws) => {
+                    let session = viewer.session.get();
+                    view! { <Conversation workspace=ws session=session rows=rows /> }.into_any()
+                }
+            }}
+            <div class="cctv-drop-hint" aria-hidden="true">"Drop transcripts or a project folder to open them"</div>
+        </div>
+    }
+}
+
+/// Shown before anything is loaded (the embed without files).
+#[component]
+fn Welcome() -> impl IntoView {
+    view! {
+        <div class="cctv-welcome">
+            <h1>"cctv — Claude Code Transcript Viewer"</h1>
+            <p>
+                "Drop Claude Code session files (" <code>"~/.claude/projects/<project>/*.jsonl"</code>
+                ") or a whole project folder here, or use the Open buttons. Everything is read in your "
+                "browser; nothing is uploaded."
+            </p>
+        </div>
+    }
+}
+
+#[component]
+fn Conversation(workspace: Arc<Workspace>, session: usize, rows: Memo<Vec<Row>>) -> impl IntoView {
+    view! {
+        <div class="cctv-main">
+            <section class="cctv-conversation" aria-label="conversation">
+                <ConversationList workspace=workspace.clone() rows=rows />
+            </section>
+            {side::side(workspace, session)}
+        </div>
+    }
+}

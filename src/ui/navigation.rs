@@ -1,0 +1,100 @@
+//! Getting around: `#<id>` links, revealing an item wherever it is, and the keyboard.
+
+use leptos::ev;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::state::{Filter, Viewer};
+use super::top::{expand_all, toggle_theme};
+use crate::normalize::{ids, ThreadRef, Workspace};
+use crate::present::rows::{self, Row};
+
+/// Shows the item the address names (`#<uuid>`).
+pub fn go_to_hash(viewer: Viewer) {
+    let hash = window().location().hash().unwrap_or_default();
+    let Some(id) = hash.strip_prefix('#').filter(|h| !h.is_empty()) else { return };
+    let id =
+        js_sys::decode_uri_component(id).ok().and_then(|s| s.as_string()).unwrap_or_else(|| id.to_owned());
+    go_to_id(viewer, &id);
+}
+
+/// Finds the item with this anchor id in any session, opens the way to it and shows it.
+pub fn go_to_id(viewer: Viewer, id: &str) -> bool {
+    let Some(ws) = viewer.workspace.get_untracked() else { return false };
+    let Some(found) = ids::find(&ws, id) else { return false };
+    if viewer.session.get_untracked() != found.session {
+        viewer.session.set(found.session);
+        viewer.reset_view();
+    }
+    reveal(viewer, &ws, found.session, found.thread, found.item);
+    true
+}
+
+/// Opens the sub-agents and the branch an item is in, clears filters that hide it, and scrolls
+/// to it.
+pub fn reveal(viewer: Viewer, ws: &Workspace, session: usize, thread: ThreadRef, item: u32) {
+    let Some(s) = ws.sessions.get(session) else { return };
+    let (agents, branch) = rows::path_to(s, thread);
+    viewer.choices.update(|c| {
+        c.open_agents.extend(agents);
+        if branch.is_some() {
+            c.branch = branch;
+        }
+    });
+    if !viewer.filter.get_untracked().keeps(ws, s, thread, item) {
+        viewer.filter.set(Filter::default());
+    }
+    viewer.go_to((thread, item));
+}
+
+pub fn keyboard(viewer: Viewer, rows: Memo<Vec<Row>>, embedded: bool, e: ev::KeyboardEvent) {
+    // Embedded in a host page, keys are the viewer's only while focus is inside it.
+    let inside = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|t| t.closest(".cctv").ok().flatten().is_some());
+    if embedded && !inside {
+        return;
+    }
+    let typing = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+        .is_some_and(|t| matches!(t.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+    if typing || e.ctrl_key() || e.meta_key() || e.alt_key() {
+        return;
+    }
+    match e.key().as_str() {
+        "/" => {
+            e.prevent_default();
+            if let Some(input) = document().get_element_by_id("cctv-search") {
+                let _ = input.unchecked_into::<web_sys::HtmlElement>().focus();
+            }
+        }
+        "j" | "k" => next_prompt(viewer, rows, e.key() == "j"),
+        "e" => expand_all(viewer, true),
+        "E" => expand_all(viewer, false),
+        "t" => toggle_theme(viewer),
+        _ => {}
+    }
+}
+
+/// Moves to the next (or previous) prompt the user typed.
+fn next_prompt(viewer: Viewer, rows: Memo<Vec<Row>>, forward: bool) {
+    let Some(ws) = viewer.workspace.get_untracked() else { return };
+    let session = viewer.session.get_untracked();
+    let Some(s) = ws.sessions.get(session) else { return };
+    let rows = rows.get_untracked();
+    let current =
+        viewer.target.get_untracked().and_then(|t| rows.iter().position(|r| (r.thread, r.item) == t));
+    let is_prompt = |r: &Row| s.item(r.thread, r.item).is_some_and(|i| i.is_typed_prompt());
+    let found = if forward {
+        let from = current.map_or(0, |c| c + 1);
+        rows.iter().skip(from).find(|r| is_prompt(r))
+    } else {
+        let to = current.unwrap_or(rows.len());
+        rows.iter().take(to).rev().find(|r| is_prompt(r))
+    };
+    if let Some(r) = found {
+        viewer.go_to((r.thread, r.item));
+    }
+}

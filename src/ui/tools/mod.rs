@@ -1,0 +1,119 @@
+//! Tool call panels: the header says what the call did; the body, built when opened, shows its
+//! hooks, its result drawn per tool family (one file each), and its progress.
+
+mod agent;
+mod ask;
+mod bash;
+mod edit;
+mod generic;
+mod mcp;
+mod read;
+mod search;
+mod todo;
+mod web;
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+pub use todo::todo_list;
+
+use super::content::result_content;
+use super::hooks::{hook, progress};
+use super::panel::panel;
+use super::state::{part, use_viewer};
+use crate::normalize::Workspace;
+use crate::present::calls::Outcome;
+use crate::present::item::{AgentSummary, CallRow};
+use crate::present::rows::Row;
+use crate::present::tools::{Output, ToolBody};
+
+pub fn tool_call(ws: Arc<Workspace>, row: Row, call: CallRow) -> AnyView {
+    let outcome_badge = match call.outcome {
+        Outcome::Ok => None,
+        Outcome::Error => Some(("error", "cctv-badge cctv-badge--error")),
+        Outcome::Interrupted => Some(("interrupted", "cctv-badge cctv-badge--warn")),
+        Outcome::Missing => Some(("no result", "cctv-badge cctv-badge--warn")),
+    };
+    let hooks = call.hooks;
+    let header = view! {
+        <span class="cctv-tool__name">{call.name.clone()}</span>
+        {call.server.clone().map(|s| view! { <span class="cctv-badge">{format!("MCP {s}")}</span> })}
+        <span class="cctv-tool__target">{call.target.clone()}</span>
+        {call.detail.clone().map(|d| view! { <span class="cctv-tool__detail">{d}</span> })}
+        {(hooks > 0).then(|| view! { <span class="cctv-badge">{format!("{hooks} hook{}", if hooks == 1 { "" } else { "s" })}</span> })}
+        {outcome_badge.map(|(text, class)| view! { <span class=class>{text}</span> })}
+    }
+    .into_any();
+    let key = (row.thread, row.item, part::BODY);
+    let agent_toggle = call.agent.clone().map(agent_button);
+    let body = move || {
+        let panel = call.panel(&ws);
+        view! {
+            {panel.pre.into_iter().map(hook).collect_view()}
+            {tool_body(panel.body)}
+            {panel.post.into_iter().map(hook).collect_view()}
+            {panel.progress.map(progress)}
+        }
+        .into_any()
+    };
+    view! {
+        <div class="cctv-tool">
+            {panel(key, "cctv-tool__panel", header, body)}
+            {agent_toggle}
+        </div>
+    }
+    .into_any()
+}
+
+/// "Show the sub-agent's conversation": puts its rows under this call.
+fn agent_button(agent: AgentSummary) -> AnyView {
+    let viewer = use_viewer();
+    let index = agent.agent;
+    let open = move || viewer.choices.with(|c| c.open_agents.contains(&index));
+    view! {
+        <button
+            class={move || if open() { "cctv-agent-toggle cctv-agent-toggle--open" } else { "cctv-agent-toggle" }}
+            on:click=move |_| viewer.choices.update(|c| {
+                if !c.open_agents.remove(&index) {
+                    c.open_agents.insert(index);
+                }
+            })
+            disabled=agent.items == 0
+        >
+            {move || if open() { "Hide sub-agent conversation" } else { "Show sub-agent conversation" }}
+            <span class="cctv-muted">{format!(" ({})", agent.label)}</span>
+        </button>
+    }
+    .into_any()
+}
+
+fn tool_body(body: ToolBody) -> AnyView {
+    match body {
+        ToolBody::Bash(b) => bash::view(b),
+        ToolBody::Edit(b) => edit::view(b),
+        ToolBody::Read(b) => read::view(b),
+        ToolBody::Search(b) => search::view(b),
+        ToolBody::WebSearch(b) => web::search(b),
+        ToolBody::WebFetch(b) => web::fetch(b),
+        ToolBody::Todo(b) => todo::view(b),
+        ToolBody::Agent(b) => agent::view(b),
+        ToolBody::Ask(b) => ask::ask(b),
+        ToolBody::Plan(b) => ask::plan(b),
+        ToolBody::Mcp(b) => mcp::view(b),
+        ToolBody::Generic { input, output } => generic::view(&input, &output),
+    }
+}
+
+/// What the tool told the model, or a note that nothing came back.
+pub fn output(output: &Output) -> AnyView {
+    match output {
+        Output::Result { content, is_error } => result_content(content, *is_error),
+        Output::Missing => view! {
+            <div class="cctv-missing">
+                "No result in the transcript: the session ended or was interrupted before this call returned."
+            </div>
+        }
+        .into_any(),
+    }
+}

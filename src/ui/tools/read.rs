@@ -1,0 +1,14 @@
+//! Read: the file, the range read, the lines with their numbers (or the image).
+
+use leptos::prelude::*;
+
+use crate::present::tools::{ReadBody, ReadContent};
+use crate::ui::content::{field, image, numbered};
+
+pub fn view(body: ReadBody) -> AnyView {
+    let content = match body.content {
+        ReadContent::Image(source) => image(&source),
+        ReadContent::Lines { text, first } => numbered(&text, first),
+    };
+    view! { {field("file", body.path)} <div class="cctv-muted">{body.range.unwrap_or_default()}</div> {content} }.into_any()
+}

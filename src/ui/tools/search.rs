@@ -1,0 +1,31 @@
+//! Grep and Glob: the pattern, where, and the lines or files found.
+
+use leptos::prelude::*;
+
+use super::output;
+use crate::present::tools::{Answer, Found, SearchBody};
+use crate::ui::content::field;
+use crate::ui::markup::terminal;
+
+pub fn view(body: SearchBody) -> AnyView {
+    let found = match body.found {
+        Answer::Structured(Found::Lines(text)) => terminal(&text, "cctv-out"),
+        Answer::Structured(Found::Files(files)) => file_list(files),
+        Answer::Plain(o) => output(&o),
+    };
+    view! {
+        {field("pattern", body.pattern)}
+        {body.path.map(|p| field("in", p))}
+        {body.glob.map(|g| field("files", g))}
+        {found}
+    }
+    .into_any()
+}
+
+fn file_list(files: Vec<String>) -> AnyView {
+    if files.is_empty() {
+        return view! { <div class="cctv-muted">"no matches"</div> }.into_any();
+    }
+    view! { <ul class="cctv-files">{files.into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}</ul> }
+        .into_any()
+}
