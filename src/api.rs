@@ -1,10 +1,9 @@
-//! The JavaScript API: thin wrappers with camelCase names. No logic lives here; every error
-//! crosses as a `js_sys::Error` with a message.
+//! The JavaScript API: thin wrappers with camelCase names over `present::export` (what JavaScript
+//! sees) and `ui::embed` (the mounted viewer); every error crosses as a `js_sys::Error` with a
+//! message.
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-
-use crate::model::{self, Census, EntryKind, LineContent};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = r#"
@@ -129,79 +128,10 @@ export class ViewerHandle {
 export function mountViewer(element: HTMLElement, options?: ViewerOptions): ViewerHandle;
 "#;
 
-#[derive(Serialize)]
-struct ParsedTranscript {
-    lines: Vec<ParsedLine>,
-    census: Census,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ParsedLine {
-    line: u32,
-    start: u32,
-    end: u32,
-    status: &'static str,
-    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    type_name: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    subtype: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    uuid: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    parent_uuid: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<String>,
-}
-
 /// Parses transcript bytes (or text) into its lines.
 #[wasm_bindgen(js_name = parseTranscript, skip_typescript)]
 pub fn parse_transcript(input: JsValue) -> Result<JsValue, js_sys::Error> {
-    let bytes = bytes_of(&input)?;
-    let lines = model::parse(&bytes);
-    let census = Census::of(&lines, &bytes);
-    let src = bytes.as_slice();
-    let text = |s: Option<model::JsonStr>| s.map(|s| s.decode(src).into_owned());
-    let lines = lines
-        .iter()
-        .map(|line| {
-            let mut out = ParsedLine {
-                line: line.number,
-                start: line.span.start,
-                end: line.span.end,
-                status: "entry",
-                type_name: None,
-                subtype: None,
-                uuid: None,
-                parent_uuid: None,
-                reason: None,
-            };
-            match &line.content {
-                LineContent::Invalid(invalid) => {
-                    out.status = "invalid";
-                    out.reason = Some(invalid.reason());
-                }
-                LineContent::Entry(entry) => {
-                    out.type_name = text(entry.envelope.type_name);
-                    out.uuid = text(entry.envelope.uuid);
-                    out.parent_uuid = text(entry.envelope.parent_uuid);
-                    match &entry.kind {
-                        EntryKind::Unknown => out.status = "unknown",
-                        EntryKind::Malformed { error } => {
-                            out.status = "malformed";
-                            out.reason = Some(error.clone());
-                        }
-                        EntryKind::System(s) => out.subtype = Some(s.subtype.name(src).to_owned()),
-                        EntryKind::Progress(p) => out.subtype = Some(p.kind.name(src).to_owned()),
-                        EntryKind::Attachment(a) => out.subtype = text(a.attachment_type),
-                        _ => {}
-                    }
-                }
-            }
-            out
-        })
-        .collect();
-    to_js(&ParsedTranscript { lines, census })
+    to_js(&crate::present::export::parsed(&bytes_of(&input)?))
 }
 
 /// Parses and normalizes files (`{name, bytes}[]`) into the view model.

@@ -2,7 +2,7 @@
 //!
 //! Every field is optional and every body is a [`Raw`] slice of the line, so deserializing a line
 //! validates it and records where things are without copying or allocating per field. Fields whose
-//! shape differs between entry types (`content`, `error`) stay raw. [`super::entry`] turns this into
+//! shape differs between entry types (`content`, `error`) stay raw. [`super::read`] turns this into
 //! typed entries; a line that does not fit these shapes falls back to the lenient path there.
 //!
 //! These structs are read by [`super::deserializer`] first and by serde_json when it stops.

@@ -1,9 +1,10 @@
-//! The view model as plain data for JavaScript (`normalizeSession`): sessions, their items with
-//! ids and kinds, sub-agents with their links, branches, stats and the line accounting.
+//! What JavaScript sees, as plain data: a file's lines (`parseTranscript`), and the view model
+//! (`normalizeSession`): sessions, their items with ids and kinds, sub-agents with their links,
+//! branches, stats and the line accounting.
 
 use serde::Serialize;
 
-use crate::model::EntryKind;
+use crate::model::{self, Census, EntryKind, LineContent};
 use crate::normalize::{
     ids, outline, Accounting, AgentLink, Item, ItemKind, Session, Stats, Thread, Workspace,
 };
@@ -204,4 +205,74 @@ fn item_export(ws: &Workspace, item: &Item) -> ItemExport {
         event,
         tool,
     }
+}
+
+#[derive(Serialize)]
+pub struct ParsedTranscript {
+    lines: Vec<ParsedLine>,
+    census: Census,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParsedLine {
+    line: u32,
+    start: u32,
+    end: u32,
+    status: &'static str,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    type_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    subtype: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uuid: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parent_uuid: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+}
+
+/// Every line of a file as `parseTranscript` gives it: its span, status, type, ids and reason.
+pub fn parsed(bytes: &[u8]) -> ParsedTranscript {
+    let lines = model::parse(bytes);
+    let census = Census::of(&lines, bytes);
+    let src = bytes;
+    let text = |s: Option<model::JsonStr>| s.map(|s| s.decode(src).into_owned());
+    let lines = lines
+        .iter()
+        .map(|line| {
+            let mut out = ParsedLine {
+                line: line.number,
+                start: line.span.start,
+                end: line.span.end,
+                status: "entry",
+                type_name: None,
+                subtype: None,
+                uuid: None,
+                parent_uuid: None,
+                reason: None,
+            };
+            match &line.content {
+                LineContent::Invalid(invalid) => {
+                    out.status = "invalid";
+                    out.reason = Some(invalid.reason());
+                }
+                LineContent::Entry(entry) => {
+                    out.type_name = text(entry.envelope.type_name);
+                    out.uuid = text(entry.envelope.uuid);
+                    out.parent_uuid = text(entry.envelope.parent_uuid);
+                    match &entry.kind {
+                        EntryKind::Unknown => out.status = "unknown",
+                        EntryKind::Malformed { error } => {
+                            out.status = "malformed";
+                            out.reason = Some(error.clone());
+                        }
+                        _ => out.subtype = entry.label(src).1.map(|s| s.into_owned()),
+                    }
+                }
+            }
+            out
+        })
+        .collect();
+    ParsedTranscript { lines, census }
 }

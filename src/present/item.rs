@@ -141,8 +141,10 @@ pub struct AgentSummary {
     /// An index into the session's agents.
     pub agent: u32,
     pub items: usize,
-    /// `Explore · 12 items · 5 tool calls · 900 tokens out`.
-    pub label: String,
+    /// `Explore`, or `sub-agent` when the transcript does not say: transcript text.
+    pub agent_type: String,
+    /// `12 items · 5 tool calls · 900 tokens out`.
+    pub counts: String,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -346,14 +348,14 @@ fn raw(ws: &Workspace, item: &Item, badge: String) -> ItemBody {
 
 fn agent_summary(session: &Session, agent: u32) -> Option<AgentSummary> {
     let a = session.agents.get(agent as usize)?;
-    let label = format!(
-        "{} · {} items · {} tool calls · {} tokens out",
-        a.agent_type.clone().unwrap_or_else(|| "sub-agent".into()),
+    let counts = format!(
+        "{} items · {} tool calls · {} tokens out",
         a.thread.items.len(),
         a.stats.tool_calls.values().sum::<u64>(),
         a.stats.output_tokens
     );
-    Some(AgentSummary { agent, items: a.thread.items.len(), label })
+    let agent_type = a.agent_type.clone().unwrap_or_else(|| "sub-agent".into());
+    Some(AgentSummary { agent, items: a.thread.items.len(), agent_type, counts })
 }
 
 fn branch_choices(ws: &Workspace, session: &Session, branches: Vec<u32>) -> Vec<BranchChoice> {
@@ -368,4 +370,120 @@ fn branch_choices(ws: &Workspace, session: &Session, branches: Vec<u32>) -> Vec<
             BranchChoice { branch: Some(b), label: format!("earlier: {label}") }
         }))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalize::{normalize, Input};
+    use crate::present::event::Tone;
+
+    fn fixture(path: &str) -> Workspace {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/");
+        let bytes = std::fs::read(format!("{dir}{path}")).expect("the shared fixtures are beside the repo");
+        normalize(vec![Input { name: path.rsplit('/').next().unwrap().to_owned(), bytes }])
+    }
+
+    fn views(ws: &Workspace) -> Vec<(ItemKind, ItemView)> {
+        let mut out = Vec::new();
+        for s in &ws.sessions {
+            for (thread, items) in s.threads() {
+                for (i, item) in items.items.iter().enumerate() {
+                    let view = item_view(ws, s, Row { thread, item: i as u32, depth: 0 })
+                        .expect("every item has a view");
+                    out.push((item.kind.clone(), view));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_row_of_a_real_session_says_who_and_what() {
+        let ws = fixture(
+            "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
+        );
+        let views = views(&ws);
+        for (kind, view) in &views {
+            let ok = match (kind, &view.role, &view.body) {
+                (ItemKind::Prompt, Role::You, ItemBody::Prompt(t)) => !t.is_empty(),
+                (ItemKind::Prompt, Role::Meta, ItemBody::Folded { .. }) => true,
+                (ItemKind::Text, Role::Claude, ItemBody::Answer(t)) => !t.is_empty(),
+                (ItemKind::Thinking, Role::Thinking, ItemBody::Thinking { text, words }) => {
+                    *words == text.split_whitespace().count() && *words > 0
+                }
+                (ItemKind::ToolCall(_), Role::Tool, ItemBody::ToolCall(call)) => {
+                    !call.name.is_empty() && call.name == call.call.name
+                }
+                (ItemKind::Event, Role::System | Role::Hook, ItemBody::Event(_)) => true,
+                _ => false,
+            };
+            assert!(ok, "{kind:?} shown as {:?} {:?}", view.role, view.body);
+            // Summary lines carry no timestamp; every other line does.
+            let summary = matches!(view.body, ItemBody::Event(EventView::Summary(_)));
+            assert!(
+                summary || view.time.as_deref().is_some_and(|t| t.len() == 8 && t.as_bytes()[2] == b':'),
+                "{view:?}"
+            );
+        }
+        assert!(views.iter().any(|(k, _)| matches!(k, ItemKind::Thinking)));
+        assert!(views.iter().any(|(k, _)| matches!(k, ItemKind::ToolCall(_))));
+    }
+
+    #[test]
+    fn a_real_compaction_says_what_was_kept() {
+        let ws =
+            fixture("marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl");
+        let compacted: Vec<Compacted> = views(&ws)
+            .into_iter()
+            .filter_map(|(_, v)| match v.body {
+                ItemBody::Compacted(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(compacted.len(), 1);
+        assert!(compacted[0].header.starts_with("Conversation compacted (auto"), "{}", compacted[0].header);
+        assert!(compacted[0].summary.as_deref().is_some_and(|s| s.len() > 100));
+    }
+
+    #[test]
+    fn real_api_errors_read_as_errors_with_their_retry() {
+        let ws = fixture("M-Thisness__M-Claude/Archives/7fcdbdcd-c55c-4463-b1d1-3a8d85864ad0.jsonl");
+        let errors: Vec<String> = views(&ws)
+            .into_iter()
+            .filter_map(|(_, v)| match v.body {
+                ItemBody::Event(EventView::Line { text, tone: Tone::Error }) => Some(text),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(errors.len(), 30, "the fixture has 30 api_error lines");
+        assert!(errors.iter().all(|e| e.starts_with("API error, retry ")), "{errors:#?}");
+    }
+
+    #[test]
+    fn a_sub_agent_call_says_what_it_spawned() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/fixtures/moredip__session-share/samples/claude-code-projects/"
+        );
+        let session = "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68";
+        let mut inputs = vec![Input {
+            name: format!("{session}.jsonl"),
+            bytes: std::fs::read(format!("{dir}{session}.jsonl")).unwrap(),
+        }];
+        for entry in std::fs::read_dir(format!("{dir}{session}/subagents")).unwrap().flatten() {
+            let name = format!("{session}/subagents/{}", entry.file_name().to_string_lossy());
+            inputs.push(Input { name, bytes: std::fs::read(entry.path()).unwrap() });
+        }
+        let ws = normalize(inputs);
+        let agents: Vec<AgentSummary> = views(&ws)
+            .into_iter()
+            .filter_map(|(_, v)| match v.body {
+                ItemBody::ToolCall(call) => call.agent,
+                _ => None,
+            })
+            .collect();
+        assert_eq!(agents.len(), 5);
+        assert!(agents.iter().all(|a| a.items > 0 && a.counts.starts_with(&format!("{} items", a.items))));
+    }
 }

@@ -48,8 +48,9 @@ pub struct SideView {
     pub lines: String,
     /// `3 duplicate`, by reason.
     pub not_shown: Vec<String>,
-    /// The first lines that could not be read, each with its file, number and reason.
-    pub unreadable: Vec<String>,
+    /// The first lines that could not be read: the file's name (transcript text), and the line's
+    /// number and reason.
+    pub unreadable: Vec<(String, String)>,
 }
 
 pub fn side_view(ws: &Workspace, s: &Session) -> SideView {
@@ -93,7 +94,7 @@ pub fn side_view(ws: &Workspace, s: &Session) -> SideView {
             .map(|(line, _)| {
                 let l = ws.line(*line);
                 let reason = l.invalid().map(|i| i.reason()).unwrap_or_default();
-                format!("{} line {}: {reason}", ws.file(*line).name, l.number)
+                (ws.file(*line).name.clone(), format!("line {}: {reason}", l.number))
             })
             .collect(),
     }

@@ -115,7 +115,7 @@ pub fn App(
                 let problems = viewer.problems.get();
                 (!problems.is_empty()).then(|| view! {
                     <div class="cctv-errors" role="alert">
-                        {problems.into_iter().map(|(file, reason)| view! { <div>{format!("{file}: {reason}")}</div> }).collect_view()}
+                        {problems.into_iter().map(|(file, reason)| view! { <div><bdi>{file}</bdi>{format!(": {reason}")}</div> }).collect_view()}
                         <button on:click=move |_| viewer.problems.set(Vec::new())>"Dismiss"</button>
                     </div>
                 })

@@ -29,7 +29,7 @@ pub fn side(ws: Arc<Workspace>, session: usize) -> AnyView {
                 <ul>{side.not_shown.into_iter().map(|k| view! { <li>{k}</li> }).collect_view()}</ul>
                 {(!side.unreadable.is_empty()).then(|| view! {
                     <h3>"Lines that could not be read"</h3>
-                    <ul class="cctv-problems">{side.unreadable.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
+                    <ul class="cctv-problems">{side.unreadable.into_iter().map(|(file, what)| view! { <li><bdi>{file}</bdi>" "{what}</li> }).collect_view()}</ul>
                 })}
             </section>
         </aside>

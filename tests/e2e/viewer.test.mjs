@@ -150,3 +150,26 @@ test("a file that is not a transcript gets a message naming it, and the others s
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a title holding a right-to-left override does not reorder the words after it", async () => {
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  const session = "0d7e1a2b-0000-4000-8000-00000000b1d1";
+  const lines = [
+    { type: "user", uuid: "u1", parentUuid: null, sessionId: session, timestamp: "2026-01-02T03:04:05Z", message: { role: "user", content: "hello" } },
+    { type: "custom-title", customTitle: "evil\u202E title", sessionId: session },
+  ];
+  await drop(page, [{ name: `${session}.jsonl`, bytes: Buffer.from(lines.map((l) => JSON.stringify(l)).join("\n") + "\n") }]);
+  await waitForTitle(page, "evil");
+  // Where the title ends and the words after it (date, size, model) begin, as painted.
+  const { titleRight, detailLeft, detail } = await page.evaluate(() => {
+    const title = document.querySelector(".cctv-title bdi");
+    const rest = title.nextSibling;
+    const range = document.createRange();
+    range.selectNodeContents(rest);
+    return { titleRight: title.getBoundingClientRect().right, detailLeft: range.getBoundingClientRect().left, detail: rest.textContent };
+  });
+  assert.match(detail, /2026-01-02 · 0\.0 MB/);
+  assert.ok(detailLeft >= titleRight - 1, `the detail starts after the title (${detailLeft} >= ${titleRight})`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

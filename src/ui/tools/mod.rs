@@ -39,7 +39,8 @@ pub fn tool_call(ws: Arc<Workspace>, row: Row, call: CallRow) -> AnyView {
     let header = view! {
         <span class="cctv-tool__name">{call.name.clone()}</span>
         {call.server.clone().map(|s| view! { <span class="cctv-badge">{format!("MCP {s}")}</span> })}
-        <span class="cctv-tool__target">{call.target.clone()}</span>
+        // <bdi>: a path or command is transcript text, and must not reorder what follows it.
+        <bdi class="cctv-tool__target">{call.target.clone()}</bdi>
         {call.detail.clone().map(|d| view! { <span class="cctv-tool__detail">{d}</span> })}
         {(hooks > 0).then(|| view! { <span class="cctv-badge">{format!("{hooks} hook{}", if hooks == 1 { "" } else { "s" })}</span> })}
         {outcome_badge.map(|(text, class)| view! { <span class=class>{text}</span> })}
@@ -82,7 +83,7 @@ fn agent_button(agent: AgentSummary) -> AnyView {
             disabled=agent.items == 0
         >
             {move || if open() { "Hide sub-agent conversation" } else { "Show sub-agent conversation" }}
-            <span class="cctv-muted">{format!(" ({})", agent.label)}</span>
+            <span class="cctv-muted">" ("<bdi>{agent.agent_type}</bdi>{format!(" · {})", agent.counts)}</span>
         </button>
     }
     .into_any()
