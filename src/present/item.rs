@@ -8,7 +8,9 @@ use super::rows::{forks_at, Row};
 use super::tools::{tool_body, ToolBody};
 use crate::model::body::{self, ImageSource, ToolResultContent};
 use crate::model::{BlockKind, EntryKind};
-use crate::normalize::{ids, outline, Item, ItemKind, LineRef, Session, ThreadRef, Workspace};
+use crate::normalize::{
+    ids, outline, CompactBoundary, Item, ItemKind, LineRef, Session, ThreadRef, Workspace,
+};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ItemView {
@@ -271,49 +273,7 @@ fn item_body(ws: &Workspace, session: &Session, item: &Item) -> ItemBody {
             }
         }
         ItemKind::Event => ItemBody::Event(event_view(ws, item)),
-        ItemKind::CompactBoundary(boundary) => {
-            let meta = match &entry.kind {
-                EntryKind::System(s) => s.compact.clone(),
-                _ => None,
-            };
-            let trigger =
-                meta.as_ref().and_then(|m| m.trigger).map(|t| t.decode(src).into_owned()).unwrap_or_default();
-            let before = meta
-                .as_ref()
-                .and_then(|m| m.pre_tokens)
-                .map(|t| format!(", {t} tokens before"))
-                .unwrap_or_default();
-            let after =
-                meta.as_ref().and_then(|m| m.post_tokens).map(|t| format!(", {t} after")).unwrap_or_default();
-            let summary = boundary.summary.map(|l| {
-                let Some(message) = ws.entry(l).and_then(|e| e.message()) else { return String::new() };
-                let s = ws.src(l);
-                match &message.content {
-                    crate::model::Content::Blocks(blocks) => blocks
-                        .iter()
-                        .filter_map(|b| match b.kind {
-                            BlockKind::Text { text } => Some(text.decode(s).into_owned()),
-                            _ => None,
-                        })
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                    _ => message.text(s, None).map(|t| t.into_owned()).unwrap_or_default(),
-                }
-            });
-            let summaries = boundary
-                .summaries
-                .iter()
-                .filter_map(|l| match ws.entry(*l).map(|e| &e.kind) {
-                    Some(EntryKind::Summary(s)) => s.summary.map(|t| t.decode(ws.src(*l)).into_owned()),
-                    _ => None,
-                })
-                .collect();
-            ItemBody::Compacted(Compacted {
-                header: format!("Conversation compacted ({trigger}{before}{after})"),
-                summaries,
-                summary,
-            })
-        }
+        ItemKind::CompactBoundary(boundary) => ItemBody::Compacted(compacted(ws, item, boundary)),
         ItemKind::UnknownBlock => {
             let name = match block {
                 Some(BlockKind::Unknown { type_name }) => {
@@ -340,6 +300,44 @@ fn item_body(ws: &Workspace, session: &Session, item: &Item) -> ItemBody {
             raw(ws, item, format!("{name} entry that does not fit: {error}"))
         }
     }
+}
+
+/// A compaction: how it was triggered, the tokens before and after, and the summary kept.
+fn compacted(ws: &Workspace, item: &Item, boundary: &CompactBoundary) -> Compacted {
+    let src = ws.src(item.line);
+    let meta = match ws.entry(item.line).map(|e| &e.kind) {
+        Some(EntryKind::System(s)) => s.compact.clone(),
+        _ => None,
+    };
+    let trigger =
+        meta.as_ref().and_then(|m| m.trigger).map(|t| t.decode(src).into_owned()).unwrap_or_default();
+    let before =
+        meta.as_ref().and_then(|m| m.pre_tokens).map(|t| format!(", {t} tokens before")).unwrap_or_default();
+    let after = meta.as_ref().and_then(|m| m.post_tokens).map(|t| format!(", {t} after")).unwrap_or_default();
+    let summary = boundary.summary.map(|l| {
+        let Some(message) = ws.entry(l).and_then(|e| e.message()) else { return String::new() };
+        let s = ws.src(l);
+        match &message.content {
+            crate::model::Content::Blocks(blocks) => blocks
+                .iter()
+                .filter_map(|b| match b.kind {
+                    BlockKind::Text { text } => Some(text.decode(s).into_owned()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            _ => message.text(s, None).map(|t| t.into_owned()).unwrap_or_default(),
+        }
+    });
+    let summaries = boundary
+        .summaries
+        .iter()
+        .filter_map(|l| match ws.entry(*l).map(|e| &e.kind) {
+            Some(EntryKind::Summary(s)) => s.summary.map(|t| t.decode(ws.src(*l)).into_owned()),
+            _ => None,
+        })
+        .collect();
+    Compacted { header: format!("Conversation compacted ({trigger}{before}{after})"), summaries, summary }
 }
 
 fn raw(ws: &Workspace, item: &Item, badge: String) -> ItemBody {
