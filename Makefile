@@ -1,5 +1,5 @@
-# Every target that builds first runs scripts/setup.sh, which installs only what is missing
-# (a warm run takes about a second).
+# Every target that builds the site or drives a browser first runs scripts/setup.sh, which installs
+# only what is missing (a warm run takes about a second).
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
 .DEFAULT_GOAL := build
@@ -15,7 +15,7 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 # trunk otherwise asks crates.io for a newer trunk on every start.
 export TRUNK_SKIP_VERSION_CHECK := true
 
-.PHONY: setup serve build test screenshots pages package bench fuzz
+.PHONY: setup serve build test test-native screenshots pages package bench fuzz
 
 setup:
 	scripts/setup.sh
@@ -30,17 +30,27 @@ build: setup
 	cargo fetch
 	trunk build --release
 
-# Every test, in one run: 50,000 fuzzed inputs per target, the same ones every run (about a minute
-# each; scripts/fuzz.sh, seeded and counted, so the gate does not depend on machine speed), the browser tests (tests/*.rs, wasm32 only, mounted in headless Chromium;
-# `--mode no-install` forbids wasm-pack from downloading anything), the end-to-end tests of the built
-# site (tests/e2e, playwright-core driving Debian's Chromium), then the native tests of model and
-# normalize, last and without doc-tests, so the run ends on the summary of a binary that ran tests.
-test: build pages package
+# The native tests (model, normalize, present; no Leptos, no browser, no setup): the quickest answer
+# to "did I break it", a minute or two warm. `generate` is the feature that makes the generated
+# sessions the large-input test reads.
+NATIVE_TESTS := cargo test --no-default-features --features generate --lib --bins --tests
+test-native:
+	$(NATIVE_TESTS)
+
+# Every test, in one run, quickest and most telling first, so a broken parser fails in minutes and
+# not after three release builds: the native tests; 50,000 fuzzed inputs per target, the same ones
+# every run (scripts/fuzz.sh, seeded and counted, so the gate does not depend on machine speed);
+# then the release builds (dist/, dist-pages/, pkg/), the browser tests (tests/*.rs, wasm32 only,
+# mounted in headless Chromium; `--mode no-install` forbids wasm-pack from downloading anything)
+# and last the end-to-end tests of the built site (tests/e2e, playwright-core driving Debian's
+# Chromium), whose closing lines are node's test summary: CI reads them to tell a run that ran
+# tests from one that ran none.
+test: test-native
 	FUZZ_RUNS=50000 scripts/fuzz.sh
+	$(MAKE) --no-print-directory build pages package
 	wasm-pack test --headless --chrome --mode no-install
 	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
 	npm test --prefix tests/e2e
-	cargo test --no-default-features --lib --bins --tests
 
 # The site as GitHub Pages serves it, from a sub-path (the Pages workflow builds the same way).
 pages: setup
@@ -55,8 +65,8 @@ package: setup
 # built site in headless Chromium on the same generated sessions. Sizes in MB: make bench SIZES="10 50".
 SIZES ?= 10 50 200
 bench: build
-	cargo run --release --no-default-features --bin cctv-bench -- $(SIZES)
-	cargo run --release --no-default-features --bin cctv-bench -- $(SIZES) --write target/bench
+	cargo run --release --no-default-features --features generate --bin cctv-bench -- $(SIZES)
+	cargo run --release --no-default-features --features generate --bin cctv-bench -- $(SIZES) --write target/bench
 	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
 	node tests/e2e/bench.mjs target/bench $(SIZES)
 
