@@ -88,12 +88,14 @@ pub enum ItemBody {
     },
     Event(EventView),
     Compacted(Compacted),
-    /// An entry or block cctv cannot show in words, with a badge saying why.
+    /// An entry or block cctv cannot show in words, with a badge saying why (none for a prompt
+    /// that is neither text, image nor document: its raw line is all there is).
     Raw {
         badge: String,
         line_number: u32,
     },
-    /// A line that no longer reads as its kind (cannot happen for a parsed file).
+    /// Nothing to draw: the line or block is not of the kind the item says (a thinking item
+    /// without its thinking block, a result item without its result).
     Empty,
 }
 

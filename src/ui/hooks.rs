@@ -1,4 +1,5 @@
-//! Hook runs and progress lines, drawn inside the tool call they belong to, and raw lines.
+//! Hook runs and progress lines, drawn inside their tool call (or as rows of their own when they
+//! ran outside one), and raw lines.
 
 use leptos::prelude::*;
 

@@ -112,6 +112,8 @@ fn item_body(ws: Arc<Workspace>, row: Row, line: LineRef, body: ItemBody) -> Any
         .into_any(),
         ItemBody::Event(event) => event_view(ws, row, line, event),
         ItemBody::Compacted(c) => compacted(row, c),
+        // A prompt with nothing to show in words is its raw line, as it always was.
+        ItemBody::Raw { badge, .. } if badge.is_empty() => raw_line(&ws, line),
         ItemBody::Raw { badge, line_number } => view! {
             <div class="cctv-raw">
                 <span class="cctv-badge cctv-badge--warn">{badge}</span>
@@ -156,7 +158,7 @@ fn event_view(ws: Arc<Workspace>, row: Row, line: LineRef, event: EventView) -> 
                 Tone::Error => "cctv-event cctv-event--error",
                 Tone::Unknown => "cctv-event cctv-event--unknown",
             };
-            // Legacy system lines carry terminal colours.
+            // Legacy system lines carry terminal colours; other lines read the same either way.
             let header =
                 view! { <span class="cctv-event__text">{terminal(&text, "cctv-inline")}</span> }.into_any();
             view! { <div class=class>{panel((row.thread, row.item, part::RAW), "cctv-event__panel", header, raw)}</div> }
