@@ -52,6 +52,9 @@ fn kinds(ws: &Workspace, thread: &Thread) -> Vec<String> {
                     format!("call:{}", call.name.map(|n| n.decode(src).into_owned()).unwrap_or_default())
                 }
                 ItemKind::OrphanResult => "orphan-result".into(),
+                ItemKind::Command(_) => "command".into(),
+                ItemKind::Shell(_) => "shell".into(),
+                ItemKind::Injected => "injected".into(),
                 ItemKind::Event => "event".into(),
                 ItemKind::CompactBoundary(_) => "compact".into(),
                 ItemKind::UnknownBlock => "unknown-block".into(),

@@ -16,7 +16,9 @@ mod read;
 mod scan;
 mod span;
 mod stream;
+pub mod synthetic;
 pub mod tool_result;
+pub mod user_text;
 mod wire;
 
 pub use census::Census;

@@ -38,6 +38,11 @@ pub enum NotShown {
     ProgressWithoutCall,
     /// A message with no content at all.
     EmptyMessage,
+    /// Assistant text that is only white space.
+    BlankText,
+    /// Claude Code's note to the model that local command messages follow
+    /// (`<local-command-caveat>`).
+    CommandCaveat,
 }
 
 impl NotShown {
@@ -53,6 +58,8 @@ impl NotShown {
             NotShown::SummaryElsewhere => "summary of a conversation not loaded",
             NotShown::ProgressWithoutCall => "progress of a tool call not loaded",
             NotShown::EmptyMessage => "message without content",
+            NotShown::BlankText => "assistant text that is only white space",
+            NotShown::CommandCaveat => "local-command caveat (a note to the model)",
         }
     }
 }

@@ -339,6 +339,7 @@ fn first_prompt_title(session: &Session, files: &[Transcript]) -> Option<String>
     let file = &files[item.line.file as usize];
     let message = file.lines[item.line.line as usize].entry()?.message()?;
     let text = message.text(&file.bytes, item.block)?;
-    let line = text.lines().find(|l| !l.trim().is_empty())?.trim();
+    // What the person typed or ran, never the markup around it.
+    let line = crate::model::user_text::user_text(&text).headline()?;
     Some(line.chars().take(120).collect())
 }

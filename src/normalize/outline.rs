@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use super::view::{AgentLink, Item, ItemKind, Session, Thread, Workspace};
+use crate::model::user_text::{user_text, UserText};
 use crate::model::{BlockKind, EntryKind};
 
 pub fn outline(ws: &Workspace, session: &Session) -> String {
@@ -85,6 +86,18 @@ fn describe(ws: &Workspace, item: &Item) -> String {
             s
         }
         ItemKind::OrphanResult => "result without call".into(),
+        ItemKind::Command(c) | ItemKind::Shell(c) => {
+            let kind = if matches!(item.kind, ItemKind::Command(_)) { "command" } else { "shell" };
+            let mut s = format!("{kind} {:?}", text());
+            if let Some(l) = c.expansion {
+                let _ = write!(s, " expansion L{}", ws.line(l).number);
+            }
+            if !c.output.is_empty() {
+                let _ = write!(s, " output {}", c.output.len());
+            }
+            s
+        }
+        ItemKind::Injected => format!("injected {:?}", text()),
         ItemKind::Event => {
             let kind = match entry.map(|e| (&e.kind, e.label(src))) {
                 Some((EntryKind::System(_), (_, subtype))) => {
@@ -112,11 +125,21 @@ fn describe(ws: &Workspace, item: &Item) -> String {
     format!("{at:<8} {what}{turn}{flags}")
 }
 
-/// The text an item shows, for prompts, assistant text and thinking.
+/// The text an item shows, for prompts, commands, assistant text and thinking: for what Claude
+/// Code wrapped in markup, the words without it (`/name args`, `! command`, a note's text).
 pub fn item_text(ws: &Workspace, item: &Item) -> Option<String> {
     let message = ws.entry(item.line)?.message()?;
     if let Some(text) = message.text(ws.src(item.line), item.block) {
-        return Some(text.into_owned());
+        return Some(match item.kind {
+            ItemKind::Command(_) | ItemKind::Shell(_) | ItemKind::Injected => match user_text(&text) {
+                UserText::Injected(note) => format!("{}: {}", note.tag, note.body),
+                UserText::CommandOutput { stdout, stderr } | UserText::ShellOutput { stdout, stderr } => {
+                    format!("{stdout}{stderr}")
+                }
+                read => read.headline().unwrap_or_default(),
+            },
+            _ => text.into_owned(),
+        });
     }
     match ws.block(item).map(|b| &b.kind) {
         Some(BlockKind::Image { .. }) => Some("[image]".into()),

@@ -3,6 +3,7 @@
 use super::fxhash::FxMap;
 use super::time::parse_millis;
 use super::view::{ItemKind, Stats, Thread};
+use crate::model::synthetic::{synthetic, Synthetic};
 use crate::model::{EntryKind, SystemSubtype, Transcript};
 
 /// Adds what `thread` (of `file`) holds to `stats`.
@@ -49,13 +50,23 @@ pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
         match &item.kind {
             ItemKind::ToolCall(call) => {
                 *tools.entry(call.name.map(|n| n.key(src)).unwrap_or_default()).or_insert(0) += 1;
-                if call.result.is_some_and(|r| r.is_error) {
-                    stats.tool_errors += 1;
+                match call.result.map(|r| (r.failed(), r.synthetic)) {
+                    Some((true, _)) => stats.tool_errors += 1,
+                    Some((_, Some(Synthetic::Rejected | Synthetic::Cancelled))) => stats.tool_rejections += 1,
+                    // The person's interrupt is counted once, from its own "[Request interrupted
+                    // by user for tool use]" message below.
+                    _ => {}
                 }
             }
-            ItemKind::Prompt if !item.meta && !item.synthetic && last_prompt_line != Some(item.line) => {
+            _ if item.is_typed_prompt() && last_prompt_line != Some(item.line) => {
                 stats.user_prompts += 1;
                 last_prompt_line = Some(item.line);
+            }
+            ItemKind::Prompt if item.synthetic => {
+                let text = entry.message().and_then(|m| m.text(src, item.block));
+                if text.is_some_and(|t| synthetic(&t) == Some(Synthetic::Interrupted)) {
+                    stats.interruptions += 1;
+                }
             }
             ItemKind::Event => match &entry.kind {
                 EntryKind::System(s) if s.subtype == SystemSubtype::TurnDuration => {
@@ -105,6 +116,8 @@ pub fn add_agent(session: &mut Stats, agent: &Stats) {
         *session.tool_calls.entry(tool.clone()).or_insert(0) += n;
     }
     session.tool_errors += agent.tool_errors;
+    session.tool_rejections += agent.tool_rejections;
+    session.interruptions += agent.interruptions;
     session.api_errors += agent.api_errors;
     session.sub_agents += 1;
 }

@@ -8,8 +8,11 @@ use super::fxhash::{FxMap, FxSet};
 
 use super::accounting::{NotShown, Placement};
 use super::view::*;
+use crate::model::body::{ResultItem, ToolResultContent};
+use crate::model::synthetic::{synthetic, Synthetic};
+use crate::model::user_text::{user_text, UserText};
 use crate::model::{
-    BlockKind, Content, Entry, EntryKind, JsonStr, Line, ProgressKind, SystemSubtype, Transcript,
+    BlockKind, Content, Entry, EntryKind, JsonStr, Line, ProgressKind, Span, SystemSubtype, Transcript,
 };
 
 /// What a thread needs from its session.
@@ -45,6 +48,9 @@ struct Builder<'a> {
     last_boundary: Option<usize>,
     /// The API response being read: (message.id, requestId) and its turn index.
     open_turn: Option<((&'a [u8], &'a [u8]), u32)>,
+    /// The command the person just ran (an item index), which its expanded prompt and its output
+    /// fold into; until the model answers or the person types again.
+    last_command: Option<usize>,
 }
 
 /// Builds the thread of `lines` (indices into the file, in reading order), recording each line's
@@ -95,6 +101,7 @@ pub fn build(ctx: &Context, lines: &[u32], placements: &mut [Placement]) -> Thre
         waiting_summaries: FxMap::default(),
         last_boundary: None,
         open_turn: None,
+        last_command: None,
     };
     for &index in lines {
         builder.line(index);
@@ -176,12 +183,16 @@ impl<'a> Builder<'a> {
         }
         let mut rendered = false;
         let mut merged = false;
+        let mut not_shown = None;
+        let mut take = |placement: Placement| match placement {
+            Placement::Rendered => rendered = true,
+            Placement::Merged => merged = true,
+            Placement::NotShown(reason) => not_shown = Some(reason),
+            Placement::Pending => {}
+        };
         match &user.message.content {
             Content::Missing => return Placement::NotShown(NotShown::EmptyMessage),
-            Content::Text(_) => {
-                self.push(index, None, ItemKind::Prompt, Some(entry));
-                rendered = true;
-            }
+            Content::Text(text) => take(self.user_text(index, None, *text, entry)),
             Content::Blocks(blocks) => {
                 for block in blocks {
                     match &block.kind {
@@ -190,37 +201,100 @@ impl<'a> Builder<'a> {
                                 line: self.at(index),
                                 block: block.index,
                                 is_error: result.is_error,
+                                synthetic: result
+                                    .content
+                                    .filter(|_| result.is_error)
+                                    .and_then(|c| result_synthetic(self.src(), c)),
                             };
                             match result.tool_use_id.map(|id| id.key(self.src())) {
                                 Some(id) if self.known_calls.contains(id) => {
-                                    if self.attach(id, Attachable::Result(reference)) {
-                                        rendered = true;
-                                    } else {
-                                        merged = true;
-                                    }
+                                    take(match self.attach(id, Attachable::Result(reference)) {
+                                        true => Placement::Rendered,
+                                        false => Placement::Merged,
+                                    });
                                 }
                                 _ => {
                                     self.push(index, Some(block.index), ItemKind::OrphanResult, Some(entry));
-                                    rendered = true;
+                                    take(Placement::Rendered);
                                 }
                             }
                         }
                         BlockKind::Unknown { .. } | BlockKind::Malformed { .. } => {
                             self.push(index, Some(block.index), ItemKind::UnknownBlock, Some(entry));
-                            rendered = true;
+                            take(Placement::Rendered);
+                        }
+                        BlockKind::Text { text } => {
+                            take(self.user_text(index, Some(block.index), *text, entry))
                         }
                         _ => {
                             self.push(index, Some(block.index), ItemKind::Prompt, Some(entry));
-                            rendered = true;
+                            take(Placement::Rendered);
                         }
                     }
                 }
             }
         }
-        match (rendered, merged) {
-            (true, _) => Placement::Rendered,
-            (false, true) => Placement::Merged,
-            (false, false) => Placement::NotShown(NotShown::EmptyMessage),
+        match (rendered, merged, not_shown) {
+            (true, _, _) => Placement::Rendered,
+            (false, true, _) => Placement::Merged,
+            (false, false, Some(reason)) => Placement::NotShown(reason),
+            (false, false, None) => Placement::NotShown(NotShown::EmptyMessage),
+        }
+    }
+
+    /// A text of a user message: what the person typed, or what Claude Code wrote for them (a
+    /// command and what it printed, a note for the model), folded where it belongs.
+    fn user_text(&mut self, index: u32, block: Option<u32>, text: JsonStr, entry: &'a Entry) -> Placement {
+        let command = self.last_command.filter(|&c| self.follows(entry, c));
+        let at = self.at(index);
+        let kind = match wrapped(text, self.src()) {
+            None | Some(UserText::Typed { .. }) => {
+                // A slash command's expanded prompt is the meta line written right after it.
+                if let (true, Some(c)) = (entry.envelope.is_meta, command) {
+                    if let ItemKind::Command(cmd) = &mut self.thread.items[c].kind {
+                        if cmd.expansion.is_none() {
+                            cmd.expansion = Some(at);
+                            return Placement::Merged;
+                        }
+                    }
+                }
+                if !entry.envelope.is_meta {
+                    self.last_command = None;
+                }
+                ItemKind::Prompt
+            }
+            Some(UserText::Command { .. }) => ItemKind::Command(UserCommand::default()),
+            Some(UserText::Shell { .. }) => ItemKind::Shell(UserCommand::default()),
+            Some(UserText::CommandOutput { .. } | UserText::ShellOutput { .. }) => {
+                if let Some(c) = command {
+                    if let ItemKind::Command(cmd) | ItemKind::Shell(cmd) = &mut self.thread.items[c].kind {
+                        cmd.output.push(at);
+                        return Placement::Merged;
+                    }
+                }
+                ItemKind::Injected
+            }
+            Some(UserText::Caveat) => return Placement::NotShown(NotShown::CommandCaveat),
+            Some(UserText::Injected(_)) => ItemKind::Injected,
+        };
+        let is_command = matches!(kind, ItemKind::Command(_) | ItemKind::Shell(_));
+        let item = self.push(index, block, kind, Some(entry));
+        if is_command {
+            self.last_command = Some(item);
+        }
+        Placement::Rendered
+    }
+
+    /// Whether `entry` was written right after item `item`'s line (its parent is that line), as
+    /// Claude Code writes a command's expansion and output.
+    fn follows(&self, entry: &Entry, item: usize) -> bool {
+        let src = self.src();
+        let line = self.thread.items[item].line;
+        let uuid = self.ctx.file.lines[line.line as usize].entry().and_then(|e| e.envelope.uuid);
+        match (entry.envelope.parent_uuid, uuid) {
+            (Some(parent), Some(uuid)) => parent.key(src) == uuid.key(src),
+            // Without ids, what comes next in the file is what follows.
+            _ => true,
         }
     }
 
@@ -228,6 +302,7 @@ impl<'a> Builder<'a> {
         let EntryKind::Assistant(assistant) = &entry.kind else {
             unreachable!("called for assistant entries")
         };
+        self.last_command = None;
         let src = self.src();
         let message = &assistant.message;
         let key =
@@ -257,8 +332,15 @@ impl<'a> Builder<'a> {
             }
         }
         let mut rendered = false;
+        let mut blank = false;
         for block in message.content.blocks() {
             let kind = match &block.kind {
+                // Claude Code writes white-space-only text blocks (a "\n\n" before a tool call);
+                // it shows nothing for them, and neither does cctv.
+                BlockKind::Text { text } if is_blank(text.key(src)) => {
+                    blank = true;
+                    continue;
+                }
                 BlockKind::Text { .. } => ItemKind::Text,
                 BlockKind::Thinking { .. } => ItemKind::Thinking,
                 BlockKind::RedactedThinking => ItemKind::RedactedThinking,
@@ -283,12 +365,17 @@ impl<'a> Builder<'a> {
             }
             rendered = true;
         }
-        if let Content::Text(_) = message.content {
-            self.push(index, None, ItemKind::Text, Some(entry));
-            rendered = true;
+        match message.content {
+            Content::Text(text) if is_blank(text.key(src)) => blank = true,
+            Content::Text(_) => {
+                self.push(index, None, ItemKind::Text, Some(entry));
+                rendered = true;
+            }
+            _ => {}
         }
         match (rendered, first_line_of_turn) {
             (true, _) => Placement::Rendered,
+            (false, _) if blank => Placement::NotShown(NotShown::BlankText),
             // A further line of a response that carried no block: its usage is in the turn.
             (false, false) => Placement::Merged,
             (false, true) => Placement::NotShown(NotShown::EmptyMessage),
@@ -451,6 +538,52 @@ impl<'a> Builder<'a> {
     }
 }
 
+/// Whether a JSON string's raw characters are only white space (spaces, `\n`, `\t`, `\r`).
+fn is_blank(raw: &[u8]) -> bool {
+    let mut at = raw;
+    loop {
+        at = match at {
+            [] => return true,
+            [b' ', rest @ ..] => rest,
+            [b'\\', b'n' | b't' | b'r', rest @ ..] => rest,
+            _ => return false,
+        };
+    }
+}
+
+/// What a user text is, when it may be Claude Code's markup: a text that neither starts with a
+/// tag nor holds a reminder is the person's, and is not decoded to find out.
+fn wrapped(text: JsonStr, src: &[u8]) -> Option<UserText> {
+    let raw = text.key(src);
+    let mut start = raw;
+    loop {
+        start = match start {
+            [b' ', rest @ ..] => rest,
+            [b'\\', b'n' | b't' | b'r', rest @ ..] => rest,
+            _ => break,
+        };
+    }
+    let may_be = start.first() == Some(&b'<') || memchr::memmem::find(raw, b"<system-reminder>").is_some();
+    may_be.then(|| user_text(&text.decode(src)))
+}
+
+/// What an error result's text says when Claude Code wrote it (a rejection, an interrupt).
+fn result_synthetic(src: &[u8], content: Span) -> Option<Synthetic> {
+    // Claude Code's texts come first; a result of several blocks has them in its first text.
+    let value = crate::model::body::tool_result_content(src, content);
+    let text = match &value {
+        ToolResultContent::Text(text) => text.as_str(),
+        ToolResultContent::Items(items) => items
+            .iter()
+            .find_map(|i| match i {
+                ResultItem::Text(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .unwrap_or_default(),
+    };
+    synthetic(text)
+}
+
 fn orphan_result(result: ToolResultRef) -> Item {
     Item {
         line: result.line,
@@ -465,7 +598,7 @@ fn orphan_result(result: ToolResultRef) -> Item {
 /// (meta, synthetic) for an item of `entry`.
 fn flags(entry: &Entry, block: Option<u32>, src: &[u8]) -> (bool, bool) {
     let meta = entry.envelope.is_meta || entry.envelope.is_visible_in_transcript_only;
-    let synthetic = match &entry.kind {
+    let is_synthetic = match &entry.kind {
         EntryKind::Assistant(a) => {
             a.is_api_error_message || a.message.model.is_some_and(|m| m.key(src) == b"<synthetic>")
         }
@@ -480,17 +613,9 @@ fn flags(entry: &Entry, block: Option<u32>, src: &[u8]) -> (bool, bool) {
                 }
                 _ => None,
             };
-            text.is_some_and(|t| is_synthetic_text(&t.decode(src)))
+            text.is_some_and(|t| synthetic(&t.decode(src)).is_some())
         }
         _ => false,
     };
-    (meta, synthetic)
-}
-
-/// Texts Claude Code writes in the user's name (`SYNTHETIC_MESSAGES` in its source).
-fn is_synthetic_text(text: &str) -> bool {
-    text.starts_with("[Request interrupted by user")
-        || text.starts_with("The user doesn't want to take this action right now")
-        || text.starts_with("The user doesn't want to proceed with this tool use")
-        || text == "No response requested."
+    (meta, is_synthetic)
 }

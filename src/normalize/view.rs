@@ -52,6 +52,13 @@ pub enum ItemKind {
     ToolCall(ToolCall),
     /// A `tool_result` whose `tool_use` is not in the loaded files.
     OrphanResult,
+    /// A slash command the person ran, with its expanded prompt and its output folded in.
+    Command(UserCommand),
+    /// A bash-mode (`!`) command the person ran, with its output folded in.
+    Shell(UserCommand),
+    /// A note Claude Code put in a user message for the model (a reminder, a background task
+    /// finishing), or command output with no command before it.
+    Injected,
     /// A system line, a hook that ran outside a tool call, a PR link, a summary: rendered from
     /// its line.
     Event,
@@ -66,9 +73,14 @@ pub enum ItemKind {
 }
 
 impl Item {
-    /// A prompt the person typed: what the session's title, prompt count and j/k stop at.
+    /// A prompt the person typed or a command they ran: what the session's title, prompt count
+    /// and j/k stop at.
     pub fn is_typed_prompt(&self) -> bool {
-        matches!(self.kind, ItemKind::Prompt) && !self.meta && !self.synthetic
+        match self.kind {
+            ItemKind::Prompt => !self.meta && !self.synthetic,
+            ItemKind::Command(_) | ItemKind::Shell(_) => true,
+            _ => false,
+        }
     }
 }
 
@@ -82,6 +94,9 @@ impl ItemKind {
             ItemKind::RedactedThinking => "redactedThinking",
             ItemKind::ToolCall(_) => "toolCall",
             ItemKind::OrphanResult => "orphanResult",
+            ItemKind::Command(_) => "command",
+            ItemKind::Shell(_) => "shell",
+            ItemKind::Injected => "injected",
             ItemKind::Event => "event",
             ItemKind::CompactBoundary(_) => "compactBoundary",
             ItemKind::UnknownBlock => "unknownBlock",
@@ -89,6 +104,15 @@ impl ItemKind {
             ItemKind::Malformed => "malformed",
         }
     }
+}
+
+/// What followed a command the person ran.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct UserCommand {
+    /// The prompt a slash command expanded to (the `isMeta` line after it).
+    pub expansion: Option<LineRef>,
+    /// Lines with what the command printed.
+    pub output: Vec<LineRef>,
 }
 
 /// A tool call with everything that happened to it, in the order Claude Code shows it:
@@ -112,6 +136,17 @@ pub struct ToolResultRef {
     /// The `tool_result` block's index in its line.
     pub block: u32,
     pub is_error: bool,
+    /// What an error result's text says when Claude Code wrote it: the person rejected or
+    /// interrupted the call, or a placeholder stands in for a result that never came. Such a
+    /// call did not fail, and is not counted as a tool error.
+    pub synthetic: Option<crate::model::synthetic::Synthetic>,
+}
+
+impl ToolResultRef {
+    /// The tool itself reported an error.
+    pub fn failed(&self) -> bool {
+        self.is_error && self.synthetic.is_none()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -196,7 +231,12 @@ pub struct Stats {
     pub models: std::collections::BTreeMap<String, u64>,
     /// Tool name -> calls.
     pub tool_calls: std::collections::BTreeMap<String, u64>,
+    /// Calls whose tool reported an error.
     pub tool_errors: u64,
+    /// Calls the person rejected or cancelled when asked for permission.
+    pub tool_rejections: u64,
+    /// Responses the person interrupted.
+    pub interruptions: u64,
     pub api_errors: u64,
     pub user_prompts: u64,
     pub assistant_turns: u64,

@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use super::format::duration;
 use crate::model::body::{self, ToolResultContent};
+use crate::model::synthetic::Synthetic;
 use crate::model::tool_result::{self, ToolUseResult};
 use crate::model::{BlockKind, EntryKind};
 use crate::normalize::{Item, ItemKind, ToolCall, Workspace};
@@ -25,16 +26,41 @@ pub struct ResultView {
     /// What Claude Code kept for its UI, typed where cctv renders it specially.
     pub structured: Option<ToolUseResult>,
     pub is_error: bool,
+    /// What the result says when Claude Code wrote it in the tool's place.
+    pub synthetic: Option<Synthetic>,
 }
 
 /// How a call ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     Ok,
+    /// The tool reported an error.
     Error,
+    /// The person stopped it while it ran.
     Interrupted,
+    /// The person declined it when asked (or a sub-agent's permission, or auto mode, denied it).
+    Rejected,
+    /// The person cancelled it.
+    Cancelled,
+    /// Claude Code paired it with a placeholder: its result was lost.
+    Placeholder,
     /// No result in the files: the session ended or was cut before it came back.
     Missing,
+}
+
+impl Outcome {
+    /// The badge a call's header shows; none when it went as planned.
+    pub fn badge(self) -> Option<&'static str> {
+        Some(match self {
+            Outcome::Ok => return None,
+            Outcome::Error => "error",
+            Outcome::Interrupted => "interrupted",
+            Outcome::Rejected => "rejected",
+            Outcome::Cancelled => "cancelled",
+            Outcome::Placeholder => "result lost",
+            Outcome::Missing => "no result",
+        })
+    }
 }
 
 pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
@@ -64,7 +90,7 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
             .tool_use_result
             .filter(|_| results == 1)
             .map(|span| tool_result::decode(&file.bytes, span, Some(&name)));
-        Some(ResultView { content, structured, is_error: r.is_error })
+        Some(ResultView { content, structured, is_error: r.is_error, synthetic: r.synthetic })
     });
     let mcp = name.strip_prefix("mcp__").and_then(|rest| {
         let (server, tool) = rest.split_once("__")?;
@@ -97,7 +123,13 @@ impl CallView {
             Some(r) if matches!(&r.structured, Some(ToolUseResult::Bash(b)) if b.interrupted) => {
                 Outcome::Interrupted
             }
-            Some(r) if r.is_error => Outcome::Error,
+            Some(r) if r.is_error => match r.synthetic {
+                Some(Synthetic::Interrupted) => Outcome::Interrupted,
+                Some(Synthetic::Rejected) => Outcome::Rejected,
+                Some(Synthetic::Cancelled) => Outcome::Cancelled,
+                Some(Synthetic::MissingResult) => Outcome::Placeholder,
+                Some(Synthetic::NoResponseRequested) | None => Outcome::Error,
+            },
             Some(_) => Outcome::Ok,
         }
     }

@@ -36,7 +36,7 @@ impl Filter {
     pub fn keeps(&self, ws: &Workspace, session: &Session, thread: ThreadRef, item: u32) -> bool {
         let Some(item) = session.item(thread, item) else { return false };
         let error = match &item.kind {
-            ItemKind::ToolCall(call) => call.result.is_some_and(|r| r.is_error),
+            ItemKind::ToolCall(call) => call.result.is_some_and(|r| r.failed()),
             ItemKind::Unknown | ItemKind::Malformed | ItemKind::UnknownBlock => true,
             ItemKind::Event => matches!(
                 ws.entry(item.line).map(|e| &e.kind),
@@ -52,11 +52,12 @@ impl Filter {
             return matches!(&item.kind, ItemKind::ToolCall(call) if call.name.is_some_and(|n| n.decode(ws.src(item.line)) == *tool));
         }
         match &item.kind {
-            ItemKind::Prompt => self.user,
+            ItemKind::Prompt | ItemKind::Command(_) | ItemKind::Shell(_) => self.user,
             ItemKind::Text | ItemKind::RedactedThinking => self.assistant,
             ItemKind::Thinking => self.thinking,
             ItemKind::ToolCall(_) | ItemKind::OrphanResult => self.tools,
             ItemKind::Event
+            | ItemKind::Injected
             | ItemKind::CompactBoundary(_)
             | ItemKind::Unknown
             | ItemKind::Malformed

@@ -2,6 +2,7 @@
 //! draws it.
 
 use super::calls::{call_view, CallView, Outcome};
+use super::commands::{command_view, injected_view, notice_view, CommandView, InjectedView, NoticeView};
 use super::event::{event_view, EventView};
 use super::hooks::{hook_view, progress_view, HookView, ProgressView};
 use super::rows::{forks_at, Row};
@@ -24,6 +25,9 @@ pub struct ItemView {
     pub meta: bool,
     pub synthetic: bool,
     pub body: ItemBody,
+    /// Why the response stopped, when it is not the ordinary end (`max_tokens`, `refusal`,
+    /// `pause_turn`): on the response's last row.
+    pub stop: Option<String>,
     /// The conversation forked after this row: the branches to switch to.
     pub forks: Vec<BranchChoice>,
 }
@@ -37,6 +41,10 @@ pub enum Role {
     Claude,
     Thinking,
     Tool,
+    /// What failed: an API error Claude Code reported in Claude's place.
+    Error,
+    /// Claude Code's own notice in the person's name (an interrupt, a rejection).
+    Notice,
     Compact,
     Hook,
     System,
@@ -52,6 +60,8 @@ impl Role {
             Role::Claude => "claude",
             Role::Thinking => "thinking",
             Role::Tool => "tool",
+            Role::Error => "error",
+            Role::Notice => "note",
             Role::Compact => "compact",
             Role::Hook => "hook",
             Role::System => "system",
@@ -79,7 +89,21 @@ pub enum ItemBody {
         text: String,
         words: usize,
     },
+    /// A thinking block whose text was not kept (recent versions keep only its signature).
+    ThinkingNotRecorded,
     RedactedThinking,
+    /// A slash command or a bash-mode command, with what it printed.
+    Command(CommandView),
+    Shell(CommandView),
+    /// A note Claude Code injected for the model.
+    Injected(InjectedView),
+    /// Claude Code's notice in the person's name.
+    Notice(NoticeView),
+    /// An API failure Claude Code reported as a message from Claude.
+    ApiError {
+        message: String,
+        detail: Option<String>,
+    },
     ToolCall(Box<CallRow>),
     OrphanResult {
         tool_use_id: String,
@@ -190,16 +214,20 @@ pub fn item_view(ws: &Workspace, session: &Session, row: Row) -> Option<ItemView
         meta: item.meta,
         synthetic: item.synthetic,
         body: item_body(ws, session, item),
+        stop: stop_reason(ws, thread, row.item),
         forks,
     })
 }
 
 fn role(ws: &Workspace, item: &Item) -> Role {
     match &item.kind {
+        ItemKind::Prompt if item.synthetic => Role::Notice,
         ItemKind::Prompt if item.meta => Role::Meta,
-        ItemKind::Prompt => Role::You,
-        ItemKind::Text | ItemKind::RedactedThinking => Role::Claude,
-        ItemKind::Thinking => Role::Thinking,
+        ItemKind::Prompt | ItemKind::Command(_) | ItemKind::Shell(_) => Role::You,
+        ItemKind::Injected => Role::Meta,
+        ItemKind::Text if is_api_error(ws, item) => Role::Error,
+        ItemKind::Text => Role::Claude,
+        ItemKind::Thinking | ItemKind::RedactedThinking => Role::Thinking,
         ItemKind::ToolCall(_) | ItemKind::OrphanResult => Role::Tool,
         ItemKind::CompactBoundary(_) => Role::Compact,
         ItemKind::Unknown | ItemKind::Malformed | ItemKind::UnknownBlock => Role::Raw,
@@ -216,6 +244,14 @@ fn item_body(ws: &Workspace, session: &Session, item: &Item) -> ItemBody {
     let block = ws.block(item).map(|b| &b.kind);
     let text = || entry.message().and_then(|m| m.text(src, item.block)).map(|t| t.into_owned());
     match &item.kind {
+        ItemKind::Prompt if item.synthetic => match notice_view(ws, item) {
+            Some(notice) => ItemBody::Notice(notice),
+            None => ItemBody::Prompt(text().unwrap_or_default()),
+        },
+        ItemKind::Command(command) => ItemBody::Command(command_view(ws, item, command)),
+        ItemKind::Shell(command) => ItemBody::Shell(command_view(ws, item, command)),
+        ItemKind::Injected => ItemBody::Injected(injected_view(ws, item)),
+        ItemKind::Text if is_api_error(ws, item) => api_error(ws, item, text().unwrap_or_default()),
         ItemKind::Prompt => match (text(), block) {
             (Some(text), _) if item.meta || entry.envelope.is_compact_summary => ItemBody::Folded {
                 first_line: text
@@ -238,6 +274,7 @@ fn item_body(ws: &Workspace, session: &Session, item: &Item) -> ItemBody {
         },
         ItemKind::Text => ItemBody::Answer(text().unwrap_or_default()),
         ItemKind::Thinking => match text() {
+            Some(text) if text.trim().is_empty() => ItemBody::ThinkingNotRecorded,
             Some(text) => ItemBody::Thinking { words: text.split_whitespace().count(), text },
             None => ItemBody::Empty,
         },
@@ -342,6 +379,48 @@ fn compacted(ws: &Workspace, item: &Item, boundary: &CompactBoundary) -> Compact
     Compacted { header: format!("Conversation compacted ({trigger}{before}{after})"), summaries, summary }
 }
 
+/// A message Claude Code made up to report a failed API call (`isApiErrorMessage`).
+fn is_api_error(ws: &Workspace, item: &Item) -> bool {
+    matches!(ws.entry(item.line).map(|e| &e.kind), Some(EntryKind::Assistant(a)) if a.is_api_error_message)
+}
+
+fn api_error(ws: &Workspace, item: &Item, message: String) -> ItemBody {
+    let src = ws.src(item.line);
+    let Some(EntryKind::Assistant(a)) = ws.entry(item.line).map(|e| &e.kind) else {
+        return ItemBody::ApiError { message, detail: None };
+    };
+    // `error` is a word ("unknown", "rate_limit"); `apiError` an object with the status.
+    let detail = [a.error, a.api_error]
+        .into_iter()
+        .flatten()
+        .map(|span| body::text(src, span))
+        .filter(|t| !t.is_empty() && t != "unknown")
+        .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(300).collect::<String>())
+        .next();
+    ItemBody::ApiError { message, detail }
+}
+
+/// Why the response `item` belongs to stopped, on its last row, when that is worth saying.
+fn stop_reason(ws: &Workspace, thread: &crate::normalize::Thread, index: u32) -> Option<String> {
+    let item = thread.items.get(index as usize)?;
+    let turn = item.turn?;
+    let last_of_turn = thread.items[index as usize + 1..].iter().all(|i| i.turn != Some(turn));
+    if !last_of_turn {
+        return None;
+    }
+    let reason = thread.turns.get(turn as usize)?.stop_reason?;
+    let reason = reason.decode(ws.src(item.line));
+    let said = match reason.as_ref() {
+        "end_turn" | "tool_use" | "stop_sequence" => return None,
+        "max_tokens" => "cut off: the response reached its token limit",
+        "refusal" => "stopped: the model declined to continue",
+        "pause_turn" => "paused: the API paused a long turn",
+        "model_context_window_exceeded" => "cut off: the context window is full",
+        other => return Some(format!("stopped: {other}")),
+    };
+    Some(said.to_owned())
+}
+
 fn raw(ws: &Workspace, item: &Item, badge: String) -> ItemBody {
     ItemBody::Raw { badge, line_number: ws.line(item.line).number }
 }
@@ -408,6 +487,9 @@ mod tests {
             let ok = match (kind, &view.role, &view.body) {
                 (ItemKind::Prompt, Role::You, ItemBody::Prompt(t)) => !t.is_empty(),
                 (ItemKind::Prompt, Role::Meta, ItemBody::Folded { .. }) => true,
+                (ItemKind::Prompt, Role::Notice, ItemBody::Notice(_)) => view.synthetic,
+                (ItemKind::Command(_), Role::You, ItemBody::Command(c)) => c.line.starts_with('/'),
+                (ItemKind::Injected, Role::Meta, ItemBody::Injected(n)) => !n.label.is_empty(),
                 (ItemKind::Text, Role::Claude, ItemBody::Answer(t)) => !t.is_empty(),
                 (ItemKind::Thinking, Role::Thinking, ItemBody::Thinking { text, words }) => {
                     *words == text.split_whitespace().count() && *words > 0

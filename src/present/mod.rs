@@ -9,6 +9,7 @@
 pub mod ansi;
 pub mod calls;
 pub mod clip;
+pub mod commands;
 pub mod diff;
 pub mod event;
 pub mod export;

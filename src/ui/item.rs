@@ -11,6 +11,7 @@ use super::panel::{local_panel, panel};
 use super::state::{part, use_viewer};
 use super::tools::tool_call;
 use crate::normalize::{LineRef, Workspace};
+use crate::present::commands::{CommandView, InjectedView};
 use crate::present::event::{EventView, Tone};
 use crate::present::item::{item_view, BranchChoice, Compacted, ItemBody, Role};
 use crate::present::rows::Row;
@@ -28,6 +29,9 @@ pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
     let copy_id = view.id.clone();
     let body = item_body(ws.clone(), row, view.line, view.body);
     let forks = (!view.forks.is_empty()).then(|| branch_switch(view.forks));
+    let stop = view
+        .stop
+        .map(|s| view! { <div class="cctv-stop"><span class="cctv-badge cctv-badge--warn">{s}</span></div> });
     view! {
         <article
             class=move || {
@@ -49,7 +53,7 @@ pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
                     "copy"
                 </button>
             </div>
-            <div class="cctv-item__body">{body}</div>
+            <div class="cctv-item__body">{body}{stop}</div>
         </article>
         {forks}
     }
@@ -62,7 +66,8 @@ fn role_class(role: Role) -> &'static str {
         Role::Claude => "cctv-item--assistant",
         Role::Thinking => "cctv-item--thinking",
         Role::Tool => "cctv-item--tool",
-        Role::Compact | Role::Hook | Role::System => "cctv-item--system",
+        Role::Compact | Role::Hook | Role::System | Role::Notice => "cctv-item--system",
+        Role::Error => "cctv-item--error",
         Role::Raw => "cctv-item--raw",
     }
 }
@@ -97,6 +102,38 @@ fn item_body(ws: Arc<Workspace>, row: Row, line: LineRef, body: ItemBody) -> Any
             view! { <span>{format!("Thinking · {words} words")}</span> }.into_any(),
             move || markdown(&text),
         )
+        .into_any(),
+        ItemBody::ThinkingNotRecorded => view! {
+            <div class="cctv-muted">"Thinking not recorded (only its signature is in the transcript)"</div>
+        }
+        .into_any(),
+        ItemBody::Command(c) => command(row, c, "cctv-command-row"),
+        ItemBody::Shell(c) => command(row, c, "cctv-command-row cctv-command-row--shell"),
+        ItemBody::Injected(note) => {
+            let InjectedView { label, text } = note;
+            let first: String = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").chars().take(100).collect();
+            local_panel(
+                "cctv-meta",
+                view! { <span class="cctv-badge">{label}</span>" "<span class="cctv-muted">{first}</span> }.into_any(),
+                false,
+                move || view! { <pre class="cctv-text">{text.clone()}</pre> }.into_any(),
+            )
+            .into_any()
+        }
+        ItemBody::Notice(n) => view! {
+            <div class="cctv-notice">
+                <span class="cctv-badge cctv-badge--warn">{n.headline}</span>
+                {n.feedback.map(|f| view! { <span class="cctv-notice__feedback">{format!("“{f}”")}</span> })}
+            </div>
+        }
+        .into_any(),
+        ItemBody::ApiError { message, detail } => view! {
+            <div class="cctv-api-error">
+                <span class="cctv-badge cctv-badge--error">"API error"</span>
+                " "<span>{message}</span>
+                {detail.map(|d| view! { <div class="cctv-muted">{d}</div> })}
+            </div>
+        }
         .into_any(),
         ItemBody::RedactedThinking => view! {
             <div class="cctv-muted">"Redacted thinking (encrypted by the API; its text is not in the transcript)"</div>
@@ -217,6 +254,24 @@ fn branch_switch(choices: Vec<BranchChoice>) -> AnyView {
                     }
                 })
                 .collect_view()}
+        </div>
+    }
+    .into_any()
+}
+
+/// A command the person ran: the command line, then what it printed (like a terminal), with a
+/// slash command's expanded prompt folded under it.
+fn command(row: Row, c: CommandView, class: &'static str) -> AnyView {
+    let CommandView { line, expansion, stdout, stderr } = c;
+    view! {
+        <div class=class>
+            <pre class="cctv-command">{line}</pre>
+            {(!stdout.is_empty()).then(|| terminal(&stdout, "cctv-out"))}
+            {(!stderr.is_empty()).then(|| terminal(&stderr, "cctv-out cctv-out--stderr"))}
+            {expansion.map(|text| {
+                let key = (row.thread, row.item, part::PROMPT);
+                panel(key, "cctv-meta", view! { <span class="cctv-muted">"Expanded prompt"</span> }.into_any(), move || markdown(&text))
+            })}
         </div>
     }
     .into_any()

@@ -220,7 +220,10 @@ pub fn expand_all(viewer: Viewer, open: bool) {
     let mut keys = std::collections::HashSet::new();
     for (thread_ref, thread) in s.threads() {
         for item in 0..thread.items.len() as u32 {
-            keys.insert((thread_ref, item, part::BODY));
+            // Every part that folds: tool panels and thinking, events' lines, expanded prompts.
+            for part in [part::BODY, part::RAW, part::PROMPT] {
+                keys.insert((thread_ref, item, part));
+            }
         }
     }
     viewer.open.set(keys);

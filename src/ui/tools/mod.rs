@@ -29,12 +29,13 @@ use crate::present::rows::Row;
 use crate::present::tools::{Output, ToolBody};
 
 pub fn tool_call(ws: Arc<Workspace>, row: Row, call: CallRow) -> AnyView {
-    let outcome_badge = match call.outcome {
-        Outcome::Ok => None,
-        Outcome::Error => Some(("error", "cctv-badge cctv-badge--error")),
-        Outcome::Interrupted => Some(("interrupted", "cctv-badge cctv-badge--warn")),
-        Outcome::Missing => Some(("no result", "cctv-badge cctv-badge--warn")),
-    };
+    let outcome_badge = call.outcome.badge().map(|text| {
+        let class = match call.outcome {
+            Outcome::Error => "cctv-badge cctv-badge--error",
+            _ => "cctv-badge cctv-badge--warn",
+        };
+        (text, class)
+    });
     let hooks = call.hooks;
     let header = view! {
         <span class="cctv-tool__name">{call.name.clone()}</span>
