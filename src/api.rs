@@ -43,7 +43,8 @@ export interface TranscriptFile {
 export interface Stats {
   inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheCreationTokens: number;
   models: Record<string, number>; toolCalls: Record<string, number>;
-  toolErrors: number; apiErrors: number; userPrompts: number; assistantTurns: number;
+  /** Calls whose tool reported an error; rejected and interrupted calls are counted apart. */
+  toolErrors: number; toolRejections: number; interruptions: number; apiErrors: number; userPrompts: number; assistantTurns: number;
   turnDurationMs: number; firstTimestamp?: string; lastTimestamp?: string; wallMs?: number;
   subAgents: number;
 }
@@ -61,8 +62,11 @@ export interface Accounting {
 export interface Item {
   /** Anchor id: the line's uuid, or one derived from it for a block of a multi-block message. */
   id: string;
-  kind: "prompt" | "text" | "thinking" | "redactedThinking" | "toolCall" | "orphanResult" | "event"
-    | "compactBoundary" | "unknownBlock" | "unknown" | "malformed";
+  /** `command` and `shell`: a slash command or a bash-mode (`!`) command the person ran (its
+   * `text` is `/name args` or `! command`); `injected`: a note Claude Code put in a user message
+   * for the model. */
+  kind: "prompt" | "command" | "shell" | "injected" | "text" | "thinking" | "redactedThinking"
+    | "toolCall" | "orphanResult" | "event" | "compactBoundary" | "unknownBlock" | "unknown" | "malformed";
   file: string;
   line: number;
   block?: number;

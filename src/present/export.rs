@@ -70,8 +70,9 @@ pub struct SpawnExport {
 pub struct ItemExport {
     /// The anchor id (`#<id>` opens the viewer there).
     pub id: String,
-    /// `prompt`, `text`, `thinking`, `redactedThinking`, `toolCall`, `orphanResult`, `event`,
-    /// `compactBoundary`, `unknownBlock`, `unknown`, `malformed`.
+    /// `prompt`, `command`, `shell`, `injected`, `text`, `thinking`, `redactedThinking`,
+    /// `toolCall`, `orphanResult`, `event`, `compactBoundary`, `unknownBlock`, `unknown`,
+    /// `malformed`.
     pub kind: &'static str,
     pub file: String,
     pub line: u32,
@@ -81,7 +82,7 @@ pub struct ItemExport {
     pub timestamp: Option<String>,
     pub meta: bool,
     pub synthetic: bool,
-    /// For prompts, text and thinking.
+    /// For prompts, commands (`/name args`), injected notes, text and thinking.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     /// For system events, attachments and progress: their type and subtype.
@@ -165,9 +166,17 @@ fn item_export(ws: &Workspace, item: &Item) -> ItemExport {
     let src = &file.bytes;
     let entry = ws.line(item.line).entry();
     let kind = item.kind.name();
-    let text = matches!(item.kind, ItemKind::Prompt | ItemKind::Text | ItemKind::Thinking)
-        .then(|| outline::item_text(ws, item))
-        .flatten();
+    let text = matches!(
+        item.kind,
+        ItemKind::Prompt
+            | ItemKind::Text
+            | ItemKind::Thinking
+            | ItemKind::Command(_)
+            | ItemKind::Shell(_)
+            | ItemKind::Injected
+    )
+    .then(|| outline::item_text(ws, item))
+    .flatten();
     let event = matches!(item.kind, ItemKind::Event).then(|| match entry.map(|e| &e.kind) {
         Some(EntryKind::System(s)) => format!("system/{}", s.subtype.name(src)),
         Some(EntryKind::Attachment(a)) => {

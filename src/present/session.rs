@@ -69,6 +69,9 @@ pub fn side_view(ws: &Workspace, s: &Session) -> SideView {
         ("responses", stats.assistant_turns.to_string()),
         ("tool calls", tools.iter().map(|t| t.1).sum::<u64>().to_string()),
         ("errors", format!("{} tool, {} API", stats.tool_errors, stats.api_errors)),
+        // Not errors: what the person decided.
+        ("rejected", stats.tool_rejections.to_string()),
+        ("interrupted", stats.interruptions.to_string()),
         ("sub-agents", stats.sub_agents.to_string()),
         ("duration", or_dash(stats.wall_ms.map(|ms| duration(ms as f64)))),
         ("working time", or_dash((stats.turn_duration_ms > 0.0).then(|| duration(stats.turn_duration_ms)))),
