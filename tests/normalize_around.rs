@@ -200,3 +200,19 @@ fn no_wrapper_markup_reaches_a_title_a_prompt_or_a_command_row_in_any_fixture() 
         }
     }
 }
+
+#[test]
+fn a_tool_input_written_as_a_json_string_is_read_as_the_object() {
+    // No fixture writes one; seed 000 (processContent) parses a string input back into its object.
+    let lines = [
+        r#"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"list files"}}"#,
+        r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":"{\"command\":\"ls -la\"}"}]}}"#,
+    ];
+    let ws = normalize::normalize(vec![normalize::Input {
+        name: "s.jsonl".into(),
+        bytes: lines.join("\n").into_bytes(),
+    }]);
+    let ItemBody::ToolCall(call) = row(&ws, 2).body else { panic!() };
+    assert_eq!(call.target, "ls -la");
+    assert_eq!(call.call.text("command"), Some("ls -la"));
+}

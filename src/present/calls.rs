@@ -66,9 +66,13 @@ impl Outcome {
 pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
     let src = &ws.file(item.line).bytes;
     let name = call.name.map(|n| n.decode(src).into_owned()).unwrap_or_default();
-    let input = input_span(ws, item)
-        .and_then(|span| body::value(src, span).ok())
-        .unwrap_or(Value::Object(Default::default()));
+    let input = match input_span(ws, item).and_then(|span| body::value(src, span).ok()) {
+        // Some writers store the input as a JSON string of the object (Claude Code parses it
+        // back: seed 000, processContent).
+        Some(Value::String(text)) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        Some(value) => value,
+        None => Value::Object(Default::default()),
+    };
     let result = call.result.and_then(|r| {
         let file = ws.file(r.line);
         let EntryKind::User(user) = &ws.entry(r.line)?.kind else { return None };

@@ -1,6 +1,7 @@
 //! Bash: the command, and its output as the terminal showed it.
 
 use super::{Answer, Output};
+use crate::model::body::ImageSource;
 use crate::model::tool_result::ToolUseResult;
 use crate::present::calls::CallView;
 
@@ -15,6 +16,8 @@ pub struct BashBody {
 /// stdout and stderr apart, as Claude Code kept them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BashOutput {
+    /// An image the command printed (`isImage`: stdout is a base64 data URL or base64 PNG).
+    pub image: Option<ImageSource>,
     pub stdout: String,
     pub stderr: String,
     pub interrupted: bool,
@@ -26,7 +29,8 @@ impl BashBody {
     pub fn of(call: &CallView) -> BashBody {
         let output = match call.structured() {
             Some(ToolUseResult::Bash(b)) => Answer::Structured(BashOutput {
-                stdout: b.stdout.clone(),
+                image: b.is_image.then(|| image_of(&b.stdout)).flatten(),
+                stdout: if b.is_image { String::new() } else { b.stdout.clone() },
                 stderr: b.stderr.clone(),
                 interrupted: b.interrupted,
                 note: b.return_code_interpretation.clone(),
@@ -39,6 +43,16 @@ impl BashBody {
             output,
         }
     }
+}
+
+/// The image a command printed as base64 (`data:image/png;base64,…`, or bare base64).
+fn image_of(stdout: &str) -> Option<ImageSource> {
+    let stdout = stdout.trim();
+    let (media_type, data) = match stdout.strip_prefix("data:").and_then(|rest| rest.split_once(";base64,")) {
+        Some((media, data)) => (media.to_owned(), data),
+        None => ("image/png".to_owned(), stdout),
+    };
+    (!data.is_empty()).then(|| ImageSource::Base64 { media_type, data: data.to_owned() })
 }
 
 #[cfg(test)]
@@ -57,5 +71,17 @@ mod tests {
         assert_eq!(body.command, bash[0].text("command").unwrap());
         let Answer::Structured(out) = body.output else { panic!("the fixture keeps stdout apart") };
         assert!(!out.stdout.is_empty() || !out.stderr.is_empty());
+        assert_eq!(out.image, None);
+    }
+
+    #[test]
+    fn an_image_printed_by_a_command_is_an_image() {
+        // No fixture runs a command that prints an image; `isImage` with a data URL on stdout is
+        // the shape Claude Code's Bash tool documents.
+        assert_eq!(
+            super::image_of("data:image/jpeg;base64,/9j/4AAQ"),
+            Some(super::ImageSource::Base64 { media_type: "image/jpeg".into(), data: "/9j/4AAQ".into() })
+        );
+        assert_eq!(super::image_of("  "), None);
     }
 }

@@ -1,6 +1,6 @@
 //! Read: the file, the range read, and the lines with their numbers (or the image read).
 
-use crate::model::body::ImageSource;
+use crate::model::body::{ImageSource, ResultItem, ToolResultContent};
 use crate::model::tool_result::ToolUseResult;
 use crate::present::calls::CallView;
 
@@ -23,10 +23,11 @@ pub enum ReadContent {
 }
 
 impl ReadBody {
-    /// Only a result Claude Code kept as a read file is drawn this way; anything else is shown as
-    /// the generic input and output.
+    /// A read file as Claude Code kept it for its UI, else as the model was told it (`N→line`
+    /// numbered lines: all that sub-agent files of 2.1.x keep); anything else is shown as the
+    /// generic input and output.
     pub fn of(call: &CallView) -> Option<ReadBody> {
-        let Some(ToolUseResult::Read(r)) = call.structured() else { return None };
+        let Some(ToolUseResult::Read(r)) = call.structured() else { return Self::from_numbered_text(call) };
         let file = &r.file;
         if file.file_path.is_empty() {
             return None;
@@ -47,6 +48,43 @@ impl ReadBody {
         };
         Some(ReadBody { path: file.file_path.clone(), range, content })
     }
+}
+
+impl ReadBody {
+    fn from_numbered_text(call: &CallView) -> Option<ReadBody> {
+        let result = call.result.as_ref().filter(|r| !r.is_error)?;
+        let text = match &result.content {
+            ToolResultContent::Text(text) => text.as_str(),
+            ToolResultContent::Items(items) => items.iter().find_map(|i| match i {
+                ResultItem::Text(t) => Some(t.as_str()),
+                _ => None,
+            })?,
+        };
+        let (first, lines) = numbered_lines(text)?;
+        let count = lines.lines().count() as u64;
+        Some(ReadBody {
+            path: call.text("file_path").unwrap_or_default().to_owned(),
+            range: Some(format!("lines {first}–{}", first + count.saturating_sub(1))),
+            content: ReadContent::Lines { text: lines, first },
+        })
+    }
+}
+
+/// Text as Read gives it to the model, `     12→line`, as its first line number and the lines
+/// without their numbers; `None` unless every line is numbered (a reminder Claude Code appends
+/// after the file is left out).
+fn numbered_lines(text: &str) -> Option<(u64, String)> {
+    let text = text.split("<system-reminder>").next().unwrap_or_default().trim_end();
+    let mut first = None;
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let (number, rest) = line.trim_start().split_once('→')?;
+        let number: u64 = number.parse().ok()?;
+        first.get_or_insert(number);
+        out.push_str(rest);
+        out.push('\n');
+    }
+    Some((first?, out))
 }
 
 #[cfg(test)]
@@ -74,5 +112,39 @@ mod tests {
         let ReadContent::Lines { text, first } = &read.content else { panic!("text read") };
         assert!(*first >= 1);
         assert!(!text.is_empty());
+    }
+
+    #[test]
+    fn a_read_with_only_numbered_text_is_still_a_read() {
+        // marot agent-a7be2f0 (CC 2.1.39): sub-agent Reads keep no toolUseResult, only
+        // `     1→…` lines.
+        let ws = fixture("marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20/subagents/agent-a7be2f0.jsonl");
+        let reads = calls(&ws, "Read");
+        assert!(!reads.is_empty());
+        let bodies: Vec<_> = reads
+            .iter()
+            .filter(|c| c.result.as_ref().is_some_and(|r| !r.is_error))
+            .map(|c| (c, tool_body(c)))
+            .collect();
+        assert!(!bodies.is_empty());
+        for (call, body) in bodies {
+            let ToolBody::Read(read) = body else { panic!("{body:?}") };
+            assert_eq!(read.path, call.text("file_path").unwrap());
+            let ReadContent::Lines { text, first } = read.content else { panic!() };
+            assert!(first >= 1);
+            let head = text.lines().next().unwrap_or_default();
+            assert!(!head.contains(&format!("{first}→")), "the numbers are not part of the text: {head:?}");
+        }
+    }
+
+    #[test]
+    fn numbered_lines_are_read_back() {
+        assert_eq!(super::numbered_lines("     7→a\n     8→  b\n"), Some((7, "a\n  b\n".into())));
+        assert_eq!(
+            super::numbered_lines("     1→x\n\n<system-reminder>\nlooks safe\n</system-reminder>"),
+            Some((1, "x\n".into()))
+        );
+        assert_eq!(super::numbered_lines("File does not exist."), None);
+        assert_eq!(super::numbered_lines(""), None);
     }
 }

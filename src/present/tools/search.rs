@@ -11,6 +11,8 @@ pub struct SearchBody {
     /// Grep's file filter.
     pub glob: Option<String>,
     pub found: Answer<Found>,
+    /// Glob stopped at its limit: there are more files than listed.
+    pub truncated: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -31,7 +33,9 @@ impl SearchBody {
             Some(ToolUseResult::Glob(g)) => Answer::Structured(Found::Files(g.filenames.clone())),
             _ => Answer::Plain(Output::of(call)),
         };
+        let truncated = matches!(call.structured(), Some(ToolUseResult::Glob(g)) if g.truncated);
         SearchBody {
+            truncated,
             pattern: call.text("pattern").unwrap_or_default().to_owned(),
             path: call.text("path").map(str::to_owned),
             glob: call.text("glob").map(str::to_owned),

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::{Answer, Output};
+use crate::model::body::ToolResultContent;
 use crate::model::tool_result::ToolUseResult;
 use crate::present::calls::CallView;
 
@@ -49,10 +50,40 @@ impl WebSearchBody {
             Some(ToolUseResult::WebSearch(s)) => {
                 Answer::Structured(s.results.iter().map(web_result).collect())
             }
-            _ => Answer::Plain(Output::of(call)),
+            _ => match call.result.as_ref().filter(|r| !r.is_error).map(|r| &r.content) {
+                Some(ToolResultContent::Text(text)) => {
+                    links_in_text(text).map_or_else(|| Answer::Plain(Output::of(call)), Answer::Structured)
+                }
+                _ => Answer::Plain(Output::of(call)),
+            },
         };
         WebSearchBody { query: call.text("query").unwrap_or_default().to_owned(), results }
     }
+}
+
+/// Results as the model was told them (all that 2.1.x sub-agent files keep): a `Links: [{title,
+/// url}, …]` line among the text.
+fn links_in_text(text: &str) -> Option<Vec<WebResult>> {
+    let at = text.find("Links: [")?;
+    let json = &text[at + "Links: ".len()..];
+    let mut stream = serde_json::Deserializer::from_str(json).into_iter::<Value>();
+    let links = stream.next()?.ok()?;
+    let end = at + "Links: ".len() + stream.byte_offset();
+    let mut out = Vec::new();
+    let before = text[..at].trim();
+    // The first line only repeats the query.
+    let before = before
+        .strip_prefix("Web search results for query:")
+        .map_or(before, |rest| rest.split_once('\n').map_or("", |(_, after)| after.trim()));
+    if !before.is_empty() {
+        out.push(WebResult::Markdown(before.to_owned()));
+    }
+    out.push(web_result(&serde_json::json!({ "content": links })));
+    let after = text[end..].trim();
+    if !after.is_empty() {
+        out.push(WebResult::Markdown(after.to_owned()));
+    }
+    Some(out)
 }
 
 fn web_result(result: &Value) -> WebResult {
@@ -117,6 +148,26 @@ mod tests {
             })
             .collect();
         assert!(links.iter().any(|l| l.url.starts_with("http")), "{results:#?}");
+    }
+
+    #[test]
+    fn a_web_search_kept_only_as_text_still_lists_its_links() {
+        // moredip agent-a9cad17 (CC 2.1.15): no toolUseResult, a `Links: [...]` line in the text.
+        let ws = fixture("moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68/subagents/agent-a9cad17.jsonl");
+        let searches = calls(&ws, "WebSearch");
+        assert!(!searches.is_empty());
+        let ToolBody::WebSearch(body) = tool_body(&searches[0]) else { panic!() };
+        let Answer::Structured(results) = body.results else { panic!("links found in the text") };
+        let links: Vec<_> = results
+            .iter()
+            .flat_map(|r| match r {
+                WebResult::Links(l) => l.clone(),
+                _ => vec![],
+            })
+            .collect();
+        assert!(links.len() >= 3, "{results:#?}");
+        assert!(links.iter().all(|l| l.url.starts_with("https://") && !l.title.is_empty()));
+        assert!(results.iter().all(|r| !matches!(r, WebResult::Markdown(t) if t.contains("Links: ["))));
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub fn view(body: SearchBody) -> AnyView {
         {body.path.map(|p| field("in", p))}
         {body.glob.map(|g| field("files", g))}
         {found}
+        {body.truncated.then(|| view! { <span class="cctv-badge cctv-badge--warn">"truncated: more files matched"</span> })}
     }
     .into_any()
 }
