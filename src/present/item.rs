@@ -6,11 +6,12 @@ use super::commands::{command_view, injected_view, notice_view, CommandView, Inj
 use super::event::{event_view, EventView};
 use super::hooks::{hook_view, progress_view, HookView, ProgressView};
 use super::rows::{forks_at, Row};
-use super::tools::{tool_body, ToolBody};
+use super::tools::{tool_body, written_todos, ToolBody};
 use crate::model::body::{self, ImageSource, ToolResultContent};
+use crate::model::tool_result::Todo;
 use crate::model::{BlockKind, EntryKind};
 use crate::normalize::{
-    ids, outline, CompactBoundary, Item, ItemKind, LineRef, Session, ThreadRef, Workspace,
+    ids, outline, CompactBoundary, Item, ItemKind, LineRef, Session, Thread, ThreadRef, Workspace,
 };
 
 #[derive(Clone, Debug, PartialEq)]
@@ -139,6 +140,8 @@ pub struct CallRow {
     pub progress: Vec<LineRef>,
     /// The sub-agent it spawned.
     pub agent: Option<AgentSummary>,
+    /// For a TodoWrite, the list the thread's TodoWrite before it wrote.
+    pub previous_todos: Option<Vec<Todo>>,
 }
 
 /// What an opened tool panel shows, in order: hooks before, the tool's body, hooks after,
@@ -157,7 +160,7 @@ impl CallRow {
     pub fn panel(&self, ws: &Workspace) -> CallPanel {
         CallPanel {
             pre: self.pre_hooks.iter().filter_map(|l| hook_view(ws, *l, "PreToolUse")).collect(),
-            body: tool_body(&self.call),
+            body: tool_body(&self.call, self.previous_todos.as_deref()),
             post: self.post_hooks.iter().filter_map(|l| hook_view(ws, *l, "PostToolUse")).collect(),
             progress: progress_view(ws, &self.progress),
         }
@@ -213,7 +216,7 @@ pub fn item_view(ws: &Workspace, session: &Session, row: Row) -> Option<ItemView
             .map(|t| t.decode(src).get(11..19).unwrap_or_default().to_owned()),
         meta: item.meta,
         synthetic: item.synthetic,
-        body: item_body(ws, session, item),
+        body: item_body(ws, session, thread, item),
         stop: stop_reason(ws, thread, row.item),
         forks,
     })
@@ -238,7 +241,7 @@ fn role(ws: &Workspace, item: &Item) -> Role {
     }
 }
 
-fn item_body(ws: &Workspace, session: &Session, item: &Item) -> ItemBody {
+fn item_body(ws: &Workspace, session: &Session, thread: &Thread, item: &Item) -> ItemBody {
     let src = ws.src(item.line);
     let Some(entry) = ws.entry(item.line) else { return ItemBody::Empty };
     let block = ws.block(item).map(|b| &b.kind);
@@ -286,6 +289,8 @@ fn item_body(ws: &Workspace, session: &Session, item: &Item) -> ItemBody {
                 None => (view.name.clone(), None),
             };
             let agent = call.agent.and_then(|a| agent_summary(session, a));
+            let previous_todos =
+                (view.name == "TodoWrite").then(|| previous_todos(ws, thread, item)).flatten();
             ItemBody::ToolCall(Box::new(CallRow {
                 name,
                 server,
@@ -297,6 +302,7 @@ fn item_body(ws: &Workspace, session: &Session, item: &Item) -> ItemBody {
                 post_hooks: call.post_hooks.clone(),
                 progress: call.progress.clone(),
                 agent,
+                previous_todos,
                 call: view,
             }))
         }
@@ -379,6 +385,17 @@ fn compacted(ws: &Workspace, item: &Item, boundary: &CompactBoundary) -> Compact
     Compacted { header: format!("Conversation compacted ({trigger}{before}{after})"), summaries, summary }
 }
 
+/// The list the last TodoWrite before `item` in `thread` wrote.
+fn previous_todos(ws: &Workspace, thread: &Thread, item: &Item) -> Option<Vec<Todo>> {
+    let at = thread.items.iter().position(|i| std::ptr::eq(i, item))?;
+    thread.items[..at].iter().rev().find_map(|earlier| match &earlier.kind {
+        ItemKind::ToolCall(call) if call.name.is_some_and(|n| n.raw(ws.src(earlier.line)) == "TodoWrite") => {
+            written_todos(&call_view(ws, earlier, call))
+        }
+        _ => None,
+    })
+}
+
 /// A message Claude Code made up to report a failed API call (`isApiErrorMessage`).
 fn is_api_error(ws: &Workspace, item: &Item) -> bool {
     matches!(ws.entry(item.line).map(|e| &e.kind), Some(EntryKind::Assistant(a)) if a.is_api_error_message)
@@ -401,7 +418,7 @@ fn api_error(ws: &Workspace, item: &Item, message: String) -> ItemBody {
 }
 
 /// Why the response `item` belongs to stopped, on its last row, when that is worth saying.
-fn stop_reason(ws: &Workspace, thread: &crate::normalize::Thread, index: u32) -> Option<String> {
+fn stop_reason(ws: &Workspace, thread: &Thread, index: u32) -> Option<String> {
     let item = thread.items.get(index as usize)?;
     let turn = item.turn?;
     let last_of_turn = thread.items[index as usize + 1..].iter().all(|i| i.turn != Some(turn));

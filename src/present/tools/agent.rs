@@ -58,7 +58,7 @@ mod tests {
         assert!(!tasks.is_empty());
         let mut answered = 0;
         for task in &tasks {
-            let ToolBody::Agent(body) = tool_body(task) else { panic!("Task gets the agent body") };
+            let ToolBody::Agent(body) = tool_body(task, None) else { panic!("Task gets the agent body") };
             assert_eq!(body.prompt, task.text("prompt").unwrap());
             answered += matches!(&body.answer, Answer::Structured(a) if !a.is_empty()) as usize;
         }

@@ -94,7 +94,7 @@ mod tests {
         assert!(!asks.is_empty());
         let bodies: Vec<_> = asks
             .iter()
-            .map(|c| match tool_body(c) {
+            .map(|c| match tool_body(c, None) {
                 ToolBody::Ask(a) => a,
                 other => panic!("{other:?}"),
             })
@@ -111,7 +111,7 @@ mod tests {
         let plans = calls(&ws, "ExitPlanMode");
         assert!(!plans.is_empty());
         for call in &plans {
-            let ToolBody::Plan(body) = tool_body(call) else { panic!() };
+            let ToolBody::Plan(body) = tool_body(call, None) else { panic!() };
             assert_eq!(body.plan, call.text("plan").unwrap());
             assert!(!body.plan.is_empty());
         }

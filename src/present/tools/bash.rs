@@ -67,7 +67,7 @@ mod tests {
         );
         let bash = calls(&ws, "Bash");
         assert!(!bash.is_empty());
-        let ToolBody::Bash(body) = tool_body(&bash[0]) else { panic!("Bash gets the Bash body") };
+        let ToolBody::Bash(body) = tool_body(&bash[0], None) else { panic!("Bash gets the Bash body") };
         assert_eq!(body.command, bash[0].text("command").unwrap());
         let Answer::Structured(out) = body.output else { panic!("the fixture keeps stdout apart") };
         assert!(!out.stdout.is_empty() || !out.stderr.is_empty());

@@ -101,7 +101,9 @@ mod tests {
             let found = calls(&ws, name);
             assert!(!found.is_empty(), "the fixture has {name} calls");
             for call in found {
-                let ToolBody::Edit(body) = tool_body(&call) else { panic!("{name} gets the edit body") };
+                let ToolBody::Edit(body) = tool_body(&call, None) else {
+                    panic!("{name} gets the edit body")
+                };
                 assert_eq!(body.path, call.text("file_path").unwrap());
                 let Change::Diff(rows) = &body.change else { panic!("an edit is a diff") };
                 assert_eq!(rows.first().map(|r| r.kind), Some(RowKind::Hunk), "{name}: hunks first");
@@ -116,7 +118,7 @@ mod tests {
         let ws = fixture(EDITS);
         let writes = calls(&ws, "Write");
         assert!(!writes.is_empty());
-        let shown: Vec<_> = writes.iter().map(tool_body).collect();
+        let shown: Vec<_> = writes.iter().map(|c| tool_body(c, None)).collect();
         assert!(
             shown.iter().any(|b| matches!(b, ToolBody::Edit(e) if matches!(&e.change, Change::WholeFile { created: true, content } if !content.is_empty()))),
             "{shown:#?}"
@@ -131,7 +133,7 @@ mod tests {
             input: serde_json::json!({"file_path": "/a.rs", "old_string": "a\nb\n", "new_string": "a\nc\n"}),
             result: None,
         };
-        let ToolBody::Edit(body) = tool_body(&call) else { panic!() };
+        let ToolBody::Edit(body) = tool_body(&call, None) else { panic!() };
         let Change::Diff(rows) = body.change else { panic!() };
         assert_eq!(counts(&rows), (1, 1));
     }

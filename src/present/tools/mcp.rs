@@ -43,7 +43,7 @@ mod tests {
             .items
             .iter()
             .find_map(|item| match &item.kind {
-                ItemKind::ToolCall(call) => match tool_body(&call_view(&ws, item, call)) {
+                ItemKind::ToolCall(call) => match tool_body(&call_view(&ws, item, call), None) {
                     ToolBody::Mcp(m) => Some(m),
                     _ => None,
                 },

@@ -19,13 +19,14 @@ pub use edit::{Change, EditBody};
 pub use mcp::McpBody;
 pub use read::{ReadBody, ReadContent};
 pub use search::{Found, SearchBody};
-pub use todo::{todo_changes, TodoBody, TodoStatus, TodoView};
+pub use todo::{todo_changes, written_todos, TodoBody, TodoStatus, TodoView};
 pub use web::{Fetched, WebFetchBody, WebLink, WebResult, WebSearchBody};
 
 use serde_json::Value;
 
 use super::calls::CallView;
 use crate::model::body::ToolResultContent;
+use crate::model::tool_result::Todo;
 
 /// The body of a tool call's panel, by tool family.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,8 +80,9 @@ impl Output {
     }
 }
 
-/// Picks a call's body by its tool's name and what its result holds.
-pub fn tool_body(call: &CallView) -> ToolBody {
+/// Picks a call's body by its tool's name and what its result holds. `previous_todos` is the list
+/// the thread's last TodoWrite before this call wrote.
+pub fn tool_body(call: &CallView, previous_todos: Option<&[Todo]>) -> ToolBody {
     let body = match call.name.as_str() {
         "Bash" => Some(ToolBody::Bash(BashBody::of(call))),
         "Read" => ReadBody::of(call).map(ToolBody::Read),
@@ -88,7 +90,7 @@ pub fn tool_body(call: &CallView) -> ToolBody {
         "Grep" | "Glob" => Some(ToolBody::Search(SearchBody::of(call))),
         "WebSearch" => Some(ToolBody::WebSearch(WebSearchBody::of(call))),
         "WebFetch" => Some(ToolBody::WebFetch(WebFetchBody::of(call))),
-        "TodoWrite" => Some(ToolBody::Todo(TodoBody::of(call))),
+        "TodoWrite" => Some(ToolBody::Todo(TodoBody::of(call, previous_todos))),
         "Task" | "Agent" => Some(ToolBody::Agent(AgentBody::of(call))),
         "AskUserQuestion" => Some(ToolBody::Ask(AskBody::of(call))),
         "ExitPlanMode" => Some(ToolBody::Plan(PlanBody::of(call))),

@@ -99,7 +99,7 @@ mod tests {
             "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
         );
         let reads = calls(&ws, "Read");
-        let bodies: Vec<_> = reads.iter().map(tool_body).collect();
+        let bodies: Vec<_> = reads.iter().map(|c| tool_body(c, None)).collect();
         let read = bodies
             .iter()
             .find_map(|b| match b {
@@ -124,7 +124,7 @@ mod tests {
         let bodies: Vec<_> = reads
             .iter()
             .filter(|c| c.result.as_ref().is_some_and(|r| !r.is_error))
-            .map(|c| (c, tool_body(c)))
+            .map(|c| (c, tool_body(c, None)))
             .collect();
         assert!(!bodies.is_empty());
         for (call, body) in bodies {

@@ -57,7 +57,9 @@ mod tests {
         let mut found_files = 0;
         for name in ["Grep", "Glob"] {
             for call in calls(&ws, name) {
-                let ToolBody::Search(body) = tool_body(&call) else { panic!("{name} gets the search body") };
+                let ToolBody::Search(body) = tool_body(&call, None) else {
+                    panic!("{name} gets the search body")
+                };
                 assert_eq!(body.pattern, call.text("pattern").unwrap());
                 if let Answer::Structured(Found::Files(files)) = &body.found {
                     found_files += files.len();

@@ -49,14 +49,24 @@ impl TodoView {
 }
 
 impl TodoBody {
-    pub fn of(call: &CallView) -> TodoBody {
+    /// The list `call` wrote, and what changed since `previous` (the list the thread's TodoWrite
+    /// before it wrote). Claude Code's own `oldTodos` is used when it holds a list; 1.0.x wrote
+    /// `oldTodos: []` on every call, which would show every item as added each time.
+    pub fn of(call: &CallView, previous: Option<&[Todo]>) -> TodoBody {
         let new = call.input.get("todos").map(Todo::list).unwrap_or_default();
-        let changes = match call.structured() {
-            Some(ToolUseResult::TodoWrite(t)) => todo_changes(&t.old_todos, &new),
-            _ => Vec::new(),
+        let old = match call.structured() {
+            Some(ToolUseResult::TodoWrite(t)) if !t.old_todos.is_empty() => Some(t.old_todos.as_slice()),
+            Some(ToolUseResult::TodoWrite(_)) => previous.or(Some(&[])),
+            _ => previous,
         };
+        let changes = old.map(|old| todo_changes(old, &new)).unwrap_or_default();
         TodoBody { todos: TodoView::list(&new), changes }
     }
+}
+
+/// The todo list a TodoWrite call wrote (its input), for comparing the next one with it.
+pub fn written_todos(call: &CallView) -> Option<Vec<Todo>> {
+    (call.name == "TodoWrite").then(|| call.input.get("todos").map(Todo::list)).flatten()
 }
 
 /// What changed from `old` to `new`, item by item (items are known by their text).
@@ -86,6 +96,30 @@ mod tests {
     use super::TodoStatus;
 
     #[test]
+    fn old_todo_writes_with_empty_old_todos_compare_with_the_previous_list() {
+        // fe5e1c67 (d-kimuson, CC 1.0.98) writes `oldTodos: []` on all 19 of its TodoWrites.
+        let ws = fixture("d-kimuson__claude-code-viewer/mock-global-claude-dir/projects/sample-project/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
+        let writes = calls(&ws, "TodoWrite");
+        assert!(writes.len() > 2);
+        let mut previous: Option<Vec<crate::model::tool_result::Todo>> = None;
+        let mut only_status_changes = 0;
+        for call in &writes {
+            let body = super::TodoBody::of(call, previous.as_deref());
+            if previous.is_some()
+                && !body.changes.is_empty()
+                && body.changes.iter().all(|c| c.contains(" → "))
+            {
+                only_status_changes += 1;
+            }
+            // Without the previous list, every item would read as added.
+            let naive = super::TodoBody::of(call, None);
+            assert!(naive.changes.iter().all(|c| c.starts_with("added: ")));
+            previous = super::written_todos(call);
+        }
+        assert!(only_status_changes > 0, "later writes show status changes, not every item added again");
+    }
+
+    #[test]
     fn real_todo_writes_show_the_list_and_what_changed() {
         let ws = fixture(
             "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
@@ -94,7 +128,7 @@ mod tests {
         assert!(!writes.is_empty());
         let bodies: Vec<_> = writes
             .iter()
-            .map(|c| match tool_body(c) {
+            .map(|c| match tool_body(c, None) {
                 ToolBody::Todo(t) => t,
                 other => panic!("TodoWrite gets the todo body, not {other:?}"),
             })

@@ -137,7 +137,7 @@ mod tests {
         let ws = fixture(FIXTURE);
         let searches = calls(&ws, "WebSearch");
         assert!(!searches.is_empty());
-        let ToolBody::WebSearch(body) = tool_body(&searches[0]) else { panic!() };
+        let ToolBody::WebSearch(body) = tool_body(&searches[0], None) else { panic!() };
         assert_eq!(body.query, searches[0].text("query").unwrap());
         let Answer::Structured(results) = body.results else { panic!("structured results") };
         let links: Vec<_> = results
@@ -156,7 +156,7 @@ mod tests {
         let ws = fixture("moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68/subagents/agent-a9cad17.jsonl");
         let searches = calls(&ws, "WebSearch");
         assert!(!searches.is_empty());
-        let ToolBody::WebSearch(body) = tool_body(&searches[0]) else { panic!() };
+        let ToolBody::WebSearch(body) = tool_body(&searches[0], None) else { panic!() };
         let Answer::Structured(results) = body.results else { panic!("links found in the text") };
         let links: Vec<_> = results
             .iter()
@@ -175,7 +175,7 @@ mod tests {
         let ws = fixture(FIXTURE);
         let fetches = calls(&ws, "WebFetch");
         assert!(!fetches.is_empty());
-        let ToolBody::WebFetch(body) = tool_body(&fetches[0]) else { panic!() };
+        let ToolBody::WebFetch(body) = tool_body(&fetches[0], None) else { panic!() };
         assert!(body.url.starts_with("http"));
         let Answer::Structured(fetched) = body.fetched else { panic!("structured result") };
         assert!(fetched.status.contains("bytes"), "{}", fetched.status);
