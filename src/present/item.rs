@@ -2,12 +2,15 @@
 //! draws it.
 
 use super::calls::{call_view, CallView, Outcome};
-use super::commands::{command_view, injected_view, notice_view, CommandView, InjectedView, NoticeView};
+use super::commands::{
+    command_view, headline, injected_view, notice_view, CommandView, InjectedView, NoticeView,
+};
 use super::event::{event_view, EventView};
 use super::hooks::{hook_view, progress_view, HookView, ProgressView};
 use super::rows::{forks_at, Row};
 use super::tools::{tool_body, written_todos, ToolBody};
 use crate::model::body::{self, ImageSource, ToolResultContent};
+use crate::model::synthetic::rejection_feedback;
 use crate::model::tool_result::Todo;
 use crate::model::{BlockKind, EntryKind};
 use crate::normalize::{
@@ -148,6 +151,8 @@ pub struct CallRow {
 /// progress.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallPanel {
+    /// What Claude Code's own result text says happened (rejected, with the person's words).
+    pub notice: Option<NoticeView>,
     pub pre: Vec<HookView>,
     pub body: ToolBody,
     pub post: Vec<HookView>,
@@ -158,7 +163,16 @@ impl CallRow {
     /// Built only when the panel opens: decoding every call's hooks up front would be wasted on
     /// the thousands a long session has.
     pub fn panel(&self, ws: &Workspace) -> CallPanel {
+        let result = self.call.result.as_ref();
         CallPanel {
+            notice: result.and_then(|r| Some((r.synthetic?, r))).map(|(kind, r)| NoticeView {
+                kind,
+                headline: headline(kind),
+                feedback: match &r.content {
+                    ToolResultContent::Text(text) => rejection_feedback(text).map(str::to_owned),
+                    _ => None,
+                },
+            }),
             pre: self.pre_hooks.iter().filter_map(|l| hook_view(ws, *l, "PreToolUse")).collect(),
             body: tool_body(&self.call, self.previous_todos.as_deref()),
             post: self.post_hooks.iter().filter_map(|l| hook_view(ws, *l, "PostToolUse")).collect(),

@@ -27,6 +27,21 @@ for (const scheme of ["light", "dark"]) {
   await page.screenshot({ path: join(out, `fixture-${scheme}.png`) });
   await context.close();
 }
+// What Claude Code writes around the conversation, from the demo: a rejected tool use next to an
+// API error, and at the end a slash command with its output and a bash-mode command.
+{
+  const { page, context } = await open(chrome, server.url, { colorScheme: "light", viewport: { width: 1280, height: 800 } });
+  await waitForTitle(page, "greet CLI");
+  const rejected = page.locator(".cctv-tool", { has: page.locator(".cctv-badge", { hasText: "rejected" }) });
+  for (let i = 0; i < 40 && !(await rejected.count()); i++) await page.evaluate(() => (document.querySelector(".cctv-list").scrollTop += 300));
+  await rejected.first().locator(".cctv-panel__header").click();
+  await rejected.first().evaluate((e) => e.scrollIntoView({ block: "start" }));
+  await page.screenshot({ path: join(out, "around-rejected-light.png") });
+  await page.evaluate(() => { const l = document.querySelector(".cctv-list"); l.scrollTop = l.scrollHeight; });
+  await page.locator(".cctv-command", { hasText: "git log" }).waitFor();
+  await page.screenshot({ path: join(out, "around-commands-light.png") });
+  await context.close();
+}
 await chrome.close();
 await server.close();
 console.log("screenshots written to", out);

@@ -173,3 +173,48 @@ test("a title holding a right-to-left override does not reorder the words after 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** Scrolls the conversation from top to bottom and returns every row's text seen on the way. */
+async function allRowText(page) {
+  return page.evaluate(async () => {
+    const list = document.querySelector(".cctv-list");
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const seen = new Map();
+    list.scrollTop = 0;
+    for (let guard = 0; guard < 5000; guard++) {
+      await frame();
+      for (const row of list.querySelectorAll(".cctv-row")) seen.set(row.dataset.row, row.innerText);
+      if (list.scrollTop + list.clientHeight >= list.scrollHeight - 2) break;
+      list.scrollTop += list.clientHeight * 0.8;
+    }
+    return [...seen.values()].join("\n");
+  });
+}
+
+const WRAPPERS = ["<command-name>", "<command-message>", "<command-args>", "<bash-input>", "<bash-stdout>",
+  "<local-command-stdout>", "<local-command-caveat>", "<system-reminder>", "<task-notification>"];
+
+test("what Claude Code wrote for the person reads as commands and notes, never as its markup", async () => {
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  const sessions = [
+    { files: (await filesUnder(MOREDIP)).map((path) => ({ path })), title: "Spawn curry poem agents", command: "/publish-session" },
+    { files: [{ path: join(FIXTURES, "d-kimuson__claude-code-viewer/mock-global-claude-dir/projects/sample-project/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl") }], title: "Empty Repo Setup", command: "/orchestrator create TODO app by Next.js" },
+    { files: [{ path: join(FIXTURES, "handgemacht-ai__claude-code-log/test/test_data/real_projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl") }], title: "OK, we're going to make a little experiment", command: "/exit" },
+  ];
+  for (const { files, title, command } of sessions) {
+    await drop(page, files);
+    await waitForTitle(page, title);
+    await page.click("text=Expand all");
+    const text = await allRowText(page);
+    for (const wrapper of WRAPPERS) assert.ok(!text.includes(wrapper), `${command}: ${wrapper} shows in the page`);
+    assert.ok(text.includes(command), `${command} shows as a command row`);
+  }
+  // The /exit command shows what it printed, and the session's notes are folded under labels.
+  assert.match(await allRowText(page), /See ya!/);
+  await drop(page, (await filesUnder(MOREDIP)).map((path) => ({ path })));
+  await waitForTitle(page, "Spawn curry poem agents");
+  assert.ok(await page.locator(".cctv-badge", { hasText: "background task" }).count() >= 1);
+  assert.match(await allRowText(page), /Interrupted by the user/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

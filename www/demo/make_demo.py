@@ -13,6 +13,12 @@ clock = [0]
 def uid():
     n = next(counter)
     return f"d3m0{n:04x}-5e55-4a1d-9c0d-{n:012x}"
+# Lines added later take their ids from a counter of their own, so the ids above (which tests
+# link to) stay where they are.
+later = itertools.count(1)
+def uid_later():
+    n = next(later)
+    return f"d3m1{n:04x}-5e55-4a1d-9c0d-{n:012x}"
 def ts(step=3):
     clock[0] += step
     s = clock[0]
@@ -26,9 +32,9 @@ def emit(obj, chain=True):
         last[0] = obj["uuid"]
     return obj
 
-def user(content, parent=None, **extra):
+def user(content, parent=None, new_id=uid, **extra):
     o = dict(BASE, parentUuid=parent if parent is not None else last[0], type="user",
-             message={"role": "user", "content": content}, uuid=uid(), timestamp=ts(), **extra)
+             message={"role": "user", "content": content}, uuid=new_id(), timestamp=ts(), **extra)
     return emit(o)
 
 msg_n = itertools.count(1)
@@ -36,19 +42,19 @@ def response():
     n = next(msg_n)
     return f"msg_01Demo{n:04d}", f"req_01Demo{n:04d}"
 
-def assistant(block, mid, rid, stop=None, out=20, parent=None):
+def assistant(block, mid, rid, stop=None, out=20, parent=None, new_id=uid):
     o = dict(BASE, parentUuid=parent if parent is not None else last[0], type="assistant", requestId=rid,
              message={"model": "claude-opus-4-5-20251101", "id": mid, "type": "message", "role": "assistant",
                       "content": [block], "stop_reason": stop, "stop_sequence": None,
                       "usage": {"input_tokens": 12, "cache_creation_input_tokens": 900, "cache_read_input_tokens": 18000,
                                 "output_tokens": out}},
-             uuid=uid(), timestamp=ts())
+             uuid=new_id(), timestamp=ts())
     return emit(o)
 
-def result(tool_use_id, content, tool_use_result, parent, is_error=False):
+def result(tool_use_id, content, tool_use_result, parent, is_error=False, new_id=uid):
     block = {"tool_use_id": tool_use_id, "type": "tool_result", "content": content}
     if is_error: block["is_error"] = True
-    return user([block], parent=parent, toolUseResult=tool_use_result, sourceToolAssistantUUID=parent)
+    return user([block], parent=parent, new_id=new_id, toolUseResult=tool_use_result, sourceToolAssistantUUID=parent)
 
 def tool(mid, rid, tid, name, inp, stop="tool_use"):
     return assistant({"type": "tool_use", "id": tid, "name": name, "input": inp}, mid, rid, stop=stop)
@@ -148,6 +154,15 @@ stdout = ("\n\x1b[0m\x1b[1mrunning 2 tests\x1b[0m\ntest verbose_prints_the_step_
 stderr = "\x1b[1m\x1b[33mwarning\x1b[0m\x1b[1m: unused variable: `args`\x1b[0m\n  \x1b[1m\x1b[34m-->\x1b[0m src/main.rs:4:9\n"
 result(t_bash, stdout + stderr, {"stdout": stdout, "stderr": stderr, "interrupted": False, "isImage": False}, a["uuid"])
 
+# A tool use the person declines, saying why (Claude Code's REJECT_MESSAGE with their words).
+mid, rid = response()
+t_clean = "toolu_01DemoClean001"
+a = assistant({"type": "tool_use", "id": t_clean, "name": "Bash", "input": {"command": "rm -rf target", "description": "Remove build output"}},
+              mid, rid, stop="tool_use", new_id=uid_later)
+rejected = ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). "
+            "To tell you how to proceed, the user said:\nKeep target/, the release build is in there.")
+result(t_clean, rejected, "User rejected tool use", a["uuid"], is_error=True, new_id=uid_later)
+
 emit(dict(BASE, parentUuid=last[0], type="system", subtype="api_error", level="error", uuid=uid(), timestamp=ts(),
           cause={"code": "ECONNRESET"}, error={"status": 529, "error": {"type": "overloaded_error", "message": "Overloaded"}},
           retryInMs=1052.4, retryAttempt=1, maxRetries=10))
@@ -193,14 +208,13 @@ todos2 = [dict(todos1[0], status="completed"), dict(todos1[1], status="completed
 a = tool(mid, rid, t_todo2, "TodoWrite", {"todos": todos2})
 result(t_todo2, "Todos have been modified successfully.", {"oldTodos": todos1, "newTodos": todos2}, a["uuid"])
 mid, rid = response()
-assistant({"type": "text", "text": "Done. `greet --verbose Ada` now reports its step on stderr, and the greeting reads *Hello, Ada!*\n\n| Change | File |\n|---|---|\n| `--verbose` / `-v` flag | `src/main.rs` |\n| comma in greeting | `src/main.rs` |\n| new test | `tests/verbose.rs` |\n\nThe fix itself:\n\n```rust\npub fn greet(name: &str) -> String {\n    // The test expects a comma and an exclamation mark.\n    format!(\"Hello, {}!\", name)\n}\n```\n\nRaw HTML in a transcript stays text: <script>alert('hi')</script> <img src=x onerror=alert(1)>"}, mid, rid, stop="end_turn", out=220)
+assistant({"type": "text", "text": "Done. `greet --verbose Ada` now reports its step on stderr, and the greeting reads *Hello, Ada!*\n\n| Change | File |\n|---|---|\n| `--verbose` / `-v` flag | `src/main.rs` |\n| comma in greeting | `src/main.rs` |\n| new test | `tests/verbose.rs` |\n\nThe fix itself:\n\n```rust\npub fn greet(name: &str) -> String {\n    // The test expects a comma and an exclamation mark.\n    format!(\"Hello, {}!\", name)\n}\n```"}, mid, rid, stop="end_turn", out=220)
 emit(dict(BASE, parentUuid=last[0], type="system", subtype="stop_hook_summary", uuid=uid(), timestamp=ts(1), hookCount=1,
           hookInfos=[{"command": "./hooks/notify.sh", "durationMs": 88}], hookErrors=[], preventedContinuation=False, stopReason="", hasOutput=True, level="suggestion", toolUseID="stop-1"))
 emit(dict(BASE, parentUuid=last[0], type="system", subtype="turn_duration", durationMs=97412, messageCount=41, uuid=uid(), timestamp=ts(1), isMeta=False))
-emit({"type": "experimental-telemetry", "uuid": uid(), "parentUuid": last[0], "sessionId": SESSION, "timestamp": ts(1),
-      "sample": {"fps": 60, "note": "an entry type cctv does not know: shown raw, never dropped"}}, chain=False)
+uid()  # the id an unknown entry type had here, kept so the ids after it stay the same
 emit(dict(BASE, parentUuid=last[0], type="system", subtype="away_summary", uuid=uid(), timestamp=ts(200), isMeta=False,
-          content="While you were away: the --verbose flag landed, tests pass, and issue #12 tracks the docs."))
+          content="The --verbose flag landed, tests pass, and issue #12 tracks the docs."))
 summary_leaf = last[0]
 emit({"type": "summary", "summary": "Added --verbose to greet; fixed greeting comma", "leafUuid": summary_leaf})
 boundary = emit(dict(BASE, parentUuid=None, logicalParentUuid=summary_leaf, type="system", subtype="compact_boundary", content="Conversation compacted",
@@ -225,6 +239,12 @@ result(t_bash3, "https://github.com/ada/greet/pull/13", {"stdout": "https://gith
 emit({"type": "pr-link", "sessionId": SESSION, "prNumber": 13, "prUrl": "https://github.com/ada/greet/pull/13", "prRepository": "ada/greet", "timestamp": ts()})
 mid, rid = response()
 assistant({"type": "text", "text": "PR #13 is open: https://github.com/ada/greet/pull/13"}, mid, rid, stop="end_turn", out=30)
+# A local slash command (its caveat, the command, what it printed), then a bash-mode command.
+user("<local-command-caveat>Caveat: The messages below were generated by the user while running local commands. DO NOT respond to these messages or otherwise consider them in your response unless the user explicitly asks you to.</local-command-caveat>", new_id=uid_later, isMeta=True)
+user("<command-name>/cost</command-name>\n<command-message>cost</command-message>\n<command-args></command-args>", new_id=uid_later)
+user("<local-command-stdout>Total cost:            $0.42\nTotal duration (API):  1m 12s\nTotal code changes:    19 lines added, 2 lines removed</local-command-stdout>", new_id=uid_later)
+user("<bash-input>git log --oneline -3</bash-input>", new_id=uid_later)
+user("<bash-stdout>9f1c2ab Add --verbose flag\n4d2e8b1 Greet with a comma\n1a0b3c9 Initial commit</bash-stdout><bash-stderr></bash-stderr>", new_id=uid_later)
 emit({"type": "last-prompt", "lastPrompt": "Go ahead, it's fine.", "sessionId": SESSION})
 
 with open(os.path.join(HERE, "7d3e5a10-9c2b-4f61-8e0a-3b5c7d9e1f20.jsonl"), "w") as f:

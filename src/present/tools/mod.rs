@@ -74,7 +74,11 @@ pub enum Answer<T> {
 impl Output {
     pub fn of(call: &CallView) -> Output {
         match &call.result {
-            Some(r) => Output::Result { content: r.content.clone(), is_error: r.is_error },
+            // A rejection or an interrupt is flagged as an error for the model; to a reader it is
+            // what the person decided, not a failure, and is shown as such.
+            Some(r) => {
+                Output::Result { content: r.content.clone(), is_error: r.is_error && r.synthetic.is_none() }
+            }
             None => Output::Missing,
         }
     }

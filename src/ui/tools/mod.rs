@@ -52,6 +52,12 @@ pub fn tool_call(ws: Arc<Workspace>, row: Row, call: CallRow) -> AnyView {
     let body = move || {
         let panel = call.panel(&ws);
         view! {
+            {panel.notice.map(|n| view! {
+                <div class="cctv-notice">
+                    <span class="cctv-badge cctv-badge--warn">{n.headline}</span>
+                    {n.feedback.map(|f| view! { <span class="cctv-notice__feedback">{format!("The person said: “{f}”")}</span> })}
+                </div>
+            })}
             {panel.pre.into_iter().map(hook).collect_view()}
             {tool_body(panel.body)}
             {panel.post.into_iter().map(hook).collect_view()}
