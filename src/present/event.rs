@@ -1,16 +1,20 @@
-//! What a system line, an attachment, a summary or a PR link says, in one line of words.
+//! What a system line, an attachment, a summary or a PR link says, in words: a line, and the
+//! details the row shows when opened (its raw JSON stays below them).
+
+use serde_json::Value;
 
 use super::format::duration;
 use super::hooks::{hook_view, HookView};
 use super::markup::safe_href;
-use crate::model::{body, EntryKind, Span, SystemSubtype};
+use crate::model::user_text::{user_text, UserText};
+use crate::model::{body, EntryKind, Span, SystemEntry, SystemSubtype};
 use crate::normalize::{Item, Workspace};
 
 /// An event row.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventView {
-    /// A line of words, with the raw line folded under it.
-    Line { text: String, tone: Tone },
+    /// A line of words; opened, its details and the raw line.
+    Line { text: String, tone: Tone, details: Vec<String> },
     /// A hook that ran outside a tool call.
     Hook(HookView),
     /// A summary Claude Code wrote of the conversation so far.
@@ -24,59 +28,29 @@ pub enum EventView {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tone {
     Normal,
-    /// Routine bookkeeping (turn durations, stop hooks).
+    /// Routine bookkeeping (turn durations, stop hooks, listings sent to the model).
     Quiet,
     Error,
-    /// A subtype cctv does not know.
+    /// A subtype or attachment type cctv does not know.
     Unknown,
 }
 
 pub fn event_view(ws: &Workspace, item: &Item) -> EventView {
     let src = ws.src(item.line);
     let Some(entry) = ws.entry(item.line) else { return EventView::Raw };
-    let text = |span: Option<Span>| span.map(|s| body::text(src, s)).unwrap_or_default();
     match &entry.kind {
         EntryKind::System(s) => {
-            let content = text(s.content);
-            let (text, tone) = match s.subtype {
-                SystemSubtype::TurnDuration => {
-                    (format!("Turn took {}", duration(s.duration_ms.unwrap_or(0.0))), Tone::Quiet)
-                }
-                SystemSubtype::ApiError => {
-                    let retry = s
-                        .retry
-                        .map(|r| {
-                            format!(
-                                ", retry {}/{} in {}",
-                                r.attempt.unwrap_or(0),
-                                r.max_retries.unwrap_or(0),
-                                duration(r.retry_in_ms.unwrap_or(0.0))
-                            )
-                        })
-                        .unwrap_or_default();
-                    let error = s.error.map(|e| body::text(src, e)).unwrap_or_default();
-                    let short: String =
-                        error.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(160).collect();
-                    (format!("API error{retry}: {short}"), Tone::Error)
-                }
-                SystemSubtype::StopHookSummary => {
-                    (format!("Stop hooks: {} ran", s.hook_count.unwrap_or(0)), Tone::Quiet)
-                }
-                SystemSubtype::AwaySummary => (format!("While you were away: {content}"), Tone::Normal),
-                SystemSubtype::LocalCommand | SystemSubtype::Legacy | SystemSubtype::Informational => {
-                    (content, Tone::Normal)
-                }
-                SystemSubtype::Unknown(name) => {
-                    (format!("unknown system event {}: {content}", name.decode(src)), Tone::Unknown)
-                }
-                _ => (format!("{}: {content}", s.subtype.name(src)), Tone::Normal),
-            };
-            EventView::Line { text: first_line(&text), tone }
+            // Fields only some subtypes have are read from the line when it is shown.
+            let fields = body::line_value(src, ws.line(item.line)).unwrap_or(Value::Null);
+            let (text, tone, details) = system(s, src, &fields);
+            EventView::Line { text: first_line(&text), tone, details }
         }
         EntryKind::Attachment(a) if a.is_hook(src) => hook(ws, item),
         EntryKind::Attachment(a) => {
-            let kind = a.attachment_type.map(|t| t.decode(src).replace('_', " ")).unwrap_or_default();
-            EventView::Line { text: format!("attachment: {kind}"), tone: Tone::Normal }
+            let kind = a.attachment_type.map(|t| t.decode(src).into_owned()).unwrap_or_default();
+            let fields = body::value(src, a.attachment).unwrap_or(Value::Null);
+            let (text, tone, details) = attachment(&kind, &fields);
+            EventView::Line { text: first_line(&text), tone, details }
         }
         EntryKind::Progress(_) => hook(ws, item),
         EntryKind::Summary(s) => {
@@ -95,11 +69,240 @@ pub fn event_view(ws: &Workspace, item: &Item) -> EventView {
     }
 }
 
+/// A system line in words: (line, tone, details).
+fn system(s: &SystemEntry, src: &[u8], fields: &Value) -> (String, Tone, Vec<String>) {
+    let content = s.content.map(|c: Span| body::text(src, c)).unwrap_or_default();
+    let str_of = |key: &str| fields.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+    match s.subtype {
+        SystemSubtype::TurnDuration => {
+            (format!("Turn took {}", duration(s.duration_ms.unwrap_or(0.0))), Tone::Quiet, vec![])
+        }
+        SystemSubtype::ApiError => {
+            let retry = s
+                .retry
+                .map(|r| {
+                    format!(
+                        ", retry {}/{} in {}",
+                        r.attempt.unwrap_or(0),
+                        r.max_retries.unwrap_or(0),
+                        duration(r.retry_in_ms.unwrap_or(0.0))
+                    )
+                })
+                .unwrap_or_default();
+            let error = s.error.map(|e| body::text(src, e)).unwrap_or_default();
+            let short: String =
+                error.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(160).collect();
+            (format!("API error{retry}: {short}"), Tone::Error, vec![])
+        }
+        SystemSubtype::StopHookSummary => {
+            let hooks: Vec<String> =
+                list(fields, "hookInfos").iter().map(|h| str_field(h, "command")).collect();
+            let errors: Vec<String> = list(fields, "hookErrors").iter().map(to_text).collect();
+            let count = s.hook_count.unwrap_or(hooks.len() as u64);
+            let mut text = format!("Stop hooks: {count} ran");
+            if !errors.is_empty() {
+                text.push_str(&format!(", {} failed", errors.len()));
+            }
+            if s.prevented_continuation {
+                let reason = str_of("stopReason");
+                text.push_str(" and kept the response going");
+                if !reason.is_empty() {
+                    text.push_str(&format!(": {reason}"));
+                }
+            }
+            let tone = if errors.is_empty() { Tone::Quiet } else { Tone::Error };
+            (text, tone, hooks.into_iter().chain(errors.into_iter().map(|e| format!("error: {e}"))).collect())
+        }
+        // Claude Code's own recap when the person comes back; its text does not repeat the label.
+        SystemSubtype::AwaySummary => (format!("While you were away: {content}"), Tone::Normal, vec![]),
+        SystemSubtype::MicrocompactBoundary => {
+            let meta = fields.get("microcompactMetadata").unwrap_or(&Value::Null);
+            let saved = meta
+                .get("tokensSaved")
+                .and_then(Value::as_u64)
+                .map(|t| format!(", {t} tokens freed"))
+                .unwrap_or_default();
+            (format!("Older tool results cleared from the context{saved}"), Tone::Quiet, vec![])
+        }
+        SystemSubtype::LocalCommand => match user_text(&content) {
+            read @ UserText::Command { .. } => (read.headline().unwrap_or_default(), Tone::Normal, vec![]),
+            UserText::CommandOutput { stdout, stderr } => {
+                (format!("Command output: {stdout}{stderr}"), Tone::Normal, vec![])
+            }
+            _ => (content, Tone::Normal, vec![]),
+        },
+        SystemSubtype::MemorySaved => (format!("Memory saved{}", colon(&content)), Tone::Normal, vec![]),
+        SystemSubtype::PermissionRetry => {
+            (format!("Permission asked again{}", colon(&content)), Tone::Normal, vec![])
+        }
+        SystemSubtype::BridgeStatus => (format!("Remote session{}", colon(&content)), Tone::Quiet, vec![]),
+        SystemSubtype::AgentsKilled => {
+            (format!("Background agents stopped{}", colon(&content)), Tone::Normal, vec![])
+        }
+        SystemSubtype::ScheduledTaskFire => {
+            (format!("Scheduled task ran{}", colon(&content)), Tone::Normal, vec![])
+        }
+        SystemSubtype::ApiMetrics => (format!("API metrics{}", colon(&content)), Tone::Quiet, vec![]),
+        SystemSubtype::Legacy | SystemSubtype::Informational => (content, Tone::Normal, vec![]),
+        SystemSubtype::CompactBoundary => ("Conversation compacted".into(), Tone::Normal, vec![]),
+        SystemSubtype::Unknown(name) => {
+            (format!("unknown system event {}: {content}", name.decode(src)), Tone::Unknown, vec![])
+        }
+    }
+}
+
+/// An attachment that is not a hook run, in words: (line, tone, details).
+fn attachment(kind: &str, a: &Value) -> (String, Tone, Vec<String>) {
+    let names = |key: &str| list(a, key).iter().map(to_text).collect::<Vec<_>>();
+    match kind {
+        "queued_command" => {
+            (format!("Queued while Claude worked: {}", str_field(a, "prompt")), Tone::Normal, vec![])
+        }
+        "task_reminder" => {
+            let n = a.get("itemCount").and_then(Value::as_u64).unwrap_or(0);
+            (format!("Task list reminder sent to the model ({})", plural(n, "item")), Tone::Quiet, vec![])
+        }
+        "todo_reminder" => ("Todo list reminder sent to the model".into(), Tone::Quiet, vec![]),
+        "compact_file_reference" => {
+            let path = Some(str_field(a, "displayPath"))
+                .filter(|p| !p.is_empty())
+                .unwrap_or_else(|| str_field(a, "filename"));
+            (format!("File kept in context after compaction: {path}"), Tone::Quiet, vec![])
+        }
+        "file" => (format!("File attached: {}", str_field(a, "filename")), Tone::Normal, vec![]),
+        "deferred_tools_delta" => {
+            let added = names("addedNames");
+            (
+                format!("Tools made available to the model: {}", plural(added.len() as u64, "tool")),
+                Tone::Quiet,
+                added,
+            )
+        }
+        "agent_listing_delta" => {
+            let added = names("addedTypes");
+            (
+                format!("Sub-agent types listed for the model: {}", added.join(", ")),
+                Tone::Quiet,
+                names("addedLines"),
+            )
+        }
+        "mcp_instructions_delta" => ("MCP server instructions sent to the model".into(), Tone::Quiet, vec![]),
+        "skill_listing" => {
+            let content = str_field(a, "content");
+            let skills: Vec<String> =
+                content.lines().filter(|l| l.starts_with("- ")).map(str::to_owned).collect();
+            (
+                format!("Skills listed for the model: {}", plural(skills.len() as u64, "skill")),
+                Tone::Quiet,
+                skills,
+            )
+        }
+        "critical_system_reminder" => {
+            ("System reminder sent to the model".into(), Tone::Quiet, vec![str_field(a, "content")])
+        }
+        "companion_intro" => ("Companion introduced".into(), Tone::Quiet, vec![]),
+        other => (format!("attachment: {}", other.replace('_', " ")), Tone::Normal, vec![]),
+    }
+}
+
 fn hook(ws: &Workspace, item: &Item) -> EventView {
     hook_view(ws, item.line, "hook").map_or(EventView::Raw, EventView::Hook)
 }
 
+fn list<'v>(value: &'v Value, key: &str) -> &'v [Value] {
+    value.get(key).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
+}
+
+fn str_field(value: &Value, key: &str) -> String {
+    value.get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
+}
+
+fn to_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn colon(content: &str) -> String {
+    if content.trim().is_empty() {
+        String::new()
+    } else {
+        format!(": {}", content.trim())
+    }
+}
+
+/// `1 item`, `3 items`.
+pub fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
 /// An event says one line; legacy system lines can hold a whole terminal screen.
 fn first_line(text: &str) -> String {
-    text.lines().next().unwrap_or_default().chars().take(300).collect()
+    text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default().chars().take(300).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalize::{normalize, Input, ItemKind};
+
+    fn events(path: &str) -> Vec<(String, Tone, Vec<String>)> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/");
+        let ws = normalize(vec![Input {
+            name: "s.jsonl".into(),
+            bytes: std::fs::read(format!("{dir}{path}")).unwrap(),
+        }]);
+        let mut out = Vec::new();
+        for s in &ws.sessions {
+            for (_, thread) in s.threads() {
+                for item in thread.items.iter().filter(|i| matches!(i.kind, ItemKind::Event)) {
+                    if let EventView::Line { text, tone, details } = event_view(&ws, item) {
+                        out.push((text, tone, details));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn real_stop_hook_summaries_name_their_hooks() {
+        // marot 8463c716 (CC 2.1.39): stop_hook_summary with three hookInfos.
+        let found =
+            events("marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl");
+        let stop =
+            found.iter().find(|(t, _, _)| t.starts_with("Stop hooks: 3 ran")).expect("a stop hook summary");
+        assert_eq!(stop.2.len(), 3);
+        assert!(stop.2.iter().any(|c| c.contains("tmux-waiting.sh")));
+    }
+
+    #[test]
+    fn real_attachments_read_as_words_not_raw_json() {
+        // planetfall 09/cb2aeecea3 (CC 2.1.177): compact_file_reference, deferred_tools_delta,
+        // agent_listing_delta, file, task_reminder, skill_listing, queued_command.
+        let found = events("blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl");
+        let texts: Vec<&str> = found.iter().map(|(t, _, _)| t.as_str()).collect();
+        for expected in [
+            "File kept in context after compaction: src/",
+            "Tools made available to the model: ",
+            "Sub-agent types listed for the model: ",
+        ] {
+            assert!(texts.iter().any(|t| t.starts_with(expected)), "{expected}: {texts:#?}");
+        }
+        assert!(texts.iter().all(|t| !t.starts_with("attachment: ")), "{texts:#?}");
+        let tools = found.iter().find(|(t, _, _)| t.starts_with("Tools made available")).unwrap();
+        assert!(tools.2.iter().any(|n| n == "WebSearch"), "the tools are listed when opened");
+    }
+
+    #[test]
+    fn plurals_agree() {
+        assert_eq!(plural(1, "item"), "1 item");
+        assert_eq!(plural(0, "item"), "0 items");
+        assert_eq!(plural(3, "tool"), "3 tools");
+    }
 }

@@ -11,6 +11,9 @@ pub struct Filter {
     pub thinking: bool,
     pub tools: bool,
     pub system: bool,
+    /// Text Claude Code injected for the model (`isMeta` prompts, reminders, notifications):
+    /// Claude Code itself does not show it; cctv shows it folded unless asked not to.
+    pub injected: bool,
     /// Only errors (failed tools, API errors, malformed and unknown lines).
     pub errors_only: bool,
     /// Only calls of this tool.
@@ -25,6 +28,7 @@ impl Default for Filter {
             thinking: true,
             tools: true,
             system: true,
+            injected: true,
             errors_only: false,
             tool: None,
         }
@@ -45,6 +49,9 @@ impl Filter {
             _ => item.synthetic,
         };
         if self.errors_only && !error {
+            return false;
+        }
+        if !self.injected && (item.meta || matches!(item.kind, ItemKind::Injected)) {
             return false;
         }
         // Picking one tool shows its calls and nothing else.
@@ -91,6 +98,27 @@ mod tests {
             let ItemKind::ToolCall(call) = &s.item(row.thread, row.item).unwrap().kind else { panic!() };
             assert_eq!(call.name.unwrap().decode(ws.src(s.item(row.thread, row.item).unwrap().line)), "Bash");
         }
+    }
+
+    #[test]
+    fn injected_text_can_be_hidden() {
+        // moredip 0ccf1a04 has task notifications and a slash command's expanded (meta) prompt.
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/fixtures/moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl"
+        );
+        let ws = normalize(vec![Input { name: "s.jsonl".into(), bytes: std::fs::read(path).unwrap() }]);
+        let s = &ws.sessions[0];
+        let shown = |filter: &Filter| rows(s, &Default::default(), &|t, i| filter.keeps(&ws, s, t, i));
+        let all = shown(&Filter::default());
+        let without = shown(&Filter { injected: false, ..Filter::default() });
+        let injected = |r: &crate::present::rows::Row| {
+            let item = s.item(r.thread, r.item).unwrap();
+            item.meta || matches!(item.kind, ItemKind::Injected)
+        };
+        assert!(all.iter().any(injected));
+        assert!(!without.iter().any(injected));
+        assert_eq!(all.len() - without.len(), all.iter().filter(|r| injected(r)).count());
     }
 
     #[test]

@@ -565,7 +565,7 @@ mod tests {
         let errors: Vec<String> = views(&ws)
             .into_iter()
             .filter_map(|(_, v)| match v.body {
-                ItemBody::Event(EventView::Line { text, tone: Tone::Error }) => Some(text),
+                ItemBody::Event(EventView::Line { text, tone: Tone::Error, .. }) => Some(text),
                 _ => None,
             })
             .collect();

@@ -188,7 +188,7 @@ fn long_text(text: String, show: impl Fn(String) -> AnyView + Send + Sync + 'sta
 fn event_view(ws: Arc<Workspace>, row: Row, line: LineRef, event: EventView) -> AnyView {
     let raw = move || raw_line(&ws, line);
     match event {
-        EventView::Line { text, tone } => {
+        EventView::Line { text, tone, details } => {
             let class = match tone {
                 Tone::Normal => "cctv-event",
                 Tone::Quiet => "cctv-event cctv-event--quiet",
@@ -198,7 +198,16 @@ fn event_view(ws: Arc<Workspace>, row: Row, line: LineRef, event: EventView) -> 
             // Legacy system lines carry terminal colours; other lines read the same either way.
             let header =
                 view! { <span class="cctv-event__text">{terminal(&text, "cctv-inline")}</span> }.into_any();
-            view! { <div class=class>{panel((row.thread, row.item, part::RAW), "cctv-event__panel", header, raw)}</div> }
+            let body = move || {
+                view! {
+                    {(!details.is_empty()).then(|| view! {
+                        <ul class="cctv-event__details">{details.iter().map(|d| view! { <li>{d.clone()}</li> }).collect_view()}</ul>
+                    })}
+                    {raw()}
+                }
+                .into_any()
+            };
+            view! { <div class=class>{panel((row.thread, row.item, part::RAW), "cctv-event__panel", header, body)}</div> }
                 .into_any()
         }
         EventView::Hook(h) => hook(h),

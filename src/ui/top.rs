@@ -163,6 +163,7 @@ pub fn TopBar() -> impl IntoView {
                 {chip("thinking", |f| f.thinking, |f, v| f.thinking = v)}
                 {chip("tools", |f| f.tools, |f, v| f.tools = v)}
                 {chip("system", |f| f.system, |f, v| f.system = v)}
+                {chip("notes", |f| f.injected, |f, v| f.injected = v)}
                 {chip("errors only", |f| f.errors_only, |f, v| f.errors_only = v)}
                 <select
                     class="cctv-tool-filter"
