@@ -216,3 +216,30 @@ fn a_tool_input_written_as_a_json_string_is_read_as_the_object() {
     assert_eq!(call.target, "ls -la");
     assert_eq!(call.call.text("command"), Some("ls -la"));
 }
+
+#[test]
+fn a_response_whose_lines_interleave_with_another_is_one_turn() {
+    // general-tool-calls (CC 2.1.14): 49 assistant lines return to a message id after lines of
+    // another response; each API response must be one turn, or its usage is counted twice.
+    for path in fixture_files() {
+        let path = path.to_string_lossy().into_owned();
+        let ws = open(&path);
+        for s in &ws.sessions {
+            for (_, thread) in s.threads() {
+                let mut ids = std::collections::HashSet::new();
+                for turn in &thread.turns {
+                    let Some(first) = turn.lines.first() else { continue };
+                    let Some(cctv::model::EntryKind::Assistant(a)) = ws.entry(*first).map(|e| &e.kind) else {
+                        continue;
+                    };
+                    let Some(id) = a.message.id else { continue };
+                    let key = (
+                        id.raw(ws.src(*first)).to_owned(),
+                        a.request_id.map(|r| r.raw(ws.src(*first)).to_owned()),
+                    );
+                    assert!(ids.insert(key.clone()), "{path}: response {key:?} is split across turns");
+                }
+            }
+        }
+    }
+}

@@ -48,6 +48,10 @@ struct Builder<'a> {
     last_boundary: Option<usize>,
     /// The API response being read: (message.id, requestId) and its turn index.
     open_turn: Option<((&'a [u8], &'a [u8]), u32)>,
+    /// Every response read so far by (message.id, requestId): a response's lines can come apart
+    /// when another response's lines are written between them (seed 000 searches back for the
+    /// message id for this reason); they are still one response, counted once.
+    turn_of: FxMap<(&'a [u8], &'a [u8]), u32>,
     /// The command the person just ran (an item index), which its expanded prompt and its output
     /// fold into; until the model answers or the person types again.
     last_command: Option<usize>,
@@ -101,6 +105,7 @@ pub fn build(ctx: &Context, lines: &[u32], placements: &mut [Placement]) -> Thre
         waiting_summaries: FxMap::default(),
         last_boundary: None,
         open_turn: None,
+        turn_of: FxMap::default(),
         last_command: None,
     };
     for &index in lines {
@@ -309,10 +314,18 @@ impl<'a> Builder<'a> {
             message.id.map(|id| (id.key(src), assistant.request_id.map(|r| r.key(src)).unwrap_or_default()));
         let turn = match (self.open_turn, key) {
             (Some((open, turn)), Some(key)) if open == key => turn,
+            (_, Some(key)) if self.turn_of.contains_key(&key) => {
+                let turn = self.turn_of[&key];
+                self.open_turn = Some((key, turn));
+                turn
+            }
             _ => {
                 self.thread.turns.push(Turn::default());
                 let turn = self.thread.turns.len() as u32 - 1;
                 self.open_turn = key.map(|key| (key, turn));
+                if let Some(key) = key {
+                    self.turn_of.insert(key, turn);
+                }
                 if key.is_none() {
                     // Without an id nothing can join this response; keep it addressable anyway.
                     self.open_turn = Some(((b"", b""), turn));
