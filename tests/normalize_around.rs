@@ -243,3 +243,20 @@ fn a_response_whose_lines_interleave_with_another_is_one_turn() {
         }
     }
 }
+
+#[test]
+fn an_answer_cut_by_the_token_limit_says_so_on_its_last_row() {
+    // No fixture has one; the shape is the API's (`stop_reason: "max_tokens"` on the last line of
+    // the response, null on the lines before it).
+    let lines = [
+        r#"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"write a long essay"}}"#,
+        r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","requestId":"r1","message":{"id":"m1","role":"assistant","stop_reason":null,"content":[{"type":"thinking","thinking":"plan","signature":"x"}]}}"#,
+        r#"{"type":"assistant","uuid":"a2","parentUuid":"a1","sessionId":"s","requestId":"r1","message":{"id":"m1","role":"assistant","stop_reason":"max_tokens","content":[{"type":"text","text":"Once upon a"}]}}"#,
+        r#"{"type":"user","uuid":"u2","parentUuid":"a2","sessionId":"s","message":{"role":"user","content":"thanks"}}"#,
+        r#"{"type":"assistant","uuid":"a3","parentUuid":"u2","sessionId":"s","requestId":"r2","message":{"id":"m2","role":"assistant","stop_reason":"end_turn","content":[{"type":"text","text":"You're welcome."}]}}"#,
+    ];
+    let ws = normalize::normalize(vec![normalize::Input { name: "s.jsonl".into(), bytes: lines.join("\n").into_bytes() }]);
+    assert_eq!(row(&ws, 2).stop, None, "only the response's last row says it");
+    assert_eq!(row(&ws, 3).stop.as_deref(), Some("cut off: the response reached its token limit"));
+    assert_eq!(row(&ws, 5).stop, None, "an ordinary end says nothing");
+}
