@@ -255,8 +255,39 @@ fn an_answer_cut_by_the_token_limit_says_so_on_its_last_row() {
         r#"{"type":"user","uuid":"u2","parentUuid":"a2","sessionId":"s","message":{"role":"user","content":"thanks"}}"#,
         r#"{"type":"assistant","uuid":"a3","parentUuid":"u2","sessionId":"s","requestId":"r2","message":{"id":"m2","role":"assistant","stop_reason":"end_turn","content":[{"type":"text","text":"You're welcome."}]}}"#,
     ];
-    let ws = normalize::normalize(vec![normalize::Input { name: "s.jsonl".into(), bytes: lines.join("\n").into_bytes() }]);
+    let ws = normalize::normalize(vec![normalize::Input {
+        name: "s.jsonl".into(),
+        bytes: lines.join("\n").into_bytes(),
+    }]);
     assert_eq!(row(&ws, 2).stop, None, "only the response's last row says it");
     assert_eq!(row(&ws, 3).stop.as_deref(), Some("cut off: the response reached its token limit"));
     assert_eq!(row(&ws, 5).stop, None, "an ordinary end says nothing");
+}
+
+#[test]
+fn a_sub_agent_whose_file_is_missing_is_rebuilt_from_its_progress_lines() {
+    // marot 8463c716 (CC 2.1.39) has 39 agent_progress lines for its Task call's agent; opened
+    // without its subagents/ folder, the agent's conversation comes from them.
+    const SESSION: &str =
+        "marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl";
+    let alone = open(SESSION);
+    let s = &alone.sessions[0];
+    let rebuilt: Vec<_> = s.agents.iter().filter(|a| a.rebuilt).collect();
+    assert!(!rebuilt.is_empty());
+    for agent in &rebuilt {
+        assert!(
+            matches!(agent.link, normalize::AgentLink::ToolCall { .. }),
+            "linked to its call: {:?}",
+            agent.link
+        );
+        assert!(agent.thread.items.iter().any(|i| matches!(i.kind, ItemKind::Prompt)), "its prompt");
+        assert!(agent.thread.items.iter().any(|i| matches!(i.kind, ItemKind::ToolCall(_))), "its calls");
+    }
+    // The rebuilt files are cctv's, not the user's: the accounting covers the session file only.
+    let lines = cctv::model::parse(&common::fixture(SESSION)).len() as u64;
+    assert_eq!(s.accounting.lines, lines);
+    // With the folder loaded, the agents come from their files and nothing is rebuilt.
+    let folder = normalize::normalize(common::folder("marot__spotter/test/fixtures/transcripts"));
+    let s = folder.sessions.iter().find(|s| s.file.is_some()).unwrap();
+    assert!(!s.agents.is_empty() && s.agents.iter().all(|a| !a.rebuilt));
 }

@@ -11,6 +11,7 @@ pub mod dag;
 mod fxhash;
 pub mod ids;
 pub mod outline;
+mod progress_agents;
 pub mod sidechains;
 pub mod stats;
 pub mod thread;
@@ -61,7 +62,12 @@ pub fn assemble(transcripts: Vec<Transcript>, metas: Vec<Input>) -> Workspace {
             None => files.push(transcript),
         }
     }
-    let sessions = sessions(&files, &agent_metas);
+    // Sub-agents whose files were not loaded, rebuilt from their progress lines: files cctv made,
+    // after the ones the user gave, and left out of the line accounting (their lines are copies of
+    // lines the session file already accounts for).
+    let given = files.len();
+    files.extend(progress_agents::rebuild(&files));
+    let sessions = sessions(&files, &agent_metas, given);
     Workspace { files, sessions, rejected }
 }
 
@@ -106,7 +112,8 @@ fn first_session_id(t: &Transcript) -> Option<String> {
     t.lines.iter().find_map(|l| Some(l.entry()?.envelope.session_id?.decode(&t.bytes).into_owned()))
 }
 
-fn sessions(files: &[Transcript], metas: &HashMap<String, AgentMeta>) -> Vec<Session> {
+/// Files from `given` on were rebuilt by cctv ([`progress_agents`]).
+fn sessions(files: &[Transcript], metas: &HashMap<String, AgentMeta>, given: usize) -> Vec<Session> {
     let mut sessions: Vec<Session> = Vec::new();
     // Sub-agent files name their session twice: by folder (`<session>/subagents/`) and in their
     // lines' `sessionId`. Either may be the one that matches a loaded session.
@@ -138,7 +145,7 @@ fn sessions(files: &[Transcript], metas: &HashMap<String, AgentMeta>) -> Vec<Ses
         session_agent_files[at].push((index, agent_id));
     }
     for (session, agent_files) in sessions.iter_mut().zip(session_agent_files) {
-        build_session(session, files, &agent_files, metas);
+        build_session(session, files, &agent_files, metas, given);
     }
     sessions
 }
@@ -154,6 +161,7 @@ fn build_session(
     files: &[Transcript],
     agent_files: &[(usize, Option<String>)],
     metas: &HashMap<String, AgentMeta>,
+    given: usize,
 ) {
     let mut placements: HashMap<u32, Vec<Placement>> = HashMap::new();
     let mut agent_metas: Vec<Option<AgentMeta>> = Vec::new();
@@ -197,13 +205,17 @@ fn build_session(
         let all: Vec<u32> = (0..file.lines.len() as u32).collect();
         let thread = agent_thread(&ctx, &all, &mut place);
         agent_metas.push(agent_id.as_ref().and_then(|id| metas.get(id).cloned()));
+        let rebuilt = *file_index >= given;
         session.agents.push(Agent {
             agent_id: agent_id.clone(),
             file: Some(*file_index as u32),
             thread,
+            rebuilt,
             ..Agent::default()
         });
-        placements.insert(*file_index as u32, place);
+        if !rebuilt {
+            placements.insert(*file_index as u32, place);
+        }
     }
     sidechains::link(session, files, &agent_metas);
     if session.title.is_none() {

@@ -194,6 +194,8 @@ pub struct Agent {
     pub description: Option<String>,
     pub agent_type: Option<String>,
     pub stats: Stats,
+    /// Rebuilt from the session's `agent_progress` lines: its own file was not loaded.
+    pub rebuilt: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

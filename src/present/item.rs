@@ -458,12 +458,15 @@ fn raw(ws: &Workspace, item: &Item, badge: String) -> ItemBody {
 
 fn agent_summary(session: &Session, agent: u32) -> Option<AgentSummary> {
     let a = session.agents.get(agent as usize)?;
-    let counts = format!(
+    let mut counts = format!(
         "{} items · {} tool calls · {} tokens out",
         a.thread.items.len(),
         a.stats.tool_calls.values().sum::<u64>(),
         a.stats.output_tokens
     );
+    if a.rebuilt {
+        counts.push_str(" · rebuilt from progress lines");
+    }
     let agent_type = a.agent_type.clone().unwrap_or_else(|| "sub-agent".into());
     Some(AgentSummary { agent, items: a.thread.items.len(), agent_type, counts })
 }
