@@ -291,3 +291,39 @@ fn a_sub_agent_whose_file_is_missing_is_rebuilt_from_its_progress_lines() {
     let s = folder.sessions.iter().find(|s| s.file.is_some()).unwrap();
     assert!(!s.agents.is_empty() && s.agents.iter().all(|a| !a.rebuilt));
 }
+
+#[test]
+fn after_a_split_response_assistant_ids_are_derived_as_claude_code_derives_them() {
+    // seed 001 §5.5 (isNewChain): once an assistant message of several blocks is split, every
+    // assistant message after it is named deriveUUID(uuid, index). athena f059ad9a (CC 1.0.17)
+    // has one multi-block assistant line and 458 single-block ones after it.
+    let ws = open("tensiondriven__athena/data/claude-logs/archive/20250608_234910_claude_projects_backup/-Users-j-Code-athena/f059ad9a-9964-437c-90a1-28f4dd6d245b.jsonl");
+    let thread = &ws.sessions[0].thread;
+    let blocks = |i: &normalize::Item| {
+        ws.entry(i.line).and_then(|e| e.message()).map_or(0, |m| m.content.blocks().len())
+    };
+    let is_assistant = |i: &normalize::Item| {
+        matches!(ws.entry(i.line).map(|e| &e.kind), Some(cctv::model::EntryKind::Assistant(_)))
+    };
+    let split =
+        thread.items.iter().position(|i| is_assistant(i) && blocks(i) > 1).expect("a multi-block response");
+    let uuid = |i: &normalize::Item| {
+        ws.entry(i.line).unwrap().envelope.uuid.unwrap().decode(ws.src(i.line)).into_owned()
+    };
+    for (at, item) in thread.items.iter().enumerate().filter(|(_, i)| is_assistant(i) && blocks(i) == 1) {
+        let id = normalize::ids::item_id(&ws, item);
+        if at < split {
+            assert_eq!(id, uuid(item), "before the split, a line's own uuid");
+        } else {
+            assert_eq!(
+                id,
+                normalize::ids::derive_uuid(&uuid(item), item.block.unwrap()),
+                "after it, derived"
+            );
+        }
+    }
+    assert!(
+        thread.items[split..].iter().any(|i| is_assistant(i) && blocks(i) == 1),
+        "the fixture has single-block responses after the split"
+    );
+}

@@ -10,8 +10,9 @@ pub fn derive_uuid(parent: &str, index: u32) -> String {
     format!("{head}{index:012x}")
 }
 
-/// The anchor id of an item: its line's uuid, or for one block of a multi-block message the
-/// uuid derived from it; lines without a uuid are named by file and line number.
+/// The anchor id of an item, as Claude Code names it: its line's uuid, or for one block of a
+/// multi-block message (and for every assistant block after one, [`Item::derived_id`]) the uuid
+/// derived from it; lines without a uuid are named by file and line number.
 pub fn item_id(workspace: &Workspace, item: &Item) -> String {
     let file = workspace.file(item.line);
     let line = &file.lines[item.line.line as usize];
@@ -25,7 +26,7 @@ pub fn item_id(workspace: &Workspace, item: &Item) -> String {
         _ => 0,
     };
     match item.block {
-        Some(block) if blocks > 1 => derive_uuid(&uuid, block),
+        Some(block) if blocks > 1 || item.derived_id => derive_uuid(&uuid, block),
         _ => uuid.into_owned(),
     }
 }

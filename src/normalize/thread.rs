@@ -52,6 +52,9 @@ struct Builder<'a> {
     /// when another response's lines are written between them (seed 000 searches back for the
     /// message id for this reason); they are still one response, counted once.
     turn_of: FxMap<(&'a [u8], &'a [u8]), u32>,
+    /// An assistant message of several blocks has been split: Claude Code derives the uuids of
+    /// every assistant message from here on (`isNewChain`).
+    new_chain: bool,
     /// The command the person just ran (an item index), which its expanded prompt and its output
     /// fold into; until the model answers or the person types again.
     last_command: Option<usize>,
@@ -106,6 +109,7 @@ pub fn build(ctx: &Context, lines: &[u32], placements: &mut [Placement]) -> Thre
         last_boundary: None,
         open_turn: None,
         turn_of: FxMap::default(),
+        new_chain: false,
         last_command: None,
     };
     for &index in lines {
@@ -133,7 +137,8 @@ impl<'a> Builder<'a> {
             Some(EntryKind::Assistant(_)) => self.open_turn.map(|(_, t)| t),
             _ => None,
         };
-        self.thread.items.push(Item { line: self.at(index), block, kind, turn, meta, synthetic });
+        let derived_id = self.new_chain && matches!(entry.map(|e| &e.kind), Some(EntryKind::Assistant(_)));
+        self.thread.items.push(Item { line: self.at(index), block, kind, turn, meta, synthetic, derived_id });
         self.thread.items.len() - 1
     }
 
@@ -310,6 +315,7 @@ impl<'a> Builder<'a> {
         self.last_command = None;
         let src = self.src();
         let message = &assistant.message;
+        self.new_chain |= message.content.blocks().len() > 1;
         let key =
             message.id.map(|id| (id.key(src), assistant.request_id.map(|r| r.key(src)).unwrap_or_default()));
         let turn = match (self.open_turn, key) {
@@ -605,6 +611,7 @@ fn orphan_result(result: ToolResultRef) -> Item {
         turn: None,
         meta: false,
         synthetic: false,
+        derived_id: false,
     }
 }
 

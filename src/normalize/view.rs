@@ -39,6 +39,10 @@ pub struct Item {
     /// Made up by Claude Code, not said by the user or the model: interrupt and rejection
     /// notices, `<synthetic>` API error messages.
     pub synthetic: bool,
+    /// Claude Code names this item by a uuid derived from its line's (`deriveUUID`), not by the
+    /// line's own: once a response of several blocks has been split in a conversation, every
+    /// assistant message after it is (`isNewChain`, seed 001 §5.5), so no two share a uuid.
+    pub derived_id: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
