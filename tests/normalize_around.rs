@@ -327,3 +327,39 @@ fn after_a_split_response_assistant_ids_are_derived_as_claude_code_derives_them(
         "the fixture has single-block responses after the split"
     );
 }
+
+#[test]
+fn a_search_the_api_ran_itself_pairs_with_its_result_in_the_same_message() {
+    // No fixture has one; the shape is the API's: `server_tool_use` then `web_search_tool_result`
+    // (with its `tool_use_id`) in the assistant content, then the answer.
+    let lines = [
+        r#"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"what is new in rust?"}}"#,
+        r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","requestId":"r1","message":{"id":"m1","role":"assistant","stop_reason":"end_turn","content":[{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"rust release notes"}},{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","title":"Rust Blog","url":"https://blog.rust-lang.org/","encrypted_content":"xyz"}]},{"type":"text","text":"Rust 1.95 is out."}]}}"#,
+    ];
+    let ws = normalize::normalize(vec![normalize::Input {
+        name: "s.jsonl".into(),
+        bytes: lines.join("\n").into_bytes(),
+    }]);
+    let items = &ws.sessions[0].thread.items;
+    assert!(
+        items.iter().all(|i| !matches!(i.kind, ItemKind::UnknownBlock)),
+        "the result is not an unknown block"
+    );
+    let views = views(&ws);
+    let call = views
+        .iter()
+        .find_map(|(_, v)| match &v.body {
+            ItemBody::ToolCall(call) => Some(call.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(call.outcome, Outcome::Ok);
+    assert_eq!(call.target, "rust release notes");
+    let cctv::present::tools::ToolBody::WebSearch(search) = call.panel(&ws).body else { panic!() };
+    let cctv::present::tools::Answer::Structured(results) = search.results else {
+        panic!("{:?}", search.results)
+    };
+    assert!(
+        matches!(&results[0], cctv::present::tools::WebResult::Links(l) if l[0].url == "https://blog.rust-lang.org/")
+    );
+}

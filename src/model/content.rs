@@ -95,6 +95,13 @@ pub enum BlockKind {
     /// A tool the API ran itself (web search, code execution).
     ServerToolUse(ToolUse),
     ToolResult(ToolResult),
+    /// The result of a tool the API ran itself (`web_search_tool_result`, `web_fetch_tool_result`,
+    /// `code_execution_tool_result`, …), written in the assistant message next to its
+    /// `server_tool_use`.
+    ServerToolResult {
+        type_name: JsonStr,
+        result: ToolResult,
+    },
     /// An image; `source` is the raw `{type, media_type, data}` or `{type: url, url}` object.
     Image {
         source: Option<Span>,
@@ -133,7 +140,8 @@ pub struct ToolResult {
 }
 
 impl BlockKind {
-    /// The block's `type` as Claude Code writes it; `None` for an unknown item without one.
+    /// The block's `type` as Claude Code writes it, for the types it always has; `None` where the
+    /// name is the block's own (unknown and malformed blocks, server tool results).
     pub fn type_name(&self) -> Option<&'static str> {
         Some(match self {
             BlockKind::Text { .. } => "text",
@@ -142,6 +150,7 @@ impl BlockKind {
             BlockKind::ToolUse(_) => "tool_use",
             BlockKind::ServerToolUse(_) => "server_tool_use",
             BlockKind::ToolResult(_) => "tool_result",
+            BlockKind::ServerToolResult { .. } => return None,
             BlockKind::Image { .. } => "image",
             BlockKind::Document { .. } => "document",
             BlockKind::Unknown { .. } | BlockKind::Malformed { .. } => return None,

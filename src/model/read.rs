@@ -312,6 +312,17 @@ impl<'a> At<'a> {
             }),
             "image" => BlockKind::Image { source: self.raw(b.source) },
             "document" => BlockKind::Document { source: self.raw(b.source), title: self.str(b.title) },
+            server if server.ends_with("_tool_result") && b.tool_use_id.is_some() => match type_name {
+                Some(type_name) => BlockKind::ServerToolResult {
+                    type_name,
+                    result: ToolResult {
+                        tool_use_id: self.str(b.tool_use_id),
+                        content: self.raw(b.content),
+                        is_error: b.is_error.unwrap_or(false),
+                    },
+                },
+                None => BlockKind::Unknown { type_name },
+            },
             _ => BlockKind::Unknown { type_name },
         }
     }

@@ -352,6 +352,7 @@ impl<'a> Builder<'a> {
         }
         let mut rendered = false;
         let mut blank = false;
+        let mut merged_result = false;
         for block in message.content.blocks() {
             let kind = match &block.kind {
                 // Claude Code writes white-space-only text blocks (a "\n\n" before a tool call);
@@ -365,6 +366,22 @@ impl<'a> Builder<'a> {
                 BlockKind::RedactedThinking => ItemKind::RedactedThinking,
                 BlockKind::ToolUse(t) | BlockKind::ServerToolUse(t) => {
                     ItemKind::ToolCall(ToolCall { tool_use_id: t.id, name: t.name, ..ToolCall::default() })
+                }
+                // A server tool's result sits in the same message as its call: it is the call's
+                // result, as a user line's tool_result is for a client tool.
+                BlockKind::ServerToolResult { result, .. }
+                    if result.tool_use_id.is_some_and(|id| self.known_calls.contains(id.key(src))) =>
+                {
+                    let reference = ToolResultRef {
+                        line: self.at(index),
+                        block: block.index,
+                        is_error: result.is_error,
+                        synthetic: None,
+                    };
+                    let id = result.tool_use_id.expect("checked above").key(src);
+                    rendered |= self.attach(id, Attachable::Result(reference));
+                    merged_result = true;
+                    continue;
                 }
                 _ => ItemKind::UnknownBlock,
             };
@@ -394,6 +411,7 @@ impl<'a> Builder<'a> {
         }
         match (rendered, first_line_of_turn) {
             (true, _) => Placement::Rendered,
+            (false, _) if merged_result => Placement::Merged,
             (false, _) if blank => Placement::NotShown(NotShown::BlankText),
             // A further line of a response that carried no block: its usage is in the turn.
             (false, false) => Placement::Merged,

@@ -75,25 +75,26 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
     };
     let result = call.result.and_then(|r| {
         let file = ws.file(r.line);
-        let EntryKind::User(user) = &ws.entry(r.line)?.kind else { return None };
-        let BlockKind::ToolResult(result) = &user.message.content.block(r.block)?.kind else { return None };
+        let entry = ws.entry(r.line)?;
+        let message = entry.message()?;
+        let result = match &message.content.block(r.block)?.kind {
+            BlockKind::ToolResult(result) | BlockKind::ServerToolResult { result, .. } => result,
+            _ => return None,
+        };
         let content = match result.content {
             Some(span) => body::tool_result_content(&file.bytes, span),
             None => ToolResultContent::Text(String::new()),
         };
         // `toolUseResult` belongs to the line, so it says something about this call only when the
         // line carries this one result (Claude Code writes one result per line).
-        let results = user
-            .message
-            .content
-            .blocks()
-            .iter()
-            .filter(|b| matches!(b.kind, BlockKind::ToolResult(_)))
-            .count();
-        let structured = user
-            .tool_use_result
-            .filter(|_| results == 1)
-            .map(|span| tool_result::decode(&file.bytes, span, Some(&name)));
+        let results =
+            message.content.blocks().iter().filter(|b| matches!(b.kind, BlockKind::ToolResult(_))).count();
+        let structured = match &entry.kind {
+            EntryKind::User(user) => user.tool_use_result,
+            _ => None,
+        }
+        .filter(|_| results == 1)
+        .map(|span| tool_result::decode(&file.bytes, span, Some(&name)));
         Some(ResultView { content, structured, is_error: r.is_error, synthetic: r.synthetic })
     });
     let mcp = name.strip_prefix("mcp__").and_then(|rest| {
@@ -151,7 +152,7 @@ impl CallView {
                 None => p,
             }),
             "Glob" => first(&["pattern"]),
-            "WebSearch" => first(&["query"]),
+            "WebSearch" | "web_search" => first(&["query"]),
             "WebFetch" => first(&["url"]),
             "Task" | "Agent" => first(&["description", "subagent_type"]),
             "TodoWrite" => {

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use super::content::{image, result_content};
 use super::hooks::{hook, raw_line};
 use super::markup::{markdown, terminal};
-use super::panel::{local_panel, panel};
+use super::panel::panel;
 use super::state::{part, use_viewer};
 use super::tools::tool_call;
 use crate::normalize::{LineRef, Workspace};
@@ -84,10 +84,10 @@ fn item_body(ws: Arc<Workspace>, row: Row, line: LineRef, body: ItemBody) -> Any
     let key = (row.thread, row.item, part::BODY);
     match body {
         ItemBody::Prompt(text) => long_text(text, |t| view! { <div class="cctv-prompt">{t}</div> }.into_any()),
-        ItemBody::Folded { first_line, text } => local_panel(
+        ItemBody::Folded { first_line, text } => panel(
+            key,
             "cctv-meta",
             view! { <span class="cctv-muted">{first_line}</span> }.into_any(),
-            false,
             move || view! { <pre class="cctv-text">{text.clone()}</pre> }.into_any(),
         )
         .into_any(),
@@ -112,10 +112,10 @@ fn item_body(ws: Arc<Workspace>, row: Row, line: LineRef, body: ItemBody) -> Any
         ItemBody::Injected(note) => {
             let InjectedView { label, text } = note;
             let first: String = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").chars().take(100).collect();
-            local_panel(
+            panel(
+                key,
                 "cctv-meta",
                 view! { <span class="cctv-badge">{label}</span>" "<span class="cctv-muted">{first}</span> }.into_any(),
-                false,
                 move || view! { <pre class="cctv-text">{text.clone()}</pre> }.into_any(),
             )
             .into_any()

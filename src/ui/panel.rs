@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use super::state::{use_viewer, PanelKey};
 
-/// A panel whose open state lives in the viewer (so "expand all" and search reach it).
+/// A panel whose open state lives in the viewer (so "expand all", search and links reach it).
 pub fn panel(
     key: PanelKey,
     class: &'static str,
@@ -25,29 +25,6 @@ pub fn panel(
                 {header}
             </button>
             {move || open().then(|| view! { <div class="cctv-panel__body">{body()}</div> })}
-        </div>
-    }
-}
-
-/// A panel whose open state is local (parts inside a panel: a long prompt, raw JSON).
-pub fn local_panel(
-    class: &'static str,
-    header: AnyView,
-    open_at_start: bool,
-    body: impl Fn() -> AnyView + Send + Sync + 'static,
-) -> impl IntoView {
-    let (open, set_open) = signal(open_at_start);
-    view! {
-        <div class=move || format!("cctv-panel {class}{}", if open.get() { " cctv-panel--open" } else { "" })>
-            <button
-                class="cctv-panel__header"
-                aria-expanded=move || open.get().to_string()
-                on:click=move |_| set_open.update(|o| *o = !*o)
-            >
-                <span class="cctv-panel__chevron" aria-hidden="true"></span>
-                {header}
-            </button>
-            {move || open.get().then(|| view! { <div class="cctv-panel__body">{body()}</div> })}
         </div>
     }
 }

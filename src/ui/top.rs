@@ -210,10 +210,11 @@ pub fn toggle_theme(viewer: Viewer) {
     });
 }
 
-/// Opens (or closes) every panel of the session, sub-agents included.
+/// Opens (or closes) every panel of the session and every sub-agent's conversation.
 pub fn expand_all(viewer: Viewer, open: bool) {
     if !open {
         viewer.open.update(|o| o.clear());
+        viewer.choices.update(|c| c.open_agents.clear());
         return;
     }
     let Some(ws) = viewer.workspace.get_untracked() else { return };
@@ -221,11 +222,13 @@ pub fn expand_all(viewer: Viewer, open: bool) {
     let mut keys = std::collections::HashSet::new();
     for (thread_ref, thread) in s.threads() {
         for item in 0..thread.items.len() as u32 {
-            // Every part that folds: tool panels and thinking, events' lines, expanded prompts.
+            // Every part that folds: tool panels and thinking, event lines, prompts inside calls,
+            // expanded prompts of commands.
             for part in [part::BODY, part::RAW, part::PROMPT] {
                 keys.insert((thread_ref, item, part));
             }
         }
     }
     viewer.open.set(keys);
+    viewer.choices.update(|c| c.open_agents.extend(0..s.agents.len() as u32));
 }

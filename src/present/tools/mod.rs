@@ -92,7 +92,8 @@ pub fn tool_body(call: &CallView, previous_todos: Option<&[Todo]>) -> ToolBody {
         "Read" => ReadBody::of(call).map(ToolBody::Read),
         "Edit" | "MultiEdit" | "Write" => Some(ToolBody::Edit(EditBody::of(call))),
         "Grep" | "Glob" => Some(ToolBody::Search(SearchBody::of(call))),
-        "WebSearch" => Some(ToolBody::WebSearch(WebSearchBody::of(call))),
+        // `web_search` is the API's own (a server tool), run within the response.
+        "WebSearch" | "web_search" => Some(ToolBody::WebSearch(WebSearchBody::of(call))),
         "WebFetch" => Some(ToolBody::WebFetch(WebFetchBody::of(call))),
         "TodoWrite" => Some(ToolBody::Todo(TodoBody::of(call, previous_todos))),
         "Task" | "Agent" => Some(ToolBody::Agent(AgentBody::of(call))),

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::{Answer, Output};
-use crate::model::body::ToolResultContent;
+use crate::model::body::{ResultItem, ToolResultContent};
 use crate::model::tool_result::ToolUseResult;
 use crate::present::calls::CallView;
 
@@ -54,6 +54,23 @@ impl WebSearchBody {
                 Some(ToolResultContent::Text(text)) => {
                     links_in_text(text).map_or_else(|| Answer::Plain(Output::of(call)), Answer::Structured)
                 }
+                // The API's own web search (`server_tool_use`): a list of `web_search_result`s.
+                Some(ToolResultContent::Items(items)) => {
+                    let links: Vec<WebLink> = items
+                        .iter()
+                        .filter_map(|i| match i {
+                            ResultItem::Other(v) if v.get("url").is_some() => {
+                                Some(WebLink { title: str_field(v, "title"), url: str_field(v, "url") })
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    if links.is_empty() {
+                        Answer::Plain(Output::of(call))
+                    } else {
+                        Answer::Structured(vec![WebResult::Links(links)])
+                    }
+                }
                 _ => Answer::Plain(Output::of(call)),
             },
         };
@@ -84,6 +101,10 @@ fn links_in_text(text: &str) -> Option<Vec<WebResult>> {
         out.push(WebResult::Markdown(after.to_owned()));
     }
     Some(out)
+}
+
+fn str_field(v: &Value, key: &str) -> String {
+    v.get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
 }
 
 fn web_result(result: &Value) -> WebResult {

@@ -3,17 +3,19 @@
 use leptos::prelude::*;
 
 use super::output;
+use crate::present::rows::Row;
 use crate::present::tools::{AgentBody, Answer};
 use crate::ui::content::field;
 use crate::ui::markup::markdown;
-use crate::ui::panel::local_panel;
+use crate::ui::panel::panel;
+use crate::ui::state::part;
 
-pub fn view(body: AgentBody) -> AnyView {
+pub fn view(row: Row, body: AgentBody) -> AnyView {
     let prompt = body.prompt;
     view! {
         {body.agent_type.map(|k| field("agent", k))}
         {body.status.map(|s| field("status", s))}
-        {local_panel("cctv-prompt", view! { <span>"Prompt"</span> }.into_any(), false, move || markdown(&prompt))}
+        {panel((row.thread, row.item, part::PROMPT), "cctv-prompt", view! { <span>"Prompt"</span> }.into_any(), move || markdown(&prompt))}
         {match body.answer {
             Answer::Structured(answer) => markdown(&answer),
             Answer::Plain(o) => output(&o),

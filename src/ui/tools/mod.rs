@@ -59,7 +59,7 @@ pub fn tool_call(ws: Arc<Workspace>, row: Row, call: CallRow) -> AnyView {
                 </div>
             })}
             {panel.pre.into_iter().map(hook).collect_view()}
-            {tool_body(panel.body)}
+            {tool_body(row, panel.body)}
             {panel.post.into_iter().map(hook).collect_view()}
             {panel.progress.map(progress)}
         }
@@ -96,7 +96,7 @@ fn agent_button(agent: AgentSummary) -> AnyView {
     .into_any()
 }
 
-fn tool_body(body: ToolBody) -> AnyView {
+fn tool_body(row: Row, body: ToolBody) -> AnyView {
     match body {
         ToolBody::Bash(b) => bash::view(b),
         ToolBody::Edit(b) => edit::view(b),
@@ -105,7 +105,7 @@ fn tool_body(body: ToolBody) -> AnyView {
         ToolBody::WebSearch(b) => web::search(b),
         ToolBody::WebFetch(b) => web::fetch(b),
         ToolBody::Todo(b) => todo::view(b),
-        ToolBody::Agent(b) => agent::view(b),
+        ToolBody::Agent(b) => agent::view(row, b),
         ToolBody::Ask(b) => ask::ask(b),
         ToolBody::Plan(b) => ask::plan(b),
         ToolBody::Mcp(b) => mcp::view(b),
