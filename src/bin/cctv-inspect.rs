@@ -1,6 +1,6 @@
 //! What cctv makes of transcript files, as JSON, without a browser.
 //!
-//! cargo run --release --no-default-features --bin cctv-inspect -- FILE_OR_DIR... [--bench]
+//! cargo run --release --no-default-features --bin cctv-inspect -- FILE_OR_DIR... [--bench | --drift]
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -11,19 +11,22 @@ use serde_json::{json, Value};
 
 fn main() {
     let mut bench = false;
+    let mut drift = false;
     let mut paths = Vec::new();
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--bench" => bench = true,
+            "--drift" => drift = true,
             "-h" | "--help" => {
-                eprintln!("usage: cctv-inspect FILE_OR_DIR... [--bench]");
+                eprintln!("usage: cctv-inspect FILE_OR_DIR... [--bench | --drift]");
+                eprintln!("  --drift  what cctv did not recognise in the files (for a bug report)");
                 return;
             }
             _ => paths.push(PathBuf::from(arg)),
         }
     }
     if paths.is_empty() {
-        eprintln!("usage: cctv-inspect FILE_OR_DIR... [--bench]");
+        eprintln!("usage: cctv-inspect FILE_OR_DIR... [--bench | --drift]");
         std::process::exit(2);
     }
     let inputs = match read_inputs(&paths) {
@@ -33,7 +36,14 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let report = if bench { bench_report(inputs) } else { inspect(&normalize::normalize(inputs)) };
+    let report = if bench {
+        bench_report(inputs)
+    } else if drift {
+        serde_json::to_value(cctv::present::drift::drift(&normalize::normalize(inputs)))
+            .expect("the report serializes")
+    } else {
+        inspect(&normalize::normalize(inputs))
+    };
     println!("{}", serde_json::to_string_pretty(&report).expect("JSON values serialize"));
 }
 

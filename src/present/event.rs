@@ -151,6 +151,21 @@ fn system(s: &SystemEntry, src: &[u8], fields: &Value) -> (String, Tone, Vec<Str
     }
 }
 
+/// Attachment types cctv puts in words (besides hook runs, `hook_*`); others show their type.
+pub const KNOWN_ATTACHMENTS: &[&str] = &[
+    "queued_command",
+    "task_reminder",
+    "todo_reminder",
+    "compact_file_reference",
+    "file",
+    "deferred_tools_delta",
+    "agent_listing_delta",
+    "mcp_instructions_delta",
+    "skill_listing",
+    "critical_system_reminder",
+    "companion_intro",
+];
+
 /// An attachment that is not a hook run, in words: (line, tone, details).
 fn attachment(kind: &str, a: &Value) -> (String, Tone, Vec<String>) {
     let names = |key: &str| list(a, key).iter().map(to_text).collect::<Vec<_>>();
@@ -297,6 +312,15 @@ mod tests {
         assert!(texts.iter().all(|t| !t.starts_with("attachment: ")), "{texts:#?}");
         let tools = found.iter().find(|(t, _, _)| t.starts_with("Tools made available")).unwrap();
         assert!(tools.2.iter().any(|n| n == "WebSearch"), "the tools are listed when opened");
+    }
+
+    #[test]
+    fn every_known_attachment_type_has_words_of_its_own() {
+        for kind in KNOWN_ATTACHMENTS {
+            let (text, _, _) = attachment(kind, &serde_json::json!({}));
+            assert!(!text.starts_with("attachment: "), "{kind}");
+        }
+        assert!(attachment("brand_new", &serde_json::json!({})).0.starts_with("attachment: brand new"));
     }
 
     #[test]

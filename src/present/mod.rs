@@ -11,6 +11,7 @@ pub mod calls;
 pub mod clip;
 pub mod commands;
 pub mod diff;
+pub mod drift;
 pub mod event;
 pub mod export;
 pub mod filter;

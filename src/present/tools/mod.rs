@@ -87,21 +87,58 @@ impl Output {
 /// Picks a call's body by its tool's name and what its result holds. `previous_todos` is the list
 /// the thread's last TodoWrite before this call wrote.
 pub fn tool_body(call: &CallView, previous_todos: Option<&[Todo]>) -> ToolBody {
-    let body = match call.name.as_str() {
-        "Bash" => Some(ToolBody::Bash(BashBody::of(call))),
-        "Read" => ReadBody::of(call).map(ToolBody::Read),
-        "Edit" | "MultiEdit" | "Write" => Some(ToolBody::Edit(EditBody::of(call))),
-        "Grep" | "Glob" => Some(ToolBody::Search(SearchBody::of(call))),
-        // `web_search` is the API's own (a server tool), run within the response.
-        "WebSearch" | "web_search" => Some(ToolBody::WebSearch(WebSearchBody::of(call))),
-        "WebFetch" => Some(ToolBody::WebFetch(WebFetchBody::of(call))),
-        "TodoWrite" => Some(ToolBody::Todo(TodoBody::of(call, previous_todos))),
-        "Task" | "Agent" => Some(ToolBody::Agent(AgentBody::of(call))),
-        "AskUserQuestion" => Some(ToolBody::Ask(AskBody::of(call))),
-        "ExitPlanMode" => Some(ToolBody::Plan(PlanBody::of(call))),
-        _ => McpBody::of(call).map(ToolBody::Mcp),
+    let body = match family(&call.name) {
+        Some(Family::Bash) => Some(ToolBody::Bash(BashBody::of(call))),
+        Some(Family::Read) => ReadBody::of(call).map(ToolBody::Read),
+        Some(Family::Edit) => Some(ToolBody::Edit(EditBody::of(call))),
+        Some(Family::Search) => Some(ToolBody::Search(SearchBody::of(call))),
+        Some(Family::WebSearch) => Some(ToolBody::WebSearch(WebSearchBody::of(call))),
+        Some(Family::WebFetch) => Some(ToolBody::WebFetch(WebFetchBody::of(call))),
+        Some(Family::Todo) => Some(ToolBody::Todo(TodoBody::of(call, previous_todos))),
+        Some(Family::Agent) => Some(ToolBody::Agent(AgentBody::of(call))),
+        Some(Family::Ask) => Some(ToolBody::Ask(AskBody::of(call))),
+        Some(Family::Plan) => Some(ToolBody::Plan(PlanBody::of(call))),
+        Some(Family::Mcp) => McpBody::of(call).map(ToolBody::Mcp),
+        None => None,
     };
     body.unwrap_or_else(|| ToolBody::Generic { input: call.input.clone(), output: Output::of(call) })
+}
+
+/// The tool families cctv draws specially.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    Bash,
+    Read,
+    Edit,
+    Search,
+    WebSearch,
+    WebFetch,
+    Todo,
+    Agent,
+    Ask,
+    Plan,
+    Mcp,
+}
+
+/// The family a tool belongs to, by its name; `None` for tools shown as generic input and output
+/// (which the drift report lists).
+pub fn family(name: &str) -> Option<Family> {
+    Some(match name {
+        "Bash" => Family::Bash,
+        "Read" => Family::Read,
+        "Edit" | "MultiEdit" | "Write" => Family::Edit,
+        "Grep" | "Glob" => Family::Search,
+        // `web_search` is the API's own (a server tool), run within the response.
+        "WebSearch" | "web_search" => Family::WebSearch,
+        "WebFetch" => Family::WebFetch,
+        "TodoWrite" => Family::Todo,
+        // `Task` was renamed `Agent` in 2.1.x; both spawn sub-agents.
+        "Task" | "Agent" => Family::Agent,
+        "AskUserQuestion" => Family::Ask,
+        "ExitPlanMode" => Family::Plan,
+        mcp if mcp.starts_with("mcp__") => Family::Mcp,
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,64 @@
+//! The drift report over every real transcript in ../shared/fixtures: what cctv does not yet
+//! recognise, stated exactly, so that a fixture bringing something new fails here until it is
+//! read (or added below, with why).
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use cctv::normalize::{self, Input};
+use cctv::present::drift::drift;
+use common::{fixture, fixture_files};
+
+/// Unrecognised on purpose: the hand-made edge-case fixture's broken lines.
+const DELIBERATE: &[(&str, &str)] =
+    &[("entry type", "(none)"), ("field", "silly"), ("field", "timesstamp"), ("tool", "FailingTool")];
+
+/// Real tools that still show as generic input and output (issue 14 gives each a renderer; remove
+/// a line here when it has one).
+const TOOLS_WITHOUT_A_RENDERER: &[&str] = &[
+    "BashOutput",
+    "Batch",
+    "EnterPlanMode",
+    "KillBash",
+    "KillShell",
+    "LS",
+    "SendMessage",
+    "Skill",
+    "TaskCreate",
+    "TaskGet",
+    "TaskList",
+    "TaskOutput",
+    "TaskStop",
+    "TaskUpdate",
+    "TodoRead",
+    "ToolSearch",
+];
+
+#[test]
+fn the_fixtures_hold_nothing_unrecognised_but_what_is_listed() {
+    let inputs: Vec<Input> = fixture_files()
+        .into_iter()
+        .map(|path| {
+            let name = path.to_string_lossy().into_owned();
+            Input { bytes: fixture(&name), name }
+        })
+        .collect();
+    let report = drift(&normalize::normalize(inputs));
+    let found: BTreeSet<(String, String)> =
+        report.unrecognised.iter().map(|u| (u.kind.to_owned(), u.name.clone())).collect();
+    let expected: BTreeSet<(String, String)> = DELIBERATE
+        .iter()
+        .map(|(k, n)| (k.to_string(), n.to_string()))
+        .chain(TOOLS_WITHOUT_A_RENDERER.iter().map(|t| ("tool".to_owned(), t.to_string())))
+        .collect();
+    assert_eq!(found, expected);
+    // The one line of a known type that does not fit is the edge-case fixture's deliberate one.
+    assert_eq!(report.misfits.len(), 1, "{:?}", report.misfits);
+    assert!(report.misfits[0].file.ends_with("edge_cases.jsonl"));
+    // Every item says where it was seen and shows an example shorter than the line.
+    assert!(report
+        .unrecognised
+        .iter()
+        .all(|u| u.count > 0 && !u.example.is_empty() && u.example.len() <= 2049));
+}
