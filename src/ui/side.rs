@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use super::tools::todo_list;
 use crate::normalize::Workspace;
+use crate::present::drift::{as_text, drift};
 use crate::present::session::side_view;
 
 pub fn side(ws: Arc<Workspace>, session: usize) -> AnyView {
@@ -32,7 +33,49 @@ pub fn side(ws: Arc<Workspace>, session: usize) -> AnyView {
                     <ul class="cctv-problems">{side.unreadable.into_iter().map(|(file, what)| view! { <li><bdi>{file}</bdi>" "{what}</li> }).collect_view()}</ul>
                 })}
             </section>
+            {drift_section(ws)}
         </aside>
+    }
+    .into_any()
+}
+
+/// What cctv did not recognise in the loaded files, worked out when asked (it reads every line
+/// again), with a button that copies the report for a bug report.
+fn drift_section(ws: Arc<Workspace>) -> AnyView {
+    let (report, set_report) = signal(None);
+    view! {
+        <section class="cctv-drift" aria-label="format drift">
+            <h2>"Not recognised"</h2>
+            {move || match report.get() {
+                None => {
+                    let ws = ws.clone();
+                    view! {
+                        <button class="cctv-button" on:click=move |_| set_report.set(Some(drift(&ws)))>
+                            "Check the files for what cctv does not know"
+                        </button>
+                    }
+                    .into_any()
+                }
+                Some(d) if d.is_empty() => view! { <p>"Nothing: cctv recognised every line."</p> }.into_any(),
+                Some(d) => {
+                    let text = as_text(&d);
+                    view! {
+                        <ul class="cctv-drift__list">
+                            {d.unrecognised.iter().map(|u| view! {
+                                <li><span class="cctv-muted">{u.kind}</span>" "<bdi><code>{u.name.clone()}</code></bdi>{format!(" ×{}", u.count)}</li>
+                            }).collect_view()}
+                            {d.misfits.iter().map(|m| view! {
+                                <li><bdi>{m.file.clone()}</bdi>{format!(" line {}: {} ({})", m.line, m.type_name, m.error)}</li>
+                            }).collect_view()}
+                        </ul>
+                        <button class="cctv-button" on:click=move |_| {
+                            let _ = window().navigator().clipboard().write_text(&text);
+                        }>"Copy the report"</button>
+                    }
+                    .into_any()
+                }
+            }}
+        </section>
     }
     .into_any()
 }

@@ -218,3 +218,15 @@ test("what Claude Code wrote for the person reads as commands and notes, never a
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("the side panel lists what cctv did not recognise, ready to copy for a bug report", async () => {
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  await drop(page, [{ path: join(FIXTURES, "handgemacht-ai__claude-code-log/test/test_data/edge_cases.jsonl") }]);
+  await page.waitForFunction(() => !document.querySelector(".cctv-demo-note") && !document.querySelector(".cctv-progress"));
+  await page.click("text=Check the files for what cctv does not know");
+  const list = await page.locator(".cctv-drift__list").textContent();
+  for (const name of ["silly", "timesstamp", "FailingTool", "edge_cases.jsonl line 11"]) assert.ok(list.includes(name), `${name} in ${list}`);
+  assert.ok(await page.locator("text=Copy the report").isVisible());
+  assert.deepEqual(errors, []);
+  await context.close();
+});
