@@ -102,12 +102,14 @@ fn rejected_and_cancelled_calls_are_not_tool_errors() {
                 _ => None,
             })
             .collect();
-        let rejected =
-            outcomes.iter().filter(|o| matches!(o, Outcome::Rejected | Outcome::Cancelled)).count();
+        let rejected = outcomes.iter().filter(|o| **o == Outcome::Rejected).count();
         let errors = outcomes.iter().filter(|o| **o == Outcome::Error).count();
         let stats = &ws.sessions[0].stats;
         assert!(rejected > 0, "{path} has rejected calls");
-        assert_eq!(stats.tool_rejections as usize, rejected, "{path}");
+        assert_eq!(
+            stats.tool_rejections as usize, rejected,
+            "{path}: declined calls, not those cancelled beside them"
+        );
         assert_eq!(stats.tool_errors as usize, errors, "{path}: errors are the tools' own");
     }
 }
@@ -186,7 +188,14 @@ fn no_wrapper_markup_reaches_a_title_a_prompt_or_a_command_row_in_any_fixture() 
         }
         for (line, view) in views(&ws) {
             let shown = match &view.body {
-                ItemBody::Prompt(t) => t.clone(),
+                // What shows as typed must hold no wrapper at all (notes are folded apart).
+                ItemBody::Prompt { text, .. } => {
+                    assert!(
+                        !text.contains("<system-reminder>"),
+                        "{path} line {line}: a reminder in a prompt"
+                    );
+                    text.clone()
+                }
                 ItemBody::Command(c) | ItemBody::Shell(c) => format!("{}{}{}", c.line, c.stdout, c.stderr),
                 ItemBody::Injected(n) => n.text.clone(),
                 ItemBody::Folded { first_line, .. } => first_line.clone(),

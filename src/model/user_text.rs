@@ -54,7 +54,8 @@ impl UserText {
 }
 
 /// Tags of notes Claude Code injects for the model; a text that starts with one is not typed.
-const INJECTED: &[&str] = &["system-reminder", "task-notification", "user-prompt-submit-hook"];
+const INJECTED: &[&str] =
+    &["system-reminder", "task-notification", "user-prompt-submit-hook", "ide_opened_file", "ide_selection"];
 
 /// Reads a user text.
 pub fn user_text(text: &str) -> UserText {
@@ -64,6 +65,10 @@ pub fn user_text(text: &str) -> UserText {
     }
     let (tags, rest) = tags(trimmed);
     let Some(&(first, first_body)) = tags.first() else { return typed(text) };
+    // A reminder can sit before or after the words typed with it; `typed` splits it off.
+    if first == "system-reminder" {
+        return typed(text);
+    }
     if INJECTED.contains(&first) {
         // A note with words after it ("Read the output file to retrieve the result.") is still
         // the note's.
@@ -138,22 +143,24 @@ fn typed(text: &str) -> UserText {
         return UserText::Typed { text: text.to_owned(), injected };
     }
     kept.push_str(rest);
-    if kept.trim().is_empty() && injected.len() == 1 {
-        return UserText::Injected(injected.remove(0));
+    if kept.trim().is_empty() {
+        // Only reminders: one note of them all.
+        let body = injected.iter().map(|n| n.body.as_str()).collect::<Vec<_>>().join("\n\n");
+        return UserText::Injected(Injected { tag: "system-reminder".into(), body });
     }
     UserText::Typed { text: kept.trim_end().to_owned(), injected }
 }
 
 /// The top-level `<tag>body</tag>` pairs at the start of `text`, in order, and what follows
-/// them. Tags are lower-case names with dashes, as Claude Code writes them; anything else ends the
-/// list.
+/// them. Tags are lower-case names with dashes or underscores, as Claude Code writes them; anything
+/// else ends the list.
 fn tags(text: &str) -> (Vec<(&str, &str)>, &str) {
     let mut out = Vec::new();
     let mut rest = text.trim_start();
     while let Some(after) = rest.strip_prefix('<') {
         let Some(end) = after.find('>') else { break };
         let name = &after[..end];
-        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') {
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-' || b == b'_') {
             break;
         }
         let body_and_rest = &after[end + 1..];
@@ -238,6 +245,17 @@ mod tests {
         );
         // A prompt with a reminder appended keeps what was typed.
         let mixed = "fix the tests<system-reminder>the todo list is empty</system-reminder>";
+        let before = "<system-reminder>the todo list is empty</system-reminder>\nfix the tests";
+        assert!(
+            matches!(user_text(before), UserText::Typed { ref text, .. } if text.trim() == "fix the tests")
+        );
+        let two = "<system-reminder>a</system-reminder><system-reminder>b</system-reminder>";
+        assert!(matches!(user_text(two), UserText::Injected(Injected { ref body, .. }) if body == "a\n\nb"));
+        // moredip general-tool-calls (CC 2.1.11) writes the file open in the IDE as a block.
+        let ide = "<ide_opened_file>The user opened the file /a/b.rs in the IDE. This may or may not be related to the current task.</ide_opened_file>";
+        assert!(
+            matches!(user_text(ide), UserText::Injected(Injected { ref tag, .. }) if tag == "ide_opened_file")
+        );
         assert_eq!(
             user_text(mixed),
             UserText::Typed {

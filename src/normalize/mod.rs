@@ -68,7 +68,7 @@ pub fn assemble(transcripts: Vec<Transcript>, metas: Vec<Input>) -> Workspace {
     let given = files.len();
     files.extend(progress_agents::rebuild(&files));
     let sessions = sessions(&files, &agent_metas, given);
-    Workspace { files, sessions, rejected }
+    Workspace { files, given, sessions, rejected }
 }
 
 /// Why a file is not a transcript at all, if it is not.

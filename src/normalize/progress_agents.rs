@@ -16,12 +16,15 @@ pub fn rebuild(files: &[Transcript]) -> Vec<Transcript> {
     for file in files {
         if let Some(id) = super::agent_id_of_name(&file.name) {
             known.insert(id);
+            continue;
         }
         // Inline sub-agents (the oldest layout) carry their id on their lines.
         for line in &file.lines {
             if let Some(e) = line.entry().filter(|e| e.envelope.is_sidechain) {
-                if let Some(id) = e.envelope.agent_id {
-                    known.insert(id.decode(&file.bytes).into_owned());
+                if let Some(id) = e.envelope.agent_id.map(|id| id.decode(&file.bytes)) {
+                    if !known.contains(id.as_ref()) {
+                        known.insert(id.into_owned());
+                    }
                 }
             }
         }
@@ -38,7 +41,10 @@ pub fn rebuild(files: &[Transcript]) -> Vec<Transcript> {
                 continue;
             };
             let id = id.decode(&file.bytes);
-            if known.contains(id.as_ref()) {
+            // The id names the rebuilt file; one that could not name a file is not an agent id.
+            let usable =
+                !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            if known.contains(id.as_ref()) || !usable {
                 continue;
             }
             let at = match agents.iter().position(|(a, _)| *a == id) {

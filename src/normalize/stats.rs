@@ -52,9 +52,10 @@ pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
                 *tools.entry(call.name.map(|n| n.key(src)).unwrap_or_default()).or_insert(0) += 1;
                 match call.result.map(|r| (r.failed(), r.synthetic)) {
                     Some((true, _)) => stats.tool_errors += 1,
-                    Some((_, Some(Synthetic::Rejected | Synthetic::Cancelled))) => stats.tool_rejections += 1,
-                    // The person's interrupt is counted once, from its own "[Request interrupted
-                    // by user for tool use]" message below.
+                    Some((_, Some(Synthetic::Rejected))) => stats.tool_rejections += 1,
+                    // An interrupt is counted once, from its own "[Request interrupted by user for
+                    // tool use]" message below, not per call it stopped (calls running beside the
+                    // stopped one are "cancelled").
                     _ => {}
                 }
             }

@@ -206,7 +206,7 @@ impl<'a> Builder<'a> {
             Content::Blocks(blocks) => {
                 for block in blocks {
                     match &block.kind {
-                        BlockKind::ToolResult(result) => {
+                        BlockKind::ToolResult(result) | BlockKind::ServerToolResult { result, .. } => {
                             let reference = ToolResultRef {
                                 line: self.at(index),
                                 block: block.index,

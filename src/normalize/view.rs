@@ -239,7 +239,8 @@ pub struct Stats {
     pub tool_calls: std::collections::BTreeMap<String, u64>,
     /// Calls whose tool reported an error.
     pub tool_errors: u64,
-    /// Calls the person rejected or cancelled when asked for permission.
+    /// Calls the person declined when asked for permission (or a sub-agent's permission or auto
+    /// mode denied).
     pub tool_rejections: u64,
     /// Responses the person interrupted.
     pub interruptions: u64,
@@ -294,7 +295,10 @@ pub struct Session {
 /// Everything loaded: the files, and the sessions made of them.
 #[derive(Clone, Debug, Default)]
 pub struct Workspace {
+    /// The files given, then the ones cctv rebuilt (sub-agents from progress lines).
     pub files: Vec<Transcript>,
+    /// How many of `files` were given; the rest were rebuilt by cctv.
+    pub given: usize,
     pub sessions: Vec<Session>,
     /// Files that could not be read as transcripts at all, with the reason.
     pub rejected: Vec<(String, String)>,

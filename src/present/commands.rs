@@ -73,7 +73,7 @@ pub fn command_view(ws: &Workspace, item: &Item, command: &UserCommand) -> Comma
 pub fn injected_view(ws: &Workspace, item: &Item) -> InjectedView {
     let text = text_of(ws, item).unwrap_or_default();
     match user_text(&text) {
-        UserText::Injected(note) => InjectedView { label: label(&note.tag), text: note.body },
+        UserText::Injected(note) => InjectedView { label: note_label(&note.tag), text: note.body },
         UserText::CommandOutput { stdout, stderr } | UserText::ShellOutput { stdout, stderr } => {
             InjectedView { label: "command output".into(), text: format!("{stdout}{stderr}") }
         }
@@ -82,12 +82,14 @@ pub fn injected_view(ws: &Workspace, item: &Item) -> InjectedView {
 }
 
 /// A note's tag in words.
-fn label(tag: &str) -> String {
+pub fn note_label(tag: &str) -> String {
     match tag {
         "system-reminder" => "system reminder".into(),
         "task-notification" => "background task".into(),
         "user-prompt-submit-hook" => "prompt hook".into(),
-        other => other.replace('-', " "),
+        "ide_opened_file" => "file open in the IDE".into(),
+        "ide_selection" => "selection in the IDE".into(),
+        other => other.replace(['-', '_'], " "),
     }
 }
 

@@ -135,7 +135,8 @@ impl Drift {
 pub fn drift(ws: &Workspace) -> Drift {
     let mut found: BTreeMap<(&'static str, String), Unrecognised> = BTreeMap::new();
     let mut misfits = Vec::new();
-    for file in &ws.files {
+    // Only what was given: rebuilt sub-agent files repeat lines of the session file.
+    for file in &ws.files[..ws.given] {
         for line in &file.lines {
             let mut note = |kind: &'static str, name: String| {
                 let version =

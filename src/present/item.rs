@@ -3,7 +3,7 @@
 
 use super::calls::{call_view, CallView, Outcome};
 use super::commands::{
-    command_view, headline, injected_view, notice_view, CommandView, InjectedView, NoticeView,
+    command_view, headline, injected_view, note_label, notice_view, CommandView, InjectedView, NoticeView,
 };
 use super::event::{event_view, EventView};
 use super::hooks::{hook_view, progress_view, HookView, ProgressView};
@@ -12,6 +12,7 @@ use super::tools::{tool_body, written_todos, ToolBody};
 use crate::model::body::{self, ImageSource, ToolResultContent};
 use crate::model::synthetic::rejection_feedback;
 use crate::model::tool_result::Todo;
+use crate::model::user_text::{user_text, UserText};
 use crate::model::{BlockKind, EntryKind};
 use crate::normalize::{
     ids, outline, CompactBoundary, Item, ItemKind, LineRef, Session, Thread, ThreadRef, Workspace,
@@ -76,8 +77,11 @@ impl Role {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum ItemBody {
-    /// What the person typed.
-    Prompt(String),
+    /// What the person typed; `notes` are what Claude Code appended to it for the model.
+    Prompt {
+        text: String,
+        notes: Vec<InjectedView>,
+    },
     /// Injected text (meta prompts, the compaction summary), folded under its first line.
     Folded {
         first_line: String,
@@ -230,7 +234,7 @@ pub fn item_view(ws: &Workspace, session: &Session, row: Row) -> Option<ItemView
             .map(|t| t.decode(src).get(11..19).unwrap_or_default().to_owned()),
         meta: item.meta,
         synthetic: item.synthetic,
-        body: item_body(ws, session, thread, item),
+        body: item_body(ws, session, thread, row.item),
         stop: stop_reason(ws, thread, row.item),
         forks,
     })
@@ -255,7 +259,8 @@ fn role(ws: &Workspace, item: &Item) -> Role {
     }
 }
 
-fn item_body(ws: &Workspace, session: &Session, thread: &Thread, item: &Item) -> ItemBody {
+fn item_body(ws: &Workspace, session: &Session, thread: &Thread, index: u32) -> ItemBody {
+    let item = &thread.items[index as usize];
     let src = ws.src(item.line);
     let Some(entry) = ws.entry(item.line) else { return ItemBody::Empty };
     let block = ws.block(item).map(|b| &b.kind);
@@ -263,7 +268,7 @@ fn item_body(ws: &Workspace, session: &Session, thread: &Thread, item: &Item) ->
     match &item.kind {
         ItemKind::Prompt if item.synthetic => match notice_view(ws, item) {
             Some(notice) => ItemBody::Notice(notice),
-            None => ItemBody::Prompt(text().unwrap_or_default()),
+            None => typed(text().unwrap_or_default()),
         },
         ItemKind::Command(command) => ItemBody::Command(command_view(ws, item, command)),
         ItemKind::Shell(command) => ItemBody::Shell(command_view(ws, item, command)),
@@ -280,7 +285,7 @@ fn item_body(ws: &Workspace, session: &Session, thread: &Thread, item: &Item) ->
                     .collect(),
                 text,
             },
-            (Some(text), _) => ItemBody::Prompt(text),
+            (Some(text), _) => typed(text),
             (None, Some(BlockKind::Image { source: Some(s) })) => {
                 ItemBody::Image(body::image_source(src, *s))
             }
@@ -304,7 +309,7 @@ fn item_body(ws: &Workspace, session: &Session, thread: &Thread, item: &Item) ->
             };
             let agent = call.agent.and_then(|a| agent_summary(session, a));
             let previous_todos =
-                (view.name == "TodoWrite").then(|| previous_todos(ws, thread, item)).flatten();
+                (view.name == "TodoWrite").then(|| previous_todos(ws, thread, index)).flatten();
             ItemBody::ToolCall(Box::new(CallRow {
                 name,
                 server,
@@ -321,7 +326,11 @@ fn item_body(ws: &Workspace, session: &Session, thread: &Thread, item: &Item) ->
             }))
         }
         ItemKind::OrphanResult => {
-            let Some(BlockKind::ToolResult(r)) = block else { return ItemBody::Empty };
+            let (Some(BlockKind::ToolResult(r)) | Some(BlockKind::ServerToolResult { result: r, .. })) =
+                block
+            else {
+                return ItemBody::Empty;
+            };
             ItemBody::OrphanResult {
                 tool_use_id: r.tool_use_id.map(|i| i.decode(src).into_owned()).unwrap_or_default(),
                 content: r
@@ -399,15 +408,28 @@ fn compacted(ws: &Workspace, item: &Item, boundary: &CompactBoundary) -> Compact
     Compacted { header: format!("Conversation compacted ({trigger}{before}{after})"), summaries, summary }
 }
 
-/// The list the last TodoWrite before `item` in `thread` wrote.
-fn previous_todos(ws: &Workspace, thread: &Thread, item: &Item) -> Option<Vec<Todo>> {
-    let at = thread.items.iter().position(|i| std::ptr::eq(i, item))?;
-    thread.items[..at].iter().rev().find_map(|earlier| match &earlier.kind {
+/// The list the last TodoWrite before item `index` of `thread` wrote.
+fn previous_todos(ws: &Workspace, thread: &Thread, index: u32) -> Option<Vec<Todo>> {
+    thread.items[..index as usize].iter().rev().find_map(|earlier| match &earlier.kind {
         ItemKind::ToolCall(call) if call.name.is_some_and(|n| n.raw(ws.src(earlier.line)) == "TodoWrite") => {
             written_todos(&call_view(ws, earlier, call))
         }
         _ => None,
     })
+}
+
+/// A typed prompt, with the notes Claude Code appended to it split off.
+fn typed(text: String) -> ItemBody {
+    match user_text(&text) {
+        UserText::Typed { text, injected } => ItemBody::Prompt {
+            text,
+            notes: injected
+                .into_iter()
+                .map(|n| InjectedView { label: note_label(&n.tag), text: n.body })
+                .collect(),
+        },
+        _ => ItemBody::Prompt { text, notes: Vec::new() },
+    }
 }
 
 /// A message Claude Code made up to report a failed API call (`isApiErrorMessage`).
@@ -434,12 +456,13 @@ fn api_error(ws: &Workspace, item: &Item, message: String) -> ItemBody {
 /// Why the response `item` belongs to stopped, on its last row, when that is worth saying.
 fn stop_reason(ws: &Workspace, thread: &Thread, index: u32) -> Option<String> {
     let item = thread.items.get(index as usize)?;
-    let turn = item.turn?;
-    let last_of_turn = thread.items[index as usize + 1..].iter().all(|i| i.turn != Some(turn));
-    if !last_of_turn {
+    let turn = thread.turns.get(item.turn? as usize)?;
+    // The response's last row: on its last line, and the last block of that line.
+    let next_on_same_line = thread.items.get(index as usize + 1).is_some_and(|next| next.line == item.line);
+    if turn.lines.last() != Some(&item.line) || next_on_same_line {
         return None;
     }
-    let reason = thread.turns.get(turn as usize)?.stop_reason?;
+    let reason = turn.stop_reason?;
     let reason = reason.decode(ws.src(item.line));
     let said = match reason.as_ref() {
         "end_turn" | "tool_use" | "stop_sequence" => return None,
@@ -519,7 +542,7 @@ mod tests {
         let views = views(&ws);
         for (kind, view) in &views {
             let ok = match (kind, &view.role, &view.body) {
-                (ItemKind::Prompt, Role::You, ItemBody::Prompt(t)) => !t.is_empty(),
+                (ItemKind::Prompt, Role::You, ItemBody::Prompt { text, .. }) => !text.is_empty(),
                 (ItemKind::Prompt, Role::Meta, ItemBody::Folded { .. }) => true,
                 (ItemKind::Prompt, Role::Notice, ItemBody::Notice(_)) => view.synthetic,
                 (ItemKind::Command(_), Role::You, ItemBody::Command(c)) => c.line.starts_with('/'),

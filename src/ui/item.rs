@@ -83,7 +83,17 @@ fn copy_link(id: &str) {
 fn item_body(ws: Arc<Workspace>, row: Row, line: LineRef, body: ItemBody) -> AnyView {
     let key = (row.thread, row.item, part::BODY);
     match body {
-        ItemBody::Prompt(text) => long_text(text, |t| view! { <div class="cctv-prompt">{t}</div> }.into_any()),
+        ItemBody::Prompt { text, notes } => view! {
+            {long_text(text, |t| view! { <div class="cctv-prompt">{t}</div> }.into_any())}
+            // What Claude Code appended for the model, folded apart from what was typed.
+            {notes.into_iter().map(|n| view! {
+                <details class="cctv-note">
+                    <summary><span class="cctv-badge">{n.label}</span></summary>
+                    <pre class="cctv-text">{n.text}</pre>
+                </details>
+            }).collect_view()}
+        }
+        .into_any(),
         ItemBody::Folded { first_line, text } => panel(
             key,
             "cctv-meta",

@@ -36,7 +36,7 @@ impl ReadBody {
             format!(
                 "lines {}–{} of {}",
                 file.start_line,
-                file.start_line + file.num_lines.saturating_sub(1),
+                file.start_line.saturating_add(file.num_lines.saturating_sub(1)),
                 file.total_lines
             )
         });
@@ -64,7 +64,7 @@ impl ReadBody {
         let count = lines.lines().count() as u64;
         Some(ReadBody {
             path: call.text("file_path").unwrap_or_default().to_owned(),
-            range: Some(format!("lines {first}–{}", first + count.saturating_sub(1))),
+            range: Some(format!("lines {first}–{}", first.saturating_add(count.saturating_sub(1)))),
             content: ReadContent::Lines { text: lines, first },
         })
     }
