@@ -25,12 +25,8 @@ const TOOLS_WITHOUT_A_RENDERER: &[&str] = &[
     "LS",
     "SendMessage",
     "Skill",
-    "TaskCreate",
-    "TaskGet",
-    "TaskList",
     "TaskOutput",
     "TaskStop",
-    "TaskUpdate",
     "TodoRead",
     "ToolSearch",
 ];

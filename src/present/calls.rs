@@ -159,6 +159,11 @@ impl CallView {
                 self.input.get("todos").and_then(Value::as_array).map(|t| format!("{} items", t.len()))
             }
             "ExitPlanMode" => Some("plan".to_owned()),
+            "TaskCreate" => first(&["subject"]),
+            "TaskUpdate" | "TaskGet" => self.input.get("taskId").map(|id| {
+                let id = id.as_str().map_or_else(|| id.to_string(), str::to_owned);
+                format!("#{id} {}", self.text("status").unwrap_or_default()).trim_end().to_owned()
+            }),
             _ => None,
         };
         target.unwrap_or_else(|| {

@@ -8,7 +8,7 @@ use super::commands::{
 use super::event::{event_view, EventView};
 use super::hooks::{hook_view, progress_view, HookView, ProgressView};
 use super::rows::{forks_at, Row};
-use super::tools::{tool_body, written_todos, ToolBody};
+use super::tools::{is_task_tool, tool_body, written_todos, TaskBoard, TasksBody, ToolBody};
 use crate::model::body::{self, ImageSource, ToolResultContent};
 use crate::model::synthetic::rejection_feedback;
 use crate::model::tool_result::Todo;
@@ -149,6 +149,8 @@ pub struct CallRow {
     pub agent: Option<AgentSummary>,
     /// For a TodoWrite, the list the thread's TodoWrite before it wrote.
     pub previous_todos: Option<Vec<Todo>>,
+    /// For a task tool, the board the thread's task calls built up to and with this one.
+    pub tasks: Option<TasksBody>,
 }
 
 /// What an opened tool panel shows, in order: hooks before, the tool's body, hooks after,
@@ -178,7 +180,10 @@ impl CallRow {
                 },
             }),
             pre: self.pre_hooks.iter().filter_map(|l| hook_view(ws, *l, "PreToolUse")).collect(),
-            body: tool_body(&self.call, self.previous_todos.as_deref()),
+            body: match &self.tasks {
+                Some(tasks) => ToolBody::Tasks(tasks.clone()),
+                None => tool_body(&self.call, self.previous_todos.as_deref()),
+            },
             post: self.post_hooks.iter().filter_map(|l| hook_view(ws, *l, "PostToolUse")).collect(),
             progress: progress_view(ws, &self.progress),
         }
@@ -310,6 +315,7 @@ fn item_body(ws: &Workspace, session: &Session, thread: &Thread, index: u32) -> 
             let agent = call.agent.and_then(|a| agent_summary(session, a));
             let previous_todos =
                 (view.name == "TodoWrite").then(|| previous_todos(ws, thread, index)).flatten();
+            let tasks = is_task_tool(&view.name).then(|| task_board(ws, thread, index));
             ItemBody::ToolCall(Box::new(CallRow {
                 name,
                 server,
@@ -322,6 +328,7 @@ fn item_body(ws: &Workspace, session: &Session, thread: &Thread, index: u32) -> 
                 progress: call.progress.clone(),
                 agent,
                 previous_todos,
+                tasks,
                 call: view,
             }))
         }
@@ -406,6 +413,20 @@ fn compacted(ws: &Workspace, item: &Item, boundary: &CompactBoundary) -> Compact
         })
         .collect();
     Compacted { header: format!("Conversation compacted ({trigger}{before}{after})"), summaries, summary }
+}
+
+/// The task board after item `index` of `thread`: every task call up to it, applied in order.
+fn task_board(ws: &Workspace, thread: &Thread, index: u32) -> TasksBody {
+    let mut board = TaskBoard::default();
+    let mut change = String::new();
+    for earlier in &thread.items[..=index as usize] {
+        if let ItemKind::ToolCall(call) = &earlier.kind {
+            if call.name.is_some_and(|n| is_task_tool(n.raw(ws.src(earlier.line)))) {
+                change = board.apply(&call_view(ws, earlier, call));
+            }
+        }
+    }
+    TasksBody { change, board: board.tasks }
 }
 
 /// The list the last TodoWrite before item `index` of `thread` wrote.

@@ -9,6 +9,7 @@ mod edit;
 mod mcp;
 mod read;
 mod search;
+mod tasks;
 mod todo;
 mod web;
 
@@ -19,6 +20,7 @@ pub use edit::{Change, EditBody};
 pub use mcp::McpBody;
 pub use read::{ReadBody, ReadContent};
 pub use search::{Found, SearchBody};
+pub use tasks::{is_task_tool, Task, TaskBoard, TasksBody};
 pub use todo::{todo_changes, written_todos, TodoBody, TodoStatus, TodoView};
 pub use web::{Fetched, WebFetchBody, WebLink, WebResult, WebSearchBody};
 
@@ -40,6 +42,8 @@ pub enum ToolBody {
     WebSearch(WebSearchBody),
     WebFetch(WebFetchBody),
     Todo(TodoBody),
+    /// TaskCreate, TaskUpdate, TaskList, TaskGet: the task board after the call.
+    Tasks(TasksBody),
     /// Task and Agent: the prompt a sub-agent was given and its answer.
     Agent(AgentBody),
     Ask(AskBody),
@@ -95,6 +99,12 @@ pub fn tool_body(call: &CallView, previous_todos: Option<&[Todo]>) -> ToolBody {
         Some(Family::WebSearch) => Some(ToolBody::WebSearch(WebSearchBody::of(call))),
         Some(Family::WebFetch) => Some(ToolBody::WebFetch(WebFetchBody::of(call))),
         Some(Family::Todo) => Some(ToolBody::Todo(TodoBody::of(call, previous_todos))),
+        // Without the thread's earlier task calls, the board is what this call alone says.
+        Some(Family::Tasks) => {
+            let mut board = TaskBoard::default();
+            let change = board.apply(call);
+            Some(ToolBody::Tasks(TasksBody { change, board: board.tasks }))
+        }
         Some(Family::Agent) => Some(ToolBody::Agent(AgentBody::of(call))),
         Some(Family::Ask) => Some(ToolBody::Ask(AskBody::of(call))),
         Some(Family::Plan) => Some(ToolBody::Plan(PlanBody::of(call))),
@@ -114,6 +124,7 @@ pub enum Family {
     WebSearch,
     WebFetch,
     Todo,
+    Tasks,
     Agent,
     Ask,
     Plan,
@@ -132,6 +143,7 @@ pub fn family(name: &str) -> Option<Family> {
         "WebSearch" | "web_search" => Family::WebSearch,
         "WebFetch" => Family::WebFetch,
         "TodoWrite" => Family::Todo,
+        task if is_task_tool(task) => Family::Tasks,
         // `Task` was renamed `Agent` in 2.1.x; both spawn sub-agents.
         "Task" | "Agent" => Family::Agent,
         "AskUserQuestion" => Family::Ask,

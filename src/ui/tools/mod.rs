@@ -9,6 +9,7 @@ mod generic;
 mod mcp;
 mod read;
 mod search;
+mod tasks;
 mod todo;
 mod web;
 
@@ -105,6 +106,7 @@ fn tool_body(row: Row, body: ToolBody) -> AnyView {
         ToolBody::WebSearch(b) => web::search(b),
         ToolBody::WebFetch(b) => web::fetch(b),
         ToolBody::Todo(b) => todo::view(b),
+        ToolBody::Tasks(b) => tasks::view(b),
         ToolBody::Agent(b) => agent::view(row, b),
         ToolBody::Ask(b) => ask::ask(b),
         ToolBody::Plan(b) => ask::plan(b),
