@@ -536,9 +536,7 @@ mod tests {
     use crate::present::event::Tone;
 
     fn fixture(path: &str) -> Workspace {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/");
-        let bytes = std::fs::read(format!("{dir}{path}")).expect("the shared fixtures are beside the repo");
-        normalize(vec![Input { name: path.rsplit('/').next().unwrap().to_owned(), bytes }])
+        crate::present::tools::test_support::fixture(path)
     }
 
     fn views(ws: &Workspace) -> Vec<(ItemKind, ItemView)> {

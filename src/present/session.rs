@@ -120,14 +120,11 @@ fn latest_todos(ws: &Workspace, s: &Session) -> Option<Vec<Todo>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::normalize::{normalize, Input};
 
     fn general() -> Workspace {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/fixtures/moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl"
-        );
-        normalize(vec![Input { name: "general.jsonl".into(), bytes: std::fs::read(path).unwrap() }])
+        crate::present::tools::test_support::fixture(
+            "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
+        )
     }
 
     #[test]
