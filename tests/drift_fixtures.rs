@@ -14,23 +14,6 @@ use common::{fixture, fixture_files};
 const DELIBERATE: &[(&str, &str)] =
     &[("entry type", "(none)"), ("field", "silly"), ("field", "timesstamp"), ("tool", "FailingTool")];
 
-/// Real tools that still show as generic input and output (issue 14 gives each a renderer; remove
-/// a line here when it has one).
-const TOOLS_WITHOUT_A_RENDERER: &[&str] = &[
-    "BashOutput",
-    "Batch",
-    "EnterPlanMode",
-    "KillBash",
-    "KillShell",
-    "LS",
-    "SendMessage",
-    "Skill",
-    "TaskOutput",
-    "TaskStop",
-    "TodoRead",
-    "ToolSearch",
-];
-
 #[test]
 fn the_fixtures_hold_nothing_unrecognised_but_what_is_listed() {
     let inputs: Vec<Input> = fixture_files()
@@ -43,11 +26,8 @@ fn the_fixtures_hold_nothing_unrecognised_but_what_is_listed() {
     let report = drift(&normalize::normalize(inputs));
     let found: BTreeSet<(String, String)> =
         report.unrecognised.iter().map(|u| (u.kind.to_owned(), u.name.clone())).collect();
-    let expected: BTreeSet<(String, String)> = DELIBERATE
-        .iter()
-        .map(|(k, n)| (k.to_string(), n.to_string()))
-        .chain(TOOLS_WITHOUT_A_RENDERER.iter().map(|t| ("tool".to_owned(), t.to_string())))
-        .collect();
+    let expected: BTreeSet<(String, String)> =
+        DELIBERATE.iter().map(|(k, n)| (k.to_string(), n.to_string())).collect();
     assert_eq!(found, expected);
     // The one line of a known type that does not fit is the edge-case fixture's deliberate one.
     assert_eq!(report.misfits.len(), 1, "{:?}", report.misfits);

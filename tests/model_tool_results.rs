@@ -23,6 +23,10 @@ fn variant(result: &ToolUseResult) -> &'static str {
         ToolUseResult::Task(_) => "Task",
         ToolUseResult::WebSearch(_) => "WebSearch",
         ToolUseResult::WebFetch(_) => "WebFetch",
+        ToolUseResult::ShellOutput(_) => "BashOutput",
+        ToolUseResult::TaskOutput(_) => "TaskOutput",
+        ToolUseResult::SendMessage(_) => "SendMessage",
+        ToolUseResult::ToolSearch(_) => "ToolSearch",
         ToolUseResult::Text(_) => "Text",
         ToolUseResult::List(_) => "List",
         ToolUseResult::Other { error: None, .. } => "Other",
@@ -81,6 +85,10 @@ fn every_result_of_a_specially_rendered_tool_decodes_to_its_typed_shape_or_a_pla
             "TodoWrite",
             "WebSearch",
             "WebFetch",
+            "BashOutput",
+            "TaskOutput",
+            "SendMessage",
+            "ToolSearch",
         ];
         if special.contains(&tool.as_str()) {
             assert!(
@@ -106,6 +114,10 @@ fn every_result_of_a_specially_rendered_tool_decodes_to_its_typed_shape_or_a_pla
         "Task",
         "WebSearch",
         "WebFetch",
+        "BashOutput",
+        "TaskOutput",
+        "SendMessage",
+        "ToolSearch",
     ] {
         assert!(
             outcomes.keys().any(|(_, v)| *v == tool),

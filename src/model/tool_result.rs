@@ -22,6 +22,11 @@ pub enum ToolUseResult {
     Task(TaskResult),
     WebSearch(WebSearchResult),
     WebFetch(WebFetchResult),
+    /// BashOutput (KillShell's result is a message, kept as `Other`).
+    ShellOutput(ShellOutputResult),
+    TaskOutput(TaskOutputResult),
+    SendMessage(SendMessageResult),
+    ToolSearch(ToolSearchResult),
     /// A plain string: errors and rejections are written this way.
     Text(String),
     /// A list (MCP tools return content blocks).
@@ -218,6 +223,70 @@ pub struct WebFetchResult {
     pub duration_ms: Option<f64>,
 }
 
+/// BashOutput: what a background shell has printed so far.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ShellOutputResult {
+    pub shell_id: String,
+    pub command: String,
+    /// `running`, `completed`, `failed`, `killed`.
+    pub status: String,
+    pub exit_code: Option<i64>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// TaskOutput: a background task (a shell or a sub-agent) and what it has printed so far.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct TaskOutputResult {
+    /// `success`, `timeout` (the wait ended while the task still ran), `not_ready`.
+    pub retrieval_status: Option<String>,
+    pub task: BackgroundTask,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct BackgroundTask {
+    pub task_id: String,
+    /// `local_bash`, `local_agent`, ...
+    pub task_type: Option<String>,
+    pub status: Option<String>,
+    pub description: Option<String>,
+    pub output: String,
+    #[serde(rename = "exitCode")]
+    pub exit_code: Option<i64>,
+}
+
+/// SendMessage: a message from one agent of a team to another, and where it was delivered.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct SendMessageResult {
+    pub success: Option<bool>,
+    /// "Message sent to alice's inbox".
+    pub message: Option<String>,
+    pub routing: Option<Routing>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Routing {
+    pub sender: Option<String>,
+    /// `@alice`, or `*` for everyone.
+    pub target: Option<String>,
+    pub summary: Option<String>,
+    pub content: Option<String>,
+}
+
+/// ToolSearch: the deferred tools a search loaded for the model.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ToolSearchResult {
+    pub query: String,
+    pub matches: Vec<String>,
+    pub total_deferred_tools: Option<u64>,
+}
+
 /// Decodes the `toolUseResult` at `span`, for a call of `tool_name` if known.
 pub fn decode(src: &[u8], span: Span, tool_name: Option<&str>) -> ToolUseResult {
     match serde_json::from_slice::<Value>(span.bytes(src)) {
@@ -251,6 +320,10 @@ pub fn from_value(value: Value, tool_name: Option<&str>) -> ToolUseResult {
         Shape::Task => typed(&object, ToolUseResult::Task),
         Shape::WebSearch => typed(&object, ToolUseResult::WebSearch),
         Shape::WebFetch => typed(&object, ToolUseResult::WebFetch),
+        Shape::ShellOutput => typed(&object, ToolUseResult::ShellOutput),
+        Shape::TaskOutput => typed(&object, ToolUseResult::TaskOutput),
+        Shape::SendMessage => typed(&object, ToolUseResult::SendMessage),
+        Shape::ToolSearch => typed(&object, ToolUseResult::ToolSearch),
         Shape::TodoWrite => Ok(ToolUseResult::TodoWrite(TodoWriteResult {
             old_todos: object.get("oldTodos").map(Todo::list).unwrap_or_default(),
             new_todos: object.get("newTodos").map(Todo::list).unwrap_or_default(),
@@ -279,6 +352,10 @@ enum Shape {
     Task,
     WebSearch,
     WebFetch,
+    ShellOutput,
+    TaskOutput,
+    SendMessage,
+    ToolSearch,
 }
 
 fn shape_of_tool(name: &str) -> Option<Shape> {
@@ -294,6 +371,10 @@ fn shape_of_tool(name: &str) -> Option<Shape> {
         "Task" | "Agent" => Shape::Task,
         "WebSearch" => Shape::WebSearch,
         "WebFetch" => Shape::WebFetch,
+        "BashOutput" => Shape::ShellOutput,
+        "TaskOutput" => Shape::TaskOutput,
+        "SendMessage" => Shape::SendMessage,
+        "ToolSearch" => Shape::ToolSearch,
         _ => return None,
     })
 }
@@ -323,6 +404,14 @@ fn shape_of_fields(value: &Value) -> Option<Shape> {
         Shape::WebSearch
     } else if has("url") && has("codeText") {
         Shape::WebFetch
+    } else if has("shellId") && has("stdout") {
+        Shape::ShellOutput
+    } else if has("retrieval_status") && has("task") {
+        Shape::TaskOutput
+    } else if has("routing") {
+        Shape::SendMessage
+    } else if has("matches") && has("total_deferred_tools") {
+        Shape::ToolSearch
     } else {
         return None;
     })

@@ -23,12 +23,16 @@ pub struct Context<'a> {
     pub tombstoned: &'a FxSet<&'a [u8]>,
 }
 
+/// What makes lines one response: its `message.id` and `requestId`.
+type ResponseKey<'a> = (&'a [u8], &'a [u8]);
+
 /// Something that belongs to a tool call but may be written before the call is seen.
 enum Attachable {
     Result(ToolResultRef),
     PreHook(LineRef),
     PostHook(LineRef),
     Progress(LineRef),
+    Loaded(LineRef),
 }
 
 struct Builder<'a> {
@@ -47,11 +51,11 @@ struct Builder<'a> {
     waiting_summaries: FxMap<&'a [u8], Vec<LineRef>>,
     last_boundary: Option<usize>,
     /// The API response being read: (message.id, requestId) and its turn index.
-    open_turn: Option<((&'a [u8], &'a [u8]), u32)>,
+    open_turn: Option<(ResponseKey<'a>, u32)>,
     /// Every response read so far by (message.id, requestId): a response's lines can come apart
     /// when another response's lines are written between them (seed 000 searches back for the
     /// message id for this reason); they are still one response, counted once.
-    turn_of: FxMap<(&'a [u8], &'a [u8]), u32>,
+    turn_of: FxMap<ResponseKey<'a>, u32>,
     /// An assistant message of several blocks has been split: Claude Code derives the uuids of
     /// every assistant message from here on (`isNewChain`).
     new_chain: bool,
@@ -257,6 +261,18 @@ impl<'a> Builder<'a> {
     fn user_text(&mut self, index: u32, block: Option<u32>, text: JsonStr, entry: &'a Entry) -> Placement {
         let command = self.last_command.filter(|&c| self.follows(entry, c));
         let at = self.at(index);
+        // What a call loaded for the model (a skill's instructions) belongs to that call.
+        let source = match &entry.kind {
+            EntryKind::User(user) => user.source_tool_use_id,
+            _ => None,
+        };
+        if let (true, Some(id)) = (entry.envelope.is_meta, source) {
+            let id = id.key(self.src());
+            if self.known_calls.contains(id) {
+                self.attach(id, Attachable::Loaded(at));
+                return Placement::Merged;
+            }
+        }
         let kind = match wrapped(text, self.src()) {
             None | Some(UserText::Typed { .. }) => {
                 // A slash command's expanded prompt is the meta line written right after it.
@@ -545,6 +561,7 @@ impl<'a> Builder<'a> {
             Attachable::PreHook(line) => call.pre_hooks.push(line),
             Attachable::PostHook(line) => call.post_hooks.push(line),
             Attachable::Progress(line) => call.progress.push(line),
+            Attachable::Loaded(line) => call.loaded.push(line),
         }
         false
     }
@@ -559,7 +576,10 @@ impl<'a> Builder<'a> {
                         self.thread.items.push(orphan_result(result));
                         self.placements[result.line.line as usize] = Placement::Rendered;
                     }
-                    Attachable::PreHook(line) | Attachable::PostHook(line) | Attachable::Progress(line) => {
+                    Attachable::PreHook(line)
+                    | Attachable::PostHook(line)
+                    | Attachable::Progress(line)
+                    | Attachable::Loaded(line) => {
                         self.placements[line.line as usize] =
                             Placement::NotShown(NotShown::ProgressWithoutCall);
                     }

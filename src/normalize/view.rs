@@ -130,6 +130,9 @@ pub struct ToolCall {
     pub post_hooks: Vec<LineRef>,
     /// bash_progress, agent_progress, hook_progress (other than pre/post), query_update, ...
     pub progress: Vec<LineRef>,
+    /// What the call put into the conversation for the model, written as a meta user line that
+    /// names the call (`sourceToolUseID`): a skill's instructions.
+    pub loaded: Vec<LineRef>,
     /// The sub-agent this call spawned: an index into [`Session::agents`].
     pub agent: Option<u32>,
 }

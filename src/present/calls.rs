@@ -6,7 +6,7 @@ use super::format::duration;
 use crate::model::body::{self, ToolResultContent};
 use crate::model::synthetic::Synthetic;
 use crate::model::tool_result::{self, ToolUseResult};
-use crate::model::{BlockKind, EntryKind};
+use crate::model::{BlockKind, Content, EntryKind};
 use crate::normalize::{Item, ItemKind, ToolCall, Workspace};
 
 /// A call with its parts decoded.
@@ -17,6 +17,8 @@ pub struct CallView {
     pub mcp: Option<(String, String)>,
     pub input: Value,
     pub result: Option<ResultView>,
+    /// What the call put into the conversation for the model (a skill's instructions), as text.
+    pub loaded: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -101,7 +103,18 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
         let (server, tool) = rest.split_once("__")?;
         Some((server.to_owned(), tool.to_owned()))
     });
-    CallView { name, mcp, input, result }
+    let loaded = call.loaded.iter().filter_map(|&line| {
+        let src = &ws.file(line).bytes;
+        let message = ws.entry(line)?.message()?;
+        let texts: Vec<_> = match &message.content {
+            Content::Blocks(blocks) => {
+                blocks.iter().filter_map(|b| message.text(src, Some(b.index))).collect()
+            }
+            _ => message.text(src, None).into_iter().collect(),
+        };
+        Some(texts.join("\n\n"))
+    });
+    CallView { name, mcp, input, result, loaded: loaded.collect() }
 }
 
 fn input_span(ws: &Workspace, item: &Item) -> Option<crate::model::Span> {
@@ -159,6 +172,19 @@ impl CallView {
                 self.input.get("todos").and_then(Value::as_array).map(|t| format!("{} items", t.len()))
             }
             "ExitPlanMode" => Some("plan".to_owned()),
+            "EnterPlanMode" => Some("plan mode".to_owned()),
+            "LS" => first(&["path"]),
+            "Skill" => first(&["skill"]).map(|s| match self.text("args").filter(|a| !a.is_empty()) {
+                Some(args) => format!("{s} {args}"),
+                None => s,
+            }),
+            "SendMessage" => first(&["to", "recipient"]).map(|to| match self.text("summary") {
+                Some(summary) => format!("to {to}: {summary}"),
+                None => format!("to {to}"),
+            }),
+            "ToolSearch" => first(&["query"]),
+            "Batch" => first(&["description"]),
+            "TodoRead" => Some("todo list".to_owned()),
             "TaskCreate" => first(&["subject"]),
             "TaskUpdate" | "TaskGet" => self.input.get("taskId").map(|id| {
                 let id = id.as_str().map_or_else(|| id.to_string(), str::to_owned);

@@ -1,4 +1,5 @@
-//! AskUserQuestion (the questions, their options, the one chosen) and ExitPlanMode (the plan).
+//! AskUserQuestion (the questions, their options, the one chosen), and plan mode: ExitPlanMode
+//! (the plan) and EnterPlanMode.
 
 use serde_json::Value;
 
@@ -30,7 +31,7 @@ pub struct Choice {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanBody {
-    /// The plan, Markdown.
+    /// The plan, Markdown; empty when entering plan mode.
     pub plan: String,
     pub output: Output,
 }

@@ -132,6 +132,7 @@ mod tests {
             mcp: None,
             input: serde_json::json!({"file_path": "/a.rs", "old_string": "a\nb\n", "new_string": "a\nc\n"}),
             result: None,
+            loaded: Vec::new(),
         };
         let ToolBody::Edit(body) = tool_body(&call, None) else { panic!() };
         let Change::Diff(rows) = body.change else { panic!() };

@@ -4,24 +4,34 @@
 
 mod agent;
 mod ask;
+mod background;
 mod bash;
+mod batch;
 mod edit;
 mod mcp;
 mod read;
 mod search;
+mod skill;
 mod tasks;
+mod team;
 mod todo;
+mod tool_search;
 mod web;
 
 pub use agent::AgentBody;
 pub use ask::{AskBody, Choice, PlanBody, Question};
+pub use background::{is_background_tool, BackgroundAction, BackgroundBody, BackgroundOutput};
 pub use bash::{BashBody, BashOutput};
+pub use batch::BatchBody;
 pub use edit::{Change, EditBody};
 pub use mcp::McpBody;
 pub use read::{ReadBody, ReadContent};
 pub use search::{Found, SearchBody};
+pub use skill::SkillBody;
 pub use tasks::{is_task_tool, Task, TaskBoard, TasksBody};
+pub use team::MessageBody;
 pub use todo::{todo_changes, written_todos, TodoBody, TodoStatus, TodoView};
+pub use tool_search::ToolSearchBody;
 pub use web::{Fetched, WebFetchBody, WebLink, WebResult, WebSearchBody};
 
 use serde_json::Value;
@@ -34,20 +44,29 @@ use crate::model::tool_result::Todo;
 #[derive(Clone, Debug, PartialEq)]
 pub enum ToolBody {
     Bash(BashBody),
+    /// BashOutput, KillShell, TaskOutput, TaskStop: a shell or task running in the background.
+    Background(BackgroundBody),
     /// Edit, MultiEdit and Write.
     Edit(EditBody),
     Read(ReadBody),
-    /// Grep and Glob.
+    /// Grep, Glob and LS.
     Search(SearchBody),
     WebSearch(WebSearchBody),
     WebFetch(WebFetchBody),
+    /// TodoWrite and TodoRead.
     Todo(TodoBody),
     /// TaskCreate, TaskUpdate, TaskList, TaskGet: the task board after the call.
     Tasks(TasksBody),
     /// Task and Agent: the prompt a sub-agent was given and its answer.
     Agent(AgentBody),
     Ask(AskBody),
+    /// ExitPlanMode and EnterPlanMode.
     Plan(PlanBody),
+    Skill(SkillBody),
+    /// SendMessage: a message between teammates.
+    Message(MessageBody),
+    ToolSearch(ToolSearchBody),
+    Batch(BatchBody),
     Mcp(McpBody),
     /// Any other tool: its input as JSON and what it returned.
     Generic {
@@ -93,6 +112,7 @@ impl Output {
 pub fn tool_body(call: &CallView, previous_todos: Option<&[Todo]>) -> ToolBody {
     let body = match family(&call.name) {
         Some(Family::Bash) => Some(ToolBody::Bash(BashBody::of(call))),
+        Some(Family::Background) => Some(ToolBody::Background(BackgroundBody::of(call))),
         Some(Family::Read) => ReadBody::of(call).map(ToolBody::Read),
         Some(Family::Edit) => Some(ToolBody::Edit(EditBody::of(call))),
         Some(Family::Search) => Some(ToolBody::Search(SearchBody::of(call))),
@@ -108,6 +128,10 @@ pub fn tool_body(call: &CallView, previous_todos: Option<&[Todo]>) -> ToolBody {
         Some(Family::Agent) => Some(ToolBody::Agent(AgentBody::of(call))),
         Some(Family::Ask) => Some(ToolBody::Ask(AskBody::of(call))),
         Some(Family::Plan) => Some(ToolBody::Plan(PlanBody::of(call))),
+        Some(Family::Skill) => Some(ToolBody::Skill(SkillBody::of(call))),
+        Some(Family::Message) => Some(ToolBody::Message(MessageBody::of(call))),
+        Some(Family::ToolSearch) => Some(ToolBody::ToolSearch(ToolSearchBody::of(call))),
+        Some(Family::Batch) => Some(ToolBody::Batch(BatchBody::of(call))),
         Some(Family::Mcp) => McpBody::of(call).map(ToolBody::Mcp),
         None => None,
     };
@@ -118,6 +142,7 @@ pub fn tool_body(call: &CallView, previous_todos: Option<&[Todo]>) -> ToolBody {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {
     Bash,
+    Background,
     Read,
     Edit,
     Search,
@@ -128,6 +153,10 @@ pub enum Family {
     Agent,
     Ask,
     Plan,
+    Skill,
+    Message,
+    ToolSearch,
+    Batch,
     Mcp,
 }
 
@@ -138,16 +167,21 @@ pub fn family(name: &str) -> Option<Family> {
         "Bash" => Family::Bash,
         "Read" => Family::Read,
         "Edit" | "MultiEdit" | "Write" => Family::Edit,
-        "Grep" | "Glob" => Family::Search,
+        background if is_background_tool(background) => Family::Background,
+        "Grep" | "Glob" | "LS" => Family::Search,
         // `web_search` is the API's own (a server tool), run within the response.
         "WebSearch" | "web_search" => Family::WebSearch,
         "WebFetch" => Family::WebFetch,
-        "TodoWrite" => Family::Todo,
+        "TodoWrite" | "TodoRead" => Family::Todo,
         task if is_task_tool(task) => Family::Tasks,
         // `Task` was renamed `Agent` in 2.1.x; both spawn sub-agents.
         "Task" | "Agent" => Family::Agent,
         "AskUserQuestion" => Family::Ask,
-        "ExitPlanMode" => Family::Plan,
+        "ExitPlanMode" | "EnterPlanMode" => Family::Plan,
+        "Skill" => Family::Skill,
+        "SendMessage" => Family::Message,
+        "ToolSearch" => Family::ToolSearch,
+        "Batch" => Family::Batch,
         mcp if mcp.starts_with("mcp__") => Family::Mcp,
         _ => return None,
     })

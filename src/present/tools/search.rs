@@ -31,6 +31,10 @@ impl SearchBody {
                 None => Answer::Structured(Found::Files(g.filenames.clone())),
             },
             Some(ToolUseResult::Glob(g)) => Answer::Structured(Found::Files(g.filenames.clone())),
+            // LS (before 2.0) kept the tree it printed, without the note to the model after it.
+            Some(ToolUseResult::Text(tree)) if call.name == "LS" => {
+                Answer::Structured(Found::Lines(tree.clone()))
+            }
             _ => Answer::Plain(Output::of(call)),
         };
         let truncated = matches!(call.structured(), Some(ToolUseResult::Glob(g)) if g.truncated);

@@ -53,6 +53,14 @@ impl TodoBody {
     /// before it wrote). Claude Code's own `oldTodos` is used when it holds a list; 1.0.x wrote
     /// `oldTodos: []` on every call, which would show every item as added each time.
     pub fn of(call: &CallView, previous: Option<&[Todo]>) -> TodoBody {
+        // TodoRead (before 1.0) changes nothing: it shows the list as it was read.
+        if call.name == "TodoRead" {
+            let read = match call.structured() {
+                Some(ToolUseResult::List(items)) => Todo::list(&serde_json::Value::Array(items.clone())),
+                _ => Vec::new(),
+            };
+            return TodoBody { todos: TodoView::list(&read), changes: Vec::new() };
+        }
         let new = call.input.get("todos").map(Todo::list).unwrap_or_default();
         let old = match call.structured() {
             Some(ToolUseResult::TodoWrite(t)) if !t.old_todos.is_empty() => Some(t.old_todos.as_slice()),

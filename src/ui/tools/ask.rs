@@ -34,5 +34,7 @@ pub fn ask(body: AskBody) -> AnyView {
 }
 
 pub fn plan(body: PlanBody) -> AnyView {
-    view! { <div class="cctv-plan">{markdown(&body.plan)}</div> {output(&body.output)} }.into_any()
+    // Entering plan mode has no plan yet: what the tool told the model is all there is.
+    let plan = (!body.plan.is_empty()).then(|| view! { <div class="cctv-plan">{markdown(&body.plan)}</div> });
+    view! { {plan} {output(&body.output)} }.into_any()
 }

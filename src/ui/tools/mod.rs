@@ -3,14 +3,19 @@
 
 mod agent;
 mod ask;
+mod background;
 mod bash;
+mod batch;
 mod edit;
 mod generic;
 mod mcp;
 mod read;
 mod search;
+mod skill;
 mod tasks;
+mod team;
 mod todo;
+mod tool_search;
 mod web;
 
 use std::sync::Arc;
@@ -100,6 +105,7 @@ fn agent_button(agent: AgentSummary) -> AnyView {
 fn tool_body(row: Row, body: ToolBody) -> AnyView {
     match body {
         ToolBody::Bash(b) => bash::view(b),
+        ToolBody::Background(b) => background::view(b),
         ToolBody::Edit(b) => edit::view(b),
         ToolBody::Read(b) => read::view(b),
         ToolBody::Search(b) => search::view(b),
@@ -110,6 +116,10 @@ fn tool_body(row: Row, body: ToolBody) -> AnyView {
         ToolBody::Agent(b) => agent::view(row, b),
         ToolBody::Ask(b) => ask::ask(b),
         ToolBody::Plan(b) => ask::plan(b),
+        ToolBody::Skill(b) => skill::view(b),
+        ToolBody::Message(b) => team::view(b),
+        ToolBody::ToolSearch(b) => tool_search::view(b),
+        ToolBody::Batch(b) => batch::view(b),
         ToolBody::Mcp(b) => mcp::view(b),
         ToolBody::Generic { input, output } => generic::view(&input, &output),
     }

@@ -14,7 +14,8 @@ pub fn view(body: SearchBody) -> AnyView {
         Answer::Plain(o) => output(&o),
     };
     view! {
-        {field("pattern", body.pattern)}
+        // LS lists a folder: it has no pattern.
+        {(!body.pattern.is_empty()).then(|| field("pattern", body.pattern))}
         {body.path.map(|p| field("in", p))}
         {body.glob.map(|g| field("files", g))}
         {found}

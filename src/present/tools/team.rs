@@ -1,0 +1,70 @@
+//! Teammates: SendMessage carries a message from one agent of a team to another (or to all).
+
+use super::Output;
+use crate::model::tool_result::ToolUseResult;
+use crate::present::calls::CallView;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MessageBody {
+    /// The sending agent, where the result says (`team-lead`).
+    pub from: Option<String>,
+    /// The receiving agent's name, or `*` for the whole team.
+    pub to: String,
+    pub summary: Option<String>,
+    /// The message, Markdown.
+    pub message: String,
+    /// "Message sent to alice's inbox", or the error.
+    pub output: Output,
+}
+
+impl MessageBody {
+    pub fn of(call: &CallView) -> MessageBody {
+        let first = |keys: &[&str]| keys.iter().find_map(|k| call.text(k)).map(str::to_owned);
+        let routing = match call.structured() {
+            Some(ToolUseResult::SendMessage(s)) => s.routing.clone(),
+            _ => None,
+        };
+        MessageBody {
+            from: routing.and_then(|r| r.sender),
+            to: first(&["to", "recipient"]).unwrap_or_default(),
+            summary: first(&["summary"]),
+            message: first(&["message", "content"]).unwrap_or_default(),
+            output: match call.structured() {
+                Some(ToolUseResult::SendMessage(s)) if s.message.is_some() => Output::Result {
+                    content: crate::model::body::ToolResultContent::Text(
+                        s.message.clone().unwrap_or_default(),
+                    ),
+                    is_error: s.success == Some(false),
+                },
+                _ => Output::of(call),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{calls, fixture};
+    use super::super::{tool_body, Output, ToolBody};
+    use crate::model::body::ToolResultContent;
+
+    #[test]
+    fn a_message_between_teammates_names_sender_and_receiver() {
+        // A team lead sends round two of a task to its three teammates (CC 2.1.114).
+        let ws = fixture("handgemacht-ai__claude-code-log/test/test_data/real_projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl");
+        let sends = calls(&ws, "SendMessage");
+        assert_eq!(sends.len(), 3);
+        let ToolBody::Message(first) = tool_body(&sends[0], None) else { panic!() };
+        assert_eq!(first.from.as_deref(), Some("team-lead"));
+        assert_eq!(first.to, "alice");
+        assert_eq!(first.summary.as_deref(), Some("round 2: pull master, add Comparison"));
+        assert!(first.message.starts_with("Round 2"));
+        assert_eq!(
+            first.output,
+            Output::Result {
+                content: ToolResultContent::Text("Message sent to alice's inbox".into()),
+                is_error: false
+            }
+        );
+    }
+}
