@@ -27,6 +27,7 @@ fn variant(result: &ToolUseResult) -> &'static str {
         ToolUseResult::TaskOutput(_) => "TaskOutput",
         ToolUseResult::SendMessage(_) => "SendMessage",
         ToolUseResult::ToolSearch(_) => "ToolSearch",
+        ToolUseResult::Workflow(_) => "Workflow",
         ToolUseResult::Text(_) => "Text",
         ToolUseResult::List(_) => "List",
         ToolUseResult::Other { error: None, .. } => "Other",

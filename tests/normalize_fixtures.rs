@@ -14,7 +14,7 @@ fn linked_calls(ws: &Workspace, session: &Session) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for item in &session.thread.items {
         if let ItemKind::ToolCall(call) = &item.kind {
-            if let Some(agent) = call.agent {
+            for &agent in &call.agents {
                 let a = &session.agents[agent as usize];
                 let id = call.tool_use_id.unwrap().decode(&ws.file(item.line).bytes).into_owned();
                 out.push((

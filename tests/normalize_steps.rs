@@ -380,9 +380,9 @@ fn nested_agents_link_to_the_calls_that_spawned_them() {
     assert_eq!(ws.sessions.len(), 2, "the orphan's session is listed on its own");
     let s = &ws.sessions[0];
     let agent = |id: &str| s.agents.iter().position(|a| a.agent_id.as_deref() == Some(id)).unwrap();
-    assert_eq!(call(&s.thread, 2).agent, Some(agent("outer") as u32));
+    assert_eq!(call(&s.thread, 2).agents, [agent("outer") as u32]);
     let outer_thread = &s.agents[agent("outer")].thread;
-    assert_eq!(call(outer_thread, 2).agent, Some(agent("inner") as u32), "agents that spawn agents link too");
+    assert_eq!(call(outer_thread, 2).agents, [agent("inner") as u32], "agents that spawn agents link too");
     assert!(matches!(
         s.agents[agent("inner")].link,
         AgentLink::ToolCall { how: LinkEvidence::ResultAgentId, .. }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use cctv::model::{Census, Transcript};
+use cctv::normalize::beside::beside;
 use cctv::normalize::{self, AgentLink, Input, ItemKind, LinkEvidence, Thread, Workspace};
 use serde_json::{json, Value};
 
@@ -73,8 +74,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         let path = entry?.path();
         if path.is_dir() {
             walk(&path, out)?;
-        } else if path.to_string_lossy().ends_with(".jsonl") || path.to_string_lossy().ends_with(".meta.json")
-        {
+        } else if path.to_string_lossy().ends_with(".jsonl") || beside(&path.to_string_lossy()).is_some() {
             out.push(path);
         }
     }
@@ -167,7 +167,7 @@ fn tool_use_id_of(ws: &Workspace, session: &normalize::Session, index: usize) ->
     for thread in threads {
         for item in &thread.items {
             if let ItemKind::ToolCall(call) = &item.kind {
-                if call.agent == Some(index as u32) {
+                if call.agents.contains(&(index as u32)) {
                     return call.tool_use_id.map(|id| id.decode(&ws.file(item.line).bytes).into_owned());
                 }
             }
@@ -183,6 +183,7 @@ fn evidence(how: LinkEvidence) -> &'static str {
         LinkEvidence::AgentProgress => "agent_progress",
         LinkEvidence::Prompt => "prompt",
         LinkEvidence::Description => "meta.json description",
+        LinkEvidence::WorkflowRun => "workflow run folder",
     }
 }
 

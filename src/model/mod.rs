@@ -12,6 +12,7 @@ mod content;
 mod deserializer;
 mod entry;
 mod line;
+pub mod persisted;
 mod read;
 mod scan;
 mod span;

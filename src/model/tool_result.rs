@@ -27,6 +27,7 @@ pub enum ToolUseResult {
     TaskOutput(TaskOutputResult),
     SendMessage(SendMessageResult),
     ToolSearch(ToolSearchResult),
+    Workflow(WorkflowResult),
     /// A plain string: errors and rejections are written this way.
     Text(String),
     /// A list (MCP tools return content blocks).
@@ -287,6 +288,21 @@ pub struct ToolSearchResult {
     pub total_deferred_tools: Option<u64>,
 }
 
+/// Workflow: a run started in the background (its agents' files are under
+/// `subagents/workflows/<runId>/`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct WorkflowResult {
+    /// `async_launched`, `remote_launched`.
+    pub status: Option<String>,
+    pub task_id: Option<String>,
+    pub workflow_name: Option<String>,
+    pub run_id: Option<String>,
+    pub summary: Option<String>,
+    pub error: Option<String>,
+    pub warning: Option<String>,
+}
+
 /// Decodes the `toolUseResult` at `span`, for a call of `tool_name` if known.
 pub fn decode(src: &[u8], span: Span, tool_name: Option<&str>) -> ToolUseResult {
     match serde_json::from_slice::<Value>(span.bytes(src)) {
@@ -324,6 +340,7 @@ pub fn from_value(value: Value, tool_name: Option<&str>) -> ToolUseResult {
         Shape::TaskOutput => typed(&object, ToolUseResult::TaskOutput),
         Shape::SendMessage => typed(&object, ToolUseResult::SendMessage),
         Shape::ToolSearch => typed(&object, ToolUseResult::ToolSearch),
+        Shape::Workflow => typed(&object, ToolUseResult::Workflow),
         Shape::TodoWrite => Ok(ToolUseResult::TodoWrite(TodoWriteResult {
             old_todos: object.get("oldTodos").map(Todo::list).unwrap_or_default(),
             new_todos: object.get("newTodos").map(Todo::list).unwrap_or_default(),
@@ -356,6 +373,7 @@ enum Shape {
     TaskOutput,
     SendMessage,
     ToolSearch,
+    Workflow,
 }
 
 fn shape_of_tool(name: &str) -> Option<Shape> {
@@ -375,6 +393,7 @@ fn shape_of_tool(name: &str) -> Option<Shape> {
         "TaskOutput" => Shape::TaskOutput,
         "SendMessage" => Shape::SendMessage,
         "ToolSearch" => Shape::ToolSearch,
+        "Workflow" => Shape::Workflow,
         _ => return None,
     })
 }
@@ -412,6 +431,8 @@ fn shape_of_fields(value: &Value) -> Option<Shape> {
         Shape::SendMessage
     } else if has("matches") && has("total_deferred_tools") {
         Shape::ToolSearch
+    } else if has("runId") && has("workflowName") {
+        Shape::Workflow
     } else {
         return None;
     })

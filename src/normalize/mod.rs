@@ -7,6 +7,7 @@
 //! and an account of where every line went ([`accounting`]). Pure Rust: no DOM, tested natively.
 
 pub mod accounting;
+pub mod beside;
 pub mod dag;
 mod fxhash;
 pub mod ids;
@@ -35,27 +36,20 @@ pub struct Input {
 
 /// Parses and normalizes `inputs`.
 pub fn normalize(inputs: Vec<Input>) -> Workspace {
-    let (metas, transcripts): (Vec<Input>, Vec<Input>) =
-        inputs.into_iter().partition(|input| input.name.ends_with(".meta.json"));
+    let (side, transcripts): (Vec<Input>, Vec<Input>) =
+        inputs.into_iter().partition(|input| beside::beside(&input.name).is_some());
     let transcripts =
         transcripts.into_iter().map(|input| Transcript::parse(input.name, input.bytes)).collect();
-    assemble(transcripts, metas)
+    assemble(transcripts, side)
 }
 
-/// Normalizes files already parsed (a page parses large files in steps), with the sub-agent
-/// `.meta.json` files beside them.
-pub fn assemble(transcripts: Vec<Transcript>, metas: Vec<Input>) -> Workspace {
+/// Normalizes files already parsed (a page parses large files in steps), with the files beside
+/// them that are not transcripts ([`beside`]: sub-agent metadata, saved outputs, workflow runs).
+pub fn assemble(transcripts: Vec<Transcript>, side: Vec<Input>) -> Workspace {
     let mut files = Vec::new();
-    let mut agent_metas: HashMap<String, AgentMeta> = HashMap::new();
-    let mut rejected = Vec::new();
-    for input in metas {
-        match serde_json::from_slice::<AgentMeta>(&input.bytes) {
-            Ok(meta) => {
-                agent_metas.insert(agent_id_of_name(&input.name).unwrap_or_default(), meta);
-            }
-            Err(e) => rejected.push((input.name, format!("not a sub-agent .meta.json: {e}"))),
-        }
-    }
+    let beside::Read { metas, saved_outputs, workflow_runs, mut rejected } = beside::read(side);
+    let agent_metas: HashMap<String, AgentMeta> =
+        metas.into_iter().map(|(name, meta)| (agent_id_of_name(&name).unwrap_or_default(), meta)).collect();
     for transcript in transcripts {
         match rejection(&transcript) {
             Some(reason) => rejected.push((transcript.name, reason)),
@@ -68,7 +62,7 @@ pub fn assemble(transcripts: Vec<Transcript>, metas: Vec<Input>) -> Workspace {
     let given = files.len();
     files.extend(progress_agents::rebuild(&files));
     let sessions = sessions(&files, &agent_metas, given);
-    Workspace { files, given, sessions, rejected }
+    Workspace { files, given, sessions, rejected, saved_outputs, workflow_runs }
 }
 
 /// Why a file is not a transcript at all, if it is not.
@@ -98,14 +92,12 @@ fn agent_id_of_name(name: &str) -> Option<String> {
     Some(id.to_owned())
 }
 
-/// `<session>/subagents/agent-<id>.jsonl` -> `<session>`.
+/// `<session>/subagents/[…/]agent-<id>.jsonl` -> `<session>` (agents of agents and of workflow
+/// runs are in folders below `subagents`).
 fn session_of_path(name: &str) -> Option<String> {
-    let mut parts: Vec<&str> = name.split(['/', '\\']).collect();
-    parts.pop()?;
-    if parts.pop()? != "subagents" {
-        return None;
-    }
-    parts.pop().map(str::to_owned)
+    let parts: Vec<&str> = name.split(['/', '\\']).collect();
+    let at = parts.iter().rposition(|p| *p == "subagents")?;
+    parts[..at].last().map(|s| (*s).to_owned())
 }
 
 fn first_session_id(t: &Transcript) -> Option<String> {

@@ -80,7 +80,7 @@ fn describe(ws: &Workspace, item: &Item) -> String {
                     let _ = write!(s, " {label} {n}");
                 }
             }
-            if let Some(agent) = call.agent {
+            for agent in &call.agents {
                 let _ = write!(s, " -> agent {agent}");
             }
             s
@@ -148,7 +148,8 @@ pub fn item_text(ws: &Workspace, item: &Item) -> Option<String> {
     }
 }
 
-fn excerpt(text: &str) -> String {
+/// `text` on one line, cut at 60 characters.
+pub fn excerpt(text: &str) -> String {
     let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() > 60 {
         format!("{}…", flat.chars().take(60).collect::<String>())

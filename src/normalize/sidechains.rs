@@ -91,7 +91,68 @@ pub fn link(session: &mut Session, files: &[Transcript], metas: &[Option<AgentMe
         a.agent_type = a.agent_type.take().or_else(|| call.agent_type.clone());
         let thread = session.thread_mut(call.thread);
         if let ItemKind::ToolCall(tool_call) = &mut thread.items[call.item].kind {
-            tool_call.agent = Some(agent as u32);
+            tool_call.agents.push(agent as u32);
+        }
+    }
+    link_workflow_agents(session, files);
+}
+
+/// A workflow run's agents are in `subagents/workflows/<runId>/`; the Workflow call that started
+/// the run names it in its result. One call has all of the run's agents.
+fn link_workflow_agents(session: &mut Session, files: &[Transcript]) {
+    let run_of_path = |name: &str| {
+        let parts: Vec<&str> = name.split(['/', '\\']).collect();
+        let at = parts.iter().rposition(|p| *p == "workflows")?;
+        parts.get(at + 1).filter(|_| at + 2 < parts.len()).map(|s| (*s).to_owned())
+    };
+    let mut runs: Vec<(String, ThreadRef, usize, LineRef)> = Vec::new();
+    for (thread_id, thread) in session.threads() {
+        for (index, item) in thread.items.iter().enumerate() {
+            let ItemKind::ToolCall(call) = &item.kind else { continue };
+            let src = &files[item.line.file as usize].bytes[..];
+            if call.name.is_none_or(|n| n.raw(src) != "Workflow") {
+                continue;
+            }
+            let run_id = call.result.and_then(|r| {
+                let file = &files[r.line.file as usize];
+                let EntryKind::User(user) = &file.lines[r.line.line as usize].entry()?.kind else {
+                    return None;
+                };
+                match tool_result::decode(&file.bytes, user.tool_use_result?, Some("Workflow")) {
+                    tool_result::ToolUseResult::Workflow(w) => w.run_id,
+                    _ => None,
+                }
+            });
+            if let Some(run_id) = run_id {
+                runs.push((run_id, thread_id, index, item.line));
+            }
+        }
+    }
+    // In the order they started (files arrive in any order), so the run reads as it ran.
+    let started = |agent: &super::view::Agent| {
+        let first = agent.thread.items.first()?;
+        let file = &files[first.line.file as usize];
+        Some(
+            file.lines[first.line.line as usize]
+                .entry()?
+                .envelope
+                .timestamp?
+                .decode(&file.bytes)
+                .into_owned(),
+        )
+    };
+    let mut order: Vec<usize> = (0..session.agents.len()).collect();
+    order.sort_by_cached_key(|&a| (started(&session.agents[a]), session.agents[a].agent_id.clone()));
+    for agent in order {
+        let a = &session.agents[agent];
+        if !matches!(a.link, AgentLink::Orphan) {
+            continue;
+        }
+        let Some(run) = a.file.and_then(|f| run_of_path(&files[f as usize].name)) else { continue };
+        let Some((_, thread, item, line)) = runs.iter().find(|r| r.0 == run).cloned() else { continue };
+        session.agents[agent].link = AgentLink::ToolCall { line, how: LinkEvidence::WorkflowRun };
+        if let ItemKind::ToolCall(call) = &mut session.thread_mut(thread).items[item].kind {
+            call.agents.push(agent as u32);
         }
     }
 }

@@ -133,8 +133,9 @@ pub struct ToolCall {
     /// What the call put into the conversation for the model, written as a meta user line that
     /// names the call (`sourceToolUseID`): a skill's instructions.
     pub loaded: Vec<LineRef>,
-    /// The sub-agent this call spawned: an index into [`Session::agents`].
-    pub agent: Option<u32>,
+    /// The sub-agents this call spawned (one for Task/Agent, each agent of its run for a
+    /// Workflow): indexes into [`Session::agents`].
+    pub agents: Vec<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -226,6 +227,9 @@ pub enum LinkEvidence {
     Prompt,
     /// The `.meta.json` description equals the call's `description` input.
     Description,
+    /// The agent's file is in the folder of the workflow run the call started
+    /// (`subagents/workflows/<runId>/`).
+    WorkflowRun,
 }
 
 /// Counts for a session or an agent.
@@ -305,6 +309,10 @@ pub struct Workspace {
     pub sessions: Vec<Session>,
     /// Files that could not be read as transcripts at all, with the reason.
     pub rejected: Vec<(String, String)>,
+    /// Whole tool outputs Claude Code saved beside a session (`tool-results/`).
+    pub saved_outputs: Vec<super::beside::SavedOutput>,
+    /// Workflow runs: their snapshots and journals.
+    pub workflow_runs: Vec<super::beside::WorkflowRun>,
 }
 
 impl Workspace {

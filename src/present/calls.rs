@@ -3,10 +3,13 @@
 use serde_json::Value;
 
 use super::format::duration;
+use super::tools::{is_background_tool, BackgroundBody};
 use crate::model::body::{self, ToolResultContent};
+use crate::model::persisted::{persisted_output, PersistedOutput};
 use crate::model::synthetic::Synthetic;
 use crate::model::tool_result::{self, ToolUseResult};
 use crate::model::{BlockKind, Content, EntryKind};
+use crate::normalize::beside::{SavedOutput, WorkflowRun};
 use crate::normalize::{Item, ItemKind, ToolCall, Workspace};
 
 /// A call with its parts decoded.
@@ -30,6 +33,19 @@ pub struct ResultView {
     pub is_error: bool,
     /// What the result says when Claude Code wrote it in the tool's place.
     pub synthetic: Option<Synthetic>,
+    /// The output was too large for the conversation and Claude Code saved it to a file.
+    pub saved: Option<Saved>,
+    /// For a Workflow call, what the run's own files say (its snapshot and journal).
+    pub run: Option<WorkflowRun>,
+}
+
+/// A result whose whole output Claude Code saved to a file, giving the model a preview.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Saved {
+    pub output: PersistedOutput,
+    /// The saved file as loaded (its path in the dropped folder), when it was: `content` is then
+    /// the whole output read from it rather than the preview.
+    pub loaded_from: Option<String>,
 }
 
 /// How a call ended.
@@ -83,10 +99,25 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
             BlockKind::ToolResult(result) | BlockKind::ServerToolResult { result, .. } => result,
             _ => return None,
         };
-        let content = match result.content {
+        let mut content = match result.content {
             Some(span) => body::tool_result_content(&file.bytes, span),
             None => ToolResultContent::Text(String::new()),
         };
+        let saved = match &content {
+            ToolResultContent::Text(text) => persisted_output(text),
+            ToolResultContent::Items(items) => items.iter().find_map(|i| match i {
+                body::ResultItem::Text(text) => persisted_output(text),
+                _ => None,
+            }),
+        }
+        .map(|output| {
+            let file = saved_file(ws, call, src, &output);
+            let loaded_from = file.map(|f| {
+                content = saved_content(f);
+                f.name.clone()
+            });
+            Saved { output, loaded_from }
+        });
         // `toolUseResult` belongs to the line, so it says something about this call only when the
         // line carries this one result (Claude Code writes one result per line).
         let results =
@@ -97,7 +128,13 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
         }
         .filter(|_| results == 1)
         .map(|span| tool_result::decode(&file.bytes, span, Some(&name)));
-        Some(ResultView { content, structured, is_error: r.is_error, synthetic: r.synthetic })
+        let run = match &structured {
+            Some(ToolUseResult::Workflow(w)) => {
+                ws.workflow_runs.iter().find(|run| Some(&run.run_id) == w.run_id.as_ref()).cloned()
+            }
+            _ => None,
+        };
+        Some(ResultView { content, structured, is_error: r.is_error, synthetic: r.synthetic, saved, run })
     });
     let mcp = name.strip_prefix("mcp__").and_then(|rest| {
         let (server, tool) = rest.split_once("__")?;
@@ -115,6 +152,31 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
         Some(texts.join("\n\n"))
     });
     CallView { name, mcp, input, result, loaded: loaded.collect() }
+}
+
+/// The file of `tool-results/` holding the whole output of `call`, if it was loaded: named by
+/// the call's id, or by the file name the preview gives.
+fn saved_file<'w>(
+    ws: &'w Workspace,
+    call: &ToolCall,
+    src: &[u8],
+    output: &PersistedOutput,
+) -> Option<&'w SavedOutput> {
+    let id = call.tool_use_id.map(|id| id.decode(src));
+    let stem = output.file_name().rsplit_once('.').map_or(output.file_name(), |(stem, _)| stem);
+    ws.saved_outputs.iter().find(|s| Some(s.tool_use_id.as_str()) == id.as_deref() || s.tool_use_id == stem)
+}
+
+/// A saved output: text (`.txt`), or the result's content blocks as JSON (`.json`).
+fn saved_content(saved: &SavedOutput) -> ToolResultContent {
+    if saved.name.ends_with(".json") {
+        if let content @ ToolResultContent::Items(_) =
+            body::tool_result_content(&saved.bytes, crate::model::Span::new(0, saved.bytes.len()))
+        {
+            return content;
+        }
+    }
+    ToolResultContent::Text(String::from_utf8_lossy(&saved.bytes).into_owned())
 }
 
 fn input_span(ws: &Workspace, item: &Item) -> Option<crate::model::Span> {
@@ -185,6 +247,8 @@ impl CallView {
             "ToolSearch" => first(&["query"]),
             "Batch" => first(&["description"]),
             "TodoRead" => Some("todo list".to_owned()),
+            "Workflow" => first(&["name", "scriptPath"]),
+            background if is_background_tool(background) => Some(BackgroundBody::of(self).target()),
             "TaskCreate" => first(&["subject"]),
             "TaskUpdate" | "TaskGet" => self.input.get("taskId").map(|id| {
                 let id = id.as_str().map_or_else(|| id.to_string(), str::to_owned);
@@ -204,6 +268,9 @@ impl CallView {
 
     /// Counts for the header: `+3 −1` for edits, line counts for reads, matches for searches.
     pub fn detail(&self) -> Option<String> {
+        if is_background_tool(&self.name) {
+            return BackgroundBody::of(self).detail();
+        }
         let structured = self.result.as_ref()?.structured.as_ref()?;
         Some(match structured {
             ToolUseResult::Edit(e) => diff_counts(&super::diff::from_hunks(&e.structured_patch)),

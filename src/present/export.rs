@@ -197,7 +197,7 @@ fn item_export(ws: &Workspace, item: &Item) -> ItemExport {
             pre_hooks: call.pre_hooks.len(),
             post_hooks: call.post_hooks.len(),
             progress: call.progress.len(),
-            agent: call.agent,
+            agent: call.agents.first().copied(),
         }),
         _ => None,
     };

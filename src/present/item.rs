@@ -1,7 +1,7 @@
 //! What one row of the conversation says: who, when, and its body, decided here so the UI only
 //! draws it.
 
-use super::calls::{call_view, CallView, Outcome};
+use super::calls::{call_view, CallView, Outcome, Saved};
 use super::commands::{
     command_view, headline, injected_view, note_label, notice_view, CommandView, InjectedView, NoticeView,
 };
@@ -11,7 +11,7 @@ use super::rows::{forks_at, Row};
 use super::tools::{is_task_tool, tool_body, written_todos, TaskBoard, TasksBody, ToolBody};
 use crate::model::body::{self, ImageSource, ToolResultContent};
 use crate::model::synthetic::rejection_feedback;
-use crate::model::tool_result::Todo;
+use crate::model::tool_result::{Todo, ToolUseResult};
 use crate::model::user_text::{user_text, UserText};
 use crate::model::{BlockKind, EntryKind};
 use crate::normalize::{
@@ -146,7 +146,8 @@ pub struct CallRow {
     pub post_hooks: Vec<LineRef>,
     pub progress: Vec<LineRef>,
     /// The sub-agent it spawned.
-    pub agent: Option<AgentSummary>,
+    /// The sub-agents the call spawned.
+    pub agents: Vec<AgentSummary>,
     /// For a TodoWrite, the list the thread's TodoWrite before it wrote.
     pub previous_todos: Option<Vec<Todo>>,
     /// For a task tool, the board the thread's task calls built up to and with this one.
@@ -159,6 +160,8 @@ pub struct CallRow {
 pub struct CallPanel {
     /// What Claude Code's own result text says happened (rejected, with the person's words).
     pub notice: Option<NoticeView>,
+    /// The output was too large for the conversation: what the model saw, and what is shown.
+    pub saved: Option<SavedNotice>,
     pub pre: Vec<HookView>,
     pub body: ToolBody,
     pub post: Vec<HookView>,
@@ -179,6 +182,7 @@ impl CallRow {
                     _ => None,
                 },
             }),
+            saved: result.and_then(|r| r.saved.as_ref()).map(|saved| saved_notice(saved, &self.call)),
             pre: self.pre_hooks.iter().filter_map(|l| hook_view(ws, *l, "PreToolUse")).collect(),
             body: match &self.tasks {
                 Some(tasks) => ToolBody::Tasks(tasks.clone()),
@@ -190,6 +194,34 @@ impl CallRow {
     }
 }
 
+/// A result whose whole output Claude Code saved to a file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SavedNotice {
+    /// `output saved to a file (141KB)`.
+    pub headline: String,
+    /// What the model saw, and what the panel shows.
+    pub detail: String,
+}
+
+fn saved_notice(saved: &Saved, call: &CallView) -> SavedNotice {
+    let headline = match &saved.output.size {
+        Some(size) => format!("output saved to a file ({size})"),
+        None => "output saved to a file".to_owned(),
+    };
+    let file = saved.output.file_name();
+    let detail = match (&saved.loaded_from, call.structured()) {
+        (Some(from), _) => format!("The model saw a preview; this is the whole output, read from {from}."),
+        (None, Some(ToolUseResult::Bash(b))) if !b.stdout.is_empty() => {
+            "The model saw a preview; this is the whole output, as Claude Code kept it for its own display."
+                .to_owned()
+        }
+        (None, _) => format!(
+            "The model saw only this preview. The whole output is in tool-results/{file} beside the session: open the session's folder to see it."
+        ),
+    };
+    SavedNotice { headline, detail }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct AgentSummary {
     /// An index into the session's agents.
@@ -197,6 +229,9 @@ pub struct AgentSummary {
     pub items: usize,
     /// `Explore`, or `sub-agent` when the transcript does not say: transcript text.
     pub agent_type: String,
+    /// What it was asked, when its call spawned several (a workflow run's agents): transcript
+    /// text, shortened.
+    pub task: Option<String>,
     /// `12 items · 5 tool calls · 900 tokens out`.
     pub counts: String,
 }
@@ -312,7 +347,8 @@ fn item_body(ws: &Workspace, session: &Session, thread: &Thread, index: u32) -> 
                 Some((server, tool)) => (tool.clone(), Some(server.clone())),
                 None => (view.name.clone(), None),
             };
-            let agent = call.agent.and_then(|a| agent_summary(session, a));
+            let several = call.agents.len() > 1;
+            let agents = call.agents.iter().filter_map(|&a| agent_summary(ws, session, a, several)).collect();
             let previous_todos =
                 (view.name == "TodoWrite").then(|| previous_todos(ws, thread, index)).flatten();
             let tasks = is_task_tool(&view.name).then(|| task_board(ws, thread, index));
@@ -326,7 +362,7 @@ fn item_body(ws: &Workspace, session: &Session, thread: &Thread, index: u32) -> 
                 pre_hooks: call.pre_hooks.clone(),
                 post_hooks: call.post_hooks.clone(),
                 progress: call.progress.clone(),
-                agent,
+                agents,
                 previous_todos,
                 tasks,
                 call: view,
@@ -500,7 +536,8 @@ fn raw(ws: &Workspace, item: &Item, badge: String) -> ItemBody {
     ItemBody::Raw { badge, line_number: ws.line(item.line).number }
 }
 
-fn agent_summary(session: &Session, agent: u32) -> Option<AgentSummary> {
+/// `several`: the call spawned more than one (a workflow run), so each says what it was given.
+fn agent_summary(ws: &Workspace, session: &Session, agent: u32, several: bool) -> Option<AgentSummary> {
     let a = session.agents.get(agent as usize)?;
     let mut counts = format!(
         "{} items · {} tool calls · {} tokens out",
@@ -512,7 +549,13 @@ fn agent_summary(session: &Session, agent: u32) -> Option<AgentSummary> {
         counts.push_str(" · rebuilt from progress lines");
     }
     let agent_type = a.agent_type.clone().unwrap_or_else(|| "sub-agent".into());
-    Some(AgentSummary { agent, items: a.thread.items.len(), agent_type, counts })
+    let task = several
+        .then(|| {
+            a.description.clone().or_else(|| a.thread.items.first().and_then(|i| outline::item_text(ws, i)))
+        })
+        .flatten()
+        .map(|t| outline::excerpt(&t));
+    Some(AgentSummary { agent, items: a.thread.items.len(), agent_type, task, counts })
 }
 
 fn branch_choices(ws: &Workspace, session: &Session, branches: Vec<u32>) -> Vec<BranchChoice> {
@@ -637,7 +680,7 @@ mod tests {
         let agents: Vec<AgentSummary> = views(&ws)
             .into_iter()
             .filter_map(|(_, v)| match v.body {
-                ItemBody::ToolCall(call) => call.agent,
+                ItemBody::ToolCall(call) => call.agents.first().cloned(),
                 _ => None,
             })
             .collect();

@@ -93,12 +93,22 @@ fn push_thread(
             out.push(Row { thread: thread_ref, item: index as u32, depth });
         }
         let ItemKind::ToolCall(call) = &item.kind else { continue };
-        let Some(agent) = call.agent else { continue };
-        // An agent appears once even if a malformed file made it its own ancestor.
-        if choices.open_agents.contains(&agent) && visiting.insert(agent) {
-            let len = session.agents[agent as usize].thread.items.len();
-            push_thread(session, ThreadRef::Agent(agent), 0..len, depth + 1, choices, keep, visiting, out);
-            visiting.remove(&agent);
+        for &agent in &call.agents {
+            // An agent appears once even if a malformed file made it its own ancestor.
+            if choices.open_agents.contains(&agent) && visiting.insert(agent) {
+                let len = session.agents[agent as usize].thread.items.len();
+                push_thread(
+                    session,
+                    ThreadRef::Agent(agent),
+                    0..len,
+                    depth + 1,
+                    choices,
+                    keep,
+                    visiting,
+                    out,
+                );
+                visiting.remove(&agent);
+            }
         }
     }
 }
@@ -109,7 +119,7 @@ pub fn agent_parents(session: &Session) -> Vec<Option<(ThreadRef, u32)>> {
     for (t, thread) in session.threads() {
         for (index, item) in thread.items.iter().enumerate() {
             if let ItemKind::ToolCall(call) = &item.kind {
-                if let Some(agent) = call.agent {
+                for &agent in &call.agents {
                     parents[agent as usize] = Some((t, index as u32));
                 }
             }

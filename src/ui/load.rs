@@ -11,6 +11,7 @@ use web_sys::{DataTransfer, File, FileSystemDirectoryEntry, FileSystemEntry, Fil
 
 use super::state::{Progress, Viewer};
 use crate::model::GrowingTranscript;
+use crate::normalize::beside::beside;
 use crate::normalize::{self, Input};
 
 /// A file to read, with the name it should carry (its path inside a dropped folder).
@@ -28,9 +29,11 @@ pub fn from_file_list(list: &web_sys::FileList) -> Vec<Named> {
                 .ok()
                 .and_then(|v| v.as_string())
                 .filter(|p| !p.is_empty());
-            Named { name: relative.map(strip_top_folder).unwrap_or_else(|| file.name()), file }
+            let in_folder = relative.is_some();
+            (in_folder, Named { name: relative.map(strip_top_folder).unwrap_or_else(|| file.name()), file })
         })
-        .filter(|n| wanted(&n.name))
+        .filter(|(in_folder, n)| wanted(&n.name, *in_folder))
+        .map(|(_, n)| n)
         .collect()
 }
 
@@ -42,10 +45,11 @@ fn strip_top_folder(path: String) -> String {
     }
 }
 
-/// Inside folders only transcripts and sub-agent metadata are read; files dropped or picked one
-/// by one are always read, so a wrong file gets a message instead of silence.
-fn wanted(name: &str) -> bool {
-    !name.contains('/') || name.ends_with(".jsonl") || name.ends_with(".meta.json")
+/// Inside folders only transcripts and the files Claude Code writes beside them are read; files
+/// dropped or picked one by one are always read, so a wrong file gets a message instead of
+/// silence.
+fn wanted(name: &str, in_folder: bool) -> bool {
+    !in_folder || name.ends_with(".jsonl") || beside(name).is_some()
 }
 
 /// Everything a drop holds: files, and folders walked to the bottom.
@@ -82,7 +86,7 @@ async fn walk(entry: FileSystemEntry, prefix: String, top: bool, out: &mut Vec<N
         if let Ok(file) = JsFuture::from(promise).await {
             let file: File = file.unchecked_into();
             let name = format!("{prefix}{}", file.name());
-            if wanted(&name) {
+            if wanted(&name, !top) {
                 out.push(Named { name, file });
             }
         }
@@ -146,7 +150,7 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
     let mut done = 0.0;
     let mut last_yield = now();
     let mut transcripts = Vec::with_capacity(files.len());
-    let mut metas = Vec::new();
+    let mut side = Vec::new();
     let mut problems = Vec::new();
     // One read is always in flight: the next slice of this file, or the first of the next file,
     // so the browser reads (off the main thread) while this one is parsed.
@@ -206,7 +210,7 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
             continue;
         }
         match arriving {
-            Arriving::Meta(bytes) => metas.push(Input { name: name.clone(), bytes }),
+            Arriving::Beside(bytes) => side.push(Input { name: name.clone(), bytes }),
             Arriving::Transcript(transcript) => {
                 // Only a last line without a line break is left to parse.
                 let started = now();
@@ -218,7 +222,7 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
     viewer.progress.set(Some(Progress { label: "Linking sessions and sub-agents".into(), done, total }));
     next_frame().await;
     let started = now();
-    let mut workspace = normalize::assemble(transcripts, metas);
+    let mut workspace = normalize::assemble(transcripts, side);
     let normalizing = now() - started;
     workspace.rejected.extend(problems);
     // Linking and the first screen are separate tasks, so neither waits for the other.
@@ -229,20 +233,20 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
     mark(&format!("cctv:phases read {reading:.0} ms, parse {parsing:.0} ms, normalize {normalizing:.0} ms"));
 }
 
-/// A file being read: a transcript parsed as it arrives, or a sub-agent's `.meta.json`, which is
-/// not a transcript and is only collected.
+/// A file being read: a transcript parsed as it arrives, or a file beside one (a sub-agent's
+/// `.meta.json`, a saved tool output, a workflow run), which is only collected.
 enum Arriving {
     Transcript(GrowingTranscript),
-    Meta(Vec<u8>),
+    Beside(Vec<u8>),
 }
 
 impl Arriving {
     /// Reserves room for the whole file at once; `None` if it cannot be had.
     fn new(name: &str, size: f64) -> Option<Arriving> {
-        if name.ends_with(".meta.json") {
+        if beside(name).is_some() {
             let mut bytes = Vec::new();
             bytes.try_reserve_exact(size as usize).ok()?;
-            Some(Arriving::Meta(bytes))
+            Some(Arriving::Beside(bytes))
         } else {
             GrowingTranscript::new(name, size as usize).ok().map(Arriving::Transcript)
         }
@@ -256,8 +260,8 @@ impl Arriving {
             Arriving::Transcript(transcript) => {
                 transcript.feed_in_place(len, |spare| array.copy_to_uninit(spare))
             }
-            // A few hundred bytes of metadata: zero-filling them costs nothing.
-            Arriving::Meta(bytes) => {
+            // Metadata, or an output of a few hundred KB: zero-filling them costs little.
+            Arriving::Beside(bytes) => {
                 let from = bytes.len();
                 bytes.resize(from + len, 0);
                 array.copy_to(&mut bytes[from..]);

@@ -39,7 +39,11 @@ pub fn fixture(relative: &str) -> Vec<u8> {
 
 /// Every file under a fixtures folder as a folder drop gives them: names relative to the folder.
 pub fn folder(relative: &str) -> Vec<cctv::normalize::Input> {
-    let root = fixtures_dir().join(relative);
+    folder_at(&fixtures_dir().join(relative))
+}
+
+/// Every file under `root`, named relative to it, as a folder drop gives them.
+pub fn folder_at(root: &Path) -> Vec<cctv::normalize::Input> {
     let mut files = Vec::new();
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -51,12 +55,12 @@ pub fn folder(relative: &str) -> Vec<cctv::normalize::Input> {
             }
         }
     }
-    walk(&root, &mut files);
+    walk(root, &mut files);
     files.sort();
     files
         .into_iter()
         .map(|path| cctv::normalize::Input {
-            name: path.strip_prefix(&root).unwrap().to_string_lossy().into_owned(),
+            name: path.strip_prefix(root).unwrap().to_string_lossy().into_owned(),
             bytes: std::fs::read(&path).unwrap(),
         })
         .collect()

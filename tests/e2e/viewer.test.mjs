@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { site, open, drop, foreign, waitForTitle, FIXTURES } from "./harness.mjs";
+import { site, open, drop, foreign, waitForTitle, FIXTURES, ROOT } from "./harness.mjs";
 
 const web = site();
 
@@ -227,6 +227,41 @@ test("the side panel lists what cctv did not recognise, ready to copy for a bug 
   const list = await page.locator(".cctv-drift__list").textContent();
   for (const name of ["silly", "timesstamp", "FailingTool", "edge_cases.jsonl line 11"]) assert.ok(list.includes(name), `${name} in ${list}`);
   assert.ok(await page.locator("text=Copy the report").isVisible());
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a session folder with agents three deep, a workflow run and a saved output opens with each in place", async () => {
+  // tests/layouts: hand-made from the shapes Claude Code 2.1.x documents (see its README).
+  const { page, context, requests, errors } = await open(web.chrome, web.server.url);
+  await page.locator('input[type="file"]').nth(1).setInputFiles(join(ROOT, "tests/layouts"));
+  await waitForTitle(page, "Review the parser, find the TODOs");
+  assert.match(await page.locator(".cctv-stats").textContent(), /sub-agents\s*5/);
+  assert.equal(await page.locator(".cctv-errors").count(), 0, "every file of the session is read, and the README beside them left alone");
+
+  // Each agent opens under the call that spawned it, one level deeper each time.
+  const closed = page.locator(".cctv-agent-toggle:not(.cctv-agent-toggle--open)");
+  await closed.filter({ hasText: "reviewer" }).click();
+  await page.locator('.cctv-item[style*="--depth: 1"]', { hasText: "Review the parser module" }).waitFor();
+  await closed.filter({ hasText: "Explore" }).first().click();
+  await page.locator('.cctv-item[style*="--depth: 2"]', { hasText: "Check the tokenizer" }).waitFor();
+  await closed.filter({ hasText: "Explore" }).first().click();
+  await page.locator('.cctv-item[style*="--depth: 3"]', { hasText: "three levels down" }).waitFor();
+
+  // The Workflow call has both of its run's agents, and says how the run went.
+  const workflow = await openToolByName(page, "Workflow");
+  await workflow.locator(".cctv-muted", { hasText: "2 agents · 1 returned · 1 failed" }).waitFor();
+  assert.match(await workflow.textContent(), /Check everything/);
+  const runAgents = workflow.locator("xpath=..").locator(".cctv-agent-toggle");
+  assert.deepEqual((await runAgents.allTextContents()).map((t) => t.match(/· (Run the \w+)/)?.[1]), ["Run the unit", "Run the linter"]);
+  await runAgents.nth(1).click();
+  await page.locator('.cctv-item[style*="--depth: 1"]', { hasText: "Lint failed: 2 warnings." }).waitFor();
+
+  // The Grep's output was saved to tool-results/: the whole of it shows, with a note saying so.
+  const grep = await openToolByName(page, "Grep");
+  await grep.locator(".cctv-notice", { hasText: "output saved to a file (52.1KB)" }).waitFor();
+  assert.match(await grep.textContent(), /TODO item 1204/);
+  assert.deepEqual(foreign(requests, web.server.url), []);
   assert.deepEqual(errors, []);
   await context.close();
 });

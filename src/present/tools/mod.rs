@@ -17,6 +17,7 @@ mod team;
 mod todo;
 mod tool_search;
 mod web;
+mod workflow;
 
 pub use agent::AgentBody;
 pub use ask::{AskBody, Choice, PlanBody, Question};
@@ -33,6 +34,7 @@ pub use team::MessageBody;
 pub use todo::{todo_changes, written_todos, TodoBody, TodoStatus, TodoView};
 pub use tool_search::ToolSearchBody;
 pub use web::{Fetched, WebFetchBody, WebLink, WebResult, WebSearchBody};
+pub use workflow::WorkflowBody;
 
 use serde_json::Value;
 
@@ -67,6 +69,8 @@ pub enum ToolBody {
     Message(MessageBody),
     ToolSearch(ToolSearchBody),
     Batch(BatchBody),
+    /// A workflow run; its agents nest under the call.
+    Workflow(WorkflowBody),
     Mcp(McpBody),
     /// Any other tool: its input as JSON and what it returned.
     Generic {
@@ -132,6 +136,7 @@ pub fn tool_body(call: &CallView, previous_todos: Option<&[Todo]>) -> ToolBody {
         Some(Family::Message) => Some(ToolBody::Message(MessageBody::of(call))),
         Some(Family::ToolSearch) => Some(ToolBody::ToolSearch(ToolSearchBody::of(call))),
         Some(Family::Batch) => Some(ToolBody::Batch(BatchBody::of(call))),
+        Some(Family::Workflow) => Some(ToolBody::Workflow(WorkflowBody::of(call))),
         Some(Family::Mcp) => McpBody::of(call).map(ToolBody::Mcp),
         None => None,
     };
@@ -157,6 +162,7 @@ pub enum Family {
     Message,
     ToolSearch,
     Batch,
+    Workflow,
     Mcp,
 }
 
@@ -182,6 +188,7 @@ pub fn family(name: &str) -> Option<Family> {
         "SendMessage" => Family::Message,
         "ToolSearch" => Family::ToolSearch,
         "Batch" => Family::Batch,
+        "Workflow" => Family::Workflow,
         mcp if mcp.starts_with("mcp__") => Family::Mcp,
         _ => return None,
     })

@@ -17,6 +17,7 @@ mod team;
 mod todo;
 mod tool_search;
 mod web;
+mod workflow;
 
 use std::sync::Arc;
 
@@ -54,7 +55,7 @@ pub fn tool_call(ws: Arc<Workspace>, row: Row, call: CallRow) -> AnyView {
     }
     .into_any();
     let key = (row.thread, row.item, part::BODY);
-    let agent_toggle = call.agent.clone().map(agent_button);
+    let agent_toggles = call.agents.clone().into_iter().map(agent_button).collect_view();
     let body = move || {
         let panel = call.panel(&ws);
         view! {
@@ -62,6 +63,12 @@ pub fn tool_call(ws: Arc<Workspace>, row: Row, call: CallRow) -> AnyView {
                 <div class="cctv-notice">
                     <span class="cctv-badge cctv-badge--warn">{n.headline}</span>
                     {n.feedback.map(|f| view! { <span class="cctv-notice__feedback">{format!("The person said: “{f}”")}</span> })}
+                </div>
+            })}
+            {panel.saved.map(|s| view! {
+                <div class="cctv-notice">
+                    <span class="cctv-badge">{s.headline}</span>
+                    <span class="cctv-notice__feedback">{s.detail}</span>
                 </div>
             })}
             {panel.pre.into_iter().map(hook).collect_view()}
@@ -74,7 +81,7 @@ pub fn tool_call(ws: Arc<Workspace>, row: Row, call: CallRow) -> AnyView {
     view! {
         <div class="cctv-tool">
             {panel(key, "cctv-tool__panel", header, body)}
-            {agent_toggle}
+            {agent_toggles}
         </div>
     }
     .into_any()
@@ -96,7 +103,11 @@ fn agent_button(agent: AgentSummary) -> AnyView {
             disabled=agent.items == 0
         >
             {move || if open() { "Hide sub-agent conversation" } else { "Show sub-agent conversation" }}
-            <span class="cctv-muted">" ("<bdi>{agent.agent_type}</bdi>{format!(" · {})", agent.counts)}</span>
+            <span class="cctv-muted">
+                " ("<bdi>{agent.agent_type}</bdi>
+                {agent.task.map(|t| view! { " · "<bdi>{t}</bdi> })}
+                {format!(" · {})", agent.counts)}
+            </span>
         </button>
     }
     .into_any()
@@ -120,6 +131,7 @@ fn tool_body(row: Row, body: ToolBody) -> AnyView {
         ToolBody::Message(b) => team::view(b),
         ToolBody::ToolSearch(b) => tool_search::view(b),
         ToolBody::Batch(b) => batch::view(b),
+        ToolBody::Workflow(b) => workflow::view(b),
         ToolBody::Mcp(b) => mcp::view(b),
         ToolBody::Generic { input, output } => generic::view(&input, &output),
     }
