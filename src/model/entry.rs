@@ -324,6 +324,16 @@ pub enum MetadataKind {
     CustomTitle,
     AgentName,
     Mode,
+    /// The colour the agent is shown in (`red`, `blue`, …).
+    AgentColor,
+    /// The agent definition the session runs as (`--agent`).
+    AgentSetting,
+    /// Connected to claude.ai (remote control); an empty id when disconnected.
+    BridgeSession,
+    /// This session went on in another one (a background session took over): its id.
+    ContinuedIn,
+    AtisLatch,
+    CostState,
 }
 
 #[derive(Clone, Debug, PartialEq)]

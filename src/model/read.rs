@@ -227,6 +227,14 @@ impl<'a> At<'a> {
             "custom-title" => metadata(MetadataKind::CustomTitle, self.str(w.custom_title)),
             "agent-name" => metadata(MetadataKind::AgentName, self.str(w.agent_name)),
             "mode" => metadata(MetadataKind::Mode, self.str(w.mode)),
+            "agent-color" => metadata(MetadataKind::AgentColor, self.str(w.agent_color)),
+            "agent-setting" => metadata(MetadataKind::AgentSetting, self.str(w.agent_setting)),
+            "bridge-session" => metadata(MetadataKind::BridgeSession, self.str(w.bridge_session_id)),
+            "continued-in" => metadata(MetadataKind::ContinuedIn, self.str(w.continued_in_session_id)),
+            // A value Claude Code sends back to the API: nothing for a reader.
+            "atis-latch" => metadata(MetadataKind::AtisLatch, None),
+            // Claude Code's own running cost tally; read from the line when shown.
+            "cost-state" => metadata(MetadataKind::CostState, None),
             _ => EntryKind::Unknown,
         })
     }
@@ -415,6 +423,12 @@ pub const KNOWN_TYPES: &[&str] = &[
     "custom-title",
     "agent-name",
     "mode",
+    "agent-color",
+    "agent-setting",
+    "bridge-session",
+    "continued-in",
+    "atis-latch",
+    "cost-state",
 ];
 
 pub fn is_known_type(name: &str) -> bool {

@@ -192,6 +192,14 @@ pub(crate) struct WireLine<'a> {
     pub agent_name: Option<Str<'a>>,
     #[serde(borrow)]
     pub mode: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub agent_color: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub agent_setting: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub bridge_session_id: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub continued_in_session_id: Option<Str<'a>>,
 }
 
 /// `message`: the API message of user and assistant lines (and the wrapped message of a tombstone,

@@ -6,6 +6,7 @@
 //! progress folded in ([`thread`]), sub-agents linked to their calls ([`sidechains`]), stats,
 //! and an account of where every line went ([`accounting`]). Pure Rust: no DOM, tested natively.
 
+pub mod about;
 pub mod accounting;
 pub mod beside;
 pub mod dag;
@@ -25,7 +26,7 @@ pub use accounting::{NotShown, Placement};
 pub use sidechains::AgentMeta;
 pub use view::*;
 
-use crate::model::{EntryKind, MetadataKind, Transcript};
+use crate::model::{EntryKind, Transcript};
 
 /// A file as the user gave it: its path (relative inside a dropped folder) and its bytes.
 #[derive(Clone, Debug)]
@@ -186,7 +187,10 @@ fn build_session(
             agent_metas.push(agent_id.as_ref().and_then(|id| metas.get(id).cloned()));
             session.agents.push(Agent { agent_id, file: None, thread, ..Agent::default() });
         }
-        session.title = title(file);
+        session.about = about::about(file, file_index);
+        // The person's own title, else Claude's, else the latest summary.
+        let a = &session.about;
+        session.title = a.custom_title.clone().or(a.ai_title.clone()).or(a.summary.clone());
         placements.insert(file_index, place);
     }
     for (file_index, agent_id) in agent_files {
@@ -317,25 +321,6 @@ fn tombstoned(file: &Transcript) -> fxhash::FxSet<&[u8]> {
             _ => None,
         })
         .collect()
-}
-
-/// The session's name: the user's own title, else Claude's, else the latest summary.
-fn title(file: &Transcript) -> Option<String> {
-    let src = &file.bytes[..];
-    let mut custom = None;
-    let mut ai = None;
-    let mut summary = None;
-    for line in &file.lines {
-        match &line.entry().map(|e| &e.kind) {
-            Some(EntryKind::Metadata(m)) if m.kind == MetadataKind::CustomTitle => {
-                custom = m.value.or(custom)
-            }
-            Some(EntryKind::Metadata(m)) if m.kind == MetadataKind::AiTitle => ai = m.value.or(ai),
-            Some(EntryKind::Summary(s)) => summary = s.summary.or(summary),
-            _ => {}
-        }
-    }
-    custom.or(ai).or(summary).map(|t| t.decode(src).into_owned())
 }
 
 fn first_prompt_title(session: &Session, files: &[Transcript]) -> Option<String> {

@@ -290,6 +290,8 @@ pub struct Session {
     pub file: Option<u32>,
     /// `custom-title`, else `ai-title`, else a `summary`, else the first prompt.
     pub title: Option<String>,
+    /// What the session's file says about it besides the conversation.
+    pub about: super::about::About,
     pub thread: Thread,
     pub branches: Vec<Branch>,
     pub agents: Vec<Agent>,

@@ -91,6 +91,42 @@ const KNOWN_FIELDS: &[&str] = &[
     "costUSD",
     "entrypoint",
     "promptSource",
+    // Metadata entries of 2.1.x: read, or known with nothing to show.
+    "agentColor",
+    "agentSetting",
+    "bridgeSessionId",
+    "lastSequenceNum",
+    "declaredDialogKinds",
+    "sessionGroupingId",
+    "noHistoryBackfill",
+    "ownerAccountUuid",
+    "ownerOrganizationUuid",
+    "continuedInSessionId",
+    "explicit",
+    "atis",
+    "totalCostUSD",
+    "totalAPIDuration",
+    "totalAPIDurationWithoutRetries",
+    "totalToolDuration",
+    "totalLinesAdded",
+    "totalLinesRemoved",
+    "totalDuration",
+    "startTime",
+    "modelUsage",
+    "hasUnknownModelCost",
+    "modelCallCostUSD",
+    // Fields of conversation lines in 2.1.x: where a session runs and who wrote a line, shown
+    // in the side panel or known with nothing to show.
+    "sessionKind",
+    "teamName",
+    "attributionAgent",
+    "attributionSkill",
+    "attributionPlugin",
+    "attributionMcpServer",
+    "attributionMcpTool",
+    "requestSessionId",
+    "dataFlowOn",
+    "forkedFrom",
 ];
 
 /// One thing cctv did not recognise.
@@ -327,5 +363,22 @@ mod tests {
         ]);
         assert!(drift.is_empty(), "{drift:?}");
         assert!(as_text(&drift).contains("every line was recognised"));
+    }
+
+    #[test]
+    fn the_entries_and_fields_of_claude_code_2_1_are_recognised() {
+        // Documented shapes (Claude Code 2.1.112/2.1.330 writers); no public session holds them.
+        let drift = report(&[
+            r#"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","version":"2.1.330","entrypoint":"cli","sessionKind":"bg","promptSource":"typed","teamName":"core","requestSessionId":"p","message":{"role":"user","content":"hi"}}"#,
+            r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","requestId":"r","attributionSkill":"deck","attributionMcpServer":"srv","message":{"id":"m","role":"assistant","content":[{"type":"tool_use","id":"t","name":"Workflow","input":{"name":"w"}}]}}"#,
+            r#"{"type":"agent-color","agentColor":"red","sessionId":"s"}"#,
+            r#"{"type":"agent-setting","agentSetting":"reviewer","sessionId":"s"}"#,
+            r#"{"type":"bridge-session","sessionId":"s","bridgeSessionId":"b","lastSequenceNum":0}"#,
+            r#"{"type":"atis-latch","sessionId":"s","atis":"x"}"#,
+            r#"{"type":"cost-state","sessionId":"s","totalCostUSD":0.5,"totalAPIDuration":1,"totalAPIDurationWithoutRetries":1,"totalToolDuration":1,"totalLinesAdded":1,"totalLinesRemoved":0,"totalDuration":2,"startTime":1,"modelUsage":{}}"#,
+            r#"{"type":"continued-in","sessionId":"s","continuedInSessionId":"s2","timestamp":"2026-11-20T10:00:00Z"}"#,
+            r#"{"type":"last-prompt","lastPrompt":"hi","leafUuid":"u1","explicit":true,"sessionId":"s"}"#,
+        ]);
+        assert!(drift.is_empty(), "{drift:?}");
     }
 }

@@ -1,9 +1,11 @@
 //! What the page says about a whole session: its name in the selector, and the side panel.
 
 use super::format::{duration, isolate, thousands};
+use super::markup::safe_href;
 use super::tools::TodoView;
 use crate::model::tool_result::Todo;
-use crate::model::BlockKind;
+use crate::model::{BlockKind, EntryKind};
+use crate::normalize::about::About;
 use crate::normalize::{ItemKind, NotShown, Session, Workspace};
 
 /// A session as the selector and the title bar name it.
@@ -13,6 +15,67 @@ pub struct SessionLabel {
     pub title: String,
     /// `2026-01-22 · 0.1 MB · claude-opus-4`.
     pub detail: String,
+    /// The agent it runs as, in its colour; a background session; a mode other than the usual.
+    pub badges: Vec<Badge>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Badge {
+    /// Transcript text (an agent's name) or cctv's words.
+    pub text: String,
+    /// One of [`AGENT_COLORS`], never a colour taken from the file as written.
+    pub color: Option<&'static str>,
+}
+
+/// The colours Claude Code gives agents (`agent-color`).
+pub const AGENT_COLORS: &[&str] = &["red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan"];
+
+fn badges(about: &About) -> Vec<Badge> {
+    let mut out = Vec::new();
+    if let Some(name) = about.agent_name.as_ref().or(about.started.agent_name.as_ref()) {
+        let color =
+            about.agent_color.as_deref().and_then(|c| AGENT_COLORS.iter().find(|k| **k == c)).copied();
+        out.push(Badge { text: name.clone(), color });
+    }
+    let plain = |text: &str| Badge { text: text.to_owned(), color: None };
+    match about.started.session_kind.as_deref() {
+        Some("bg") => out.push(plain("background session")),
+        Some(kind) if kind.starts_with("daemon") => out.push(plain("daemon session")),
+        _ => {}
+    }
+    if let Some(mode) = about.mode.as_deref().filter(|m| *m != "normal") {
+        out.push(plain(&format!("{mode} mode")));
+    }
+    if let Some(mode) = about.permission_mode.as_deref().and_then(permission_mode) {
+        out.push(plain(mode));
+    }
+    out
+}
+
+/// A permission mode in words; none for the default.
+fn permission_mode(mode: &str) -> Option<&'static str> {
+    Some(match mode {
+        "plan" => "plan mode",
+        "acceptEdits" => "accepting edits",
+        "bypassPermissions" => "bypassing permissions",
+        "dontAsk" => "not asking",
+        "auto" => "auto mode",
+        _ => return None,
+    })
+}
+
+/// Where a session was started from (`entrypoint`), in words.
+fn entrypoint(name: &str) -> String {
+    match name {
+        "cli" => "terminal (cli)".into(),
+        "claude-vscode" => "VS Code".into(),
+        "claude-desktop" => "Claude desktop app".into(),
+        "sdk-ts" => "Agent SDK, TypeScript".into(),
+        "sdk-py" => "Agent SDK, Python".into(),
+        "sdk-cli" => "Agent SDK, command line".into(),
+        "claude-code-github-action" => "GitHub Action".into(),
+        other => other.to_owned(),
+    }
 }
 
 impl SessionLabel {
@@ -33,12 +96,20 @@ pub fn session_label(ws: &Workspace, s: &Session) -> SessionLabel {
         .map(|f| ws.files[*f as usize].bytes.len())
         .sum();
     let model = s.stats.models.keys().next().map(String::as_str).unwrap_or_default();
-    SessionLabel { title, detail: format!("{date} · {:.1} MB · {model}", size as f64 / 1e6) }
+    SessionLabel {
+        title,
+        detail: format!("{date} · {:.1} MB · {model}", size as f64 / 1e6),
+        badges: badges(&s.about),
+    }
 }
 
 /// The side panel: counts, the latest todo list, and where every line went.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SideView {
+    /// (label, value) rows saying where and how the session ran: folder, branch, versions, ….
+    pub about: Vec<(&'static str, String)>,
+    /// The pull requests it opened or linked: label, and the link where it is a safe one.
+    pub pull_requests: Vec<(String, Option<String>)>,
     /// (label, value) rows of the stats list.
     pub stats: Vec<(&'static str, String)>,
     /// Tool name and calls, most used first.
@@ -78,6 +149,8 @@ pub fn side_view(ws: &Workspace, s: &Session) -> SideView {
     ];
     let a = &s.accounting;
     SideView {
+        about: about_rows(ws, &s.about),
+        pull_requests: s.about.pr_links.iter().filter_map(|&line| pull_request(ws, line)).collect(),
         stats: rows,
         tools,
         todos: latest_todos(ws, s).map(|t| TodoView::list(&t)),
@@ -101,6 +174,57 @@ pub fn side_view(ws: &Workspace, s: &Session) -> SideView {
             })
             .collect(),
     }
+}
+
+fn about_rows(ws: &Workspace, about: &About) -> Vec<(&'static str, String)> {
+    let mut rows = Vec::new();
+    let started = &about.started;
+    let mut push = |label, value: Option<String>| {
+        if let Some(v) = value.filter(|v| !v.is_empty()) {
+            rows.push((label, v));
+        }
+    };
+    push("folder", started.cwd.clone());
+    push("branch", started.git_branch.clone());
+    push(
+        "Claude Code",
+        about.versions.as_ref().map(|(first, last)| match first == last {
+            true => first.clone(),
+            false => format!("{first} → {last}"),
+        }),
+    );
+    push("started from", started.entrypoint.as_deref().map(entrypoint));
+    push("team", started.team_name.clone());
+    push("agent definition", about.agent_setting.clone());
+    push("mode", about.mode.clone());
+    push(
+        "permission mode",
+        about.permission_mode.clone().map(|m| match about.permission_changes {
+            0 => m,
+            1 => format!("{m} (changed once)"),
+            n => format!("{m} (changed {n} times)"),
+        }),
+    );
+    push("remote control", about.remote_control.then(|| "connected to claude.ai".to_owned()));
+    push("continued in", about.continued_in.clone());
+    push(
+        "cost (Claude Code's tally)",
+        about.cost_state.and_then(|line| {
+            let src = ws.src(line);
+            let value: serde_json::Value = serde_json::from_slice(ws.line(line).span.bytes(src)).ok()?;
+            Some(format!("${:.2}", value.get("totalCostUSD")?.as_f64()?))
+        }),
+    );
+    rows
+}
+
+/// A `pr-link` line: `#12 owner/repo`, and its link where it is a safe one.
+fn pull_request(ws: &Workspace, line: crate::normalize::LineRef) -> Option<(String, Option<String>)> {
+    let EntryKind::PrLink(pr) = &ws.entry(line)?.kind else { return None };
+    let src = ws.src(line);
+    let url = pr.url.map(|u| u.decode(src).into_owned()).unwrap_or_default();
+    let repository = pr.repository.map(|r| r.decode(src).into_owned()).unwrap_or_default();
+    Some((format!("#{} {repository}", pr.number.unwrap_or(0)), safe_href(&url)))
 }
 
 /// The last todo list the session's main line wrote.
@@ -136,6 +260,40 @@ mod tests {
         assert!(side.tools.windows(2).all(|w| w[0].1 >= w[1].1), "most used first");
         assert!(side.todos.as_ref().is_some_and(|t| !t.is_empty()), "the fixture writes todos");
         assert!(side.lines.starts_with(&format!("{} lines", ws.sessions[0].accounting.lines)));
+    }
+
+    #[test]
+    fn a_real_session_says_where_and_how_it_ran() {
+        // A 2.1.177 session (GPL-3.0 fixture, read by path) in bypass-permissions mode, from the cli.
+        let ws = crate::present::tools::test_support::fixture(
+            "blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl",
+        );
+        let s = &ws.sessions[0];
+        let label = session_label(&ws, s);
+        assert_eq!(label.badges, [Badge { text: "bypassing permissions".into(), color: None }]);
+        let side = side_view(&ws, s);
+        let get = |label| side.about.iter().find(|(l, _)| *l == label).map(|(_, v)| v.as_str());
+        assert_eq!(get("started from"), Some("terminal (cli)"));
+        assert_eq!(get("Claude Code"), Some("2.1.177"));
+        assert!(get("folder").is_some_and(|f| f.starts_with('/')));
+        assert_eq!(get("permission mode"), Some("bypassPermissions"), "re-written every turn, never changed");
+        // `mode: normal` is the usual: no badge, but the side panel says it.
+        assert_eq!(get("mode"), Some("normal"));
+        // Its title is Claude's (ai-title).
+        assert_eq!(s.title, s.about.ai_title);
+        assert!(s.title.is_some());
+    }
+
+    #[test]
+    fn only_a_known_agent_colour_becomes_a_style() {
+        let mut about = About {
+            agent_name: Some("reviewer".into()),
+            agent_color: Some("purple".into()),
+            ..About::default()
+        };
+        assert_eq!(badges(&about), [Badge { text: "reviewer".into(), color: Some("purple") }]);
+        about.agent_color = Some("red; background: url(https://x)".into());
+        assert_eq!(badges(&about), [Badge { text: "reviewer".into(), color: None }]);
     }
 
     #[test]

@@ -14,6 +14,24 @@ pub fn side(ws: Arc<Workspace>, session: usize) -> AnyView {
     let side = side_view(&ws, s);
     view! {
         <aside class="cctv-side">
+            {(!side.about.is_empty() || !side.pull_requests.is_empty()).then(|| view! {
+                <section class="cctv-about" aria-label="about the session">
+                    <h2>"About"</h2>
+                    <dl>
+                        // Values are transcript text: isolated, so none reorders the next row.
+                        {side.about.into_iter().map(|(label, value)| view! { <dt>{label}</dt><dd><bdi>{value}</bdi></dd> }).collect_view()}
+                    </dl>
+                    {(!side.pull_requests.is_empty()).then(|| view! {
+                        <h3>"Pull requests"</h3>
+                        <ul>
+                            {side.pull_requests.into_iter().map(|(label, href)| match href {
+                                Some(href) => view! { <li><a href=href rel="noopener noreferrer" target="_blank"><bdi>{label}</bdi></a></li> }.into_any(),
+                                None => view! { <li><bdi>{label}</bdi></li> }.into_any(),
+                            }).collect_view()}
+                        </ul>
+                    })}
+                </section>
+            })}
             <section class="cctv-stats" aria-label="session stats">
                 <h2>"Session"</h2>
                 <dl>

@@ -131,9 +131,18 @@ pub fn TopBar() -> impl IntoView {
                     </select>
                 })}
                 {move || sessions().filter(|s| s.len() == 1).map(|list| {
-                    let SessionLabel { title, detail } = list[0].1.clone();
+                    let SessionLabel { title, detail, badges } = list[0].1.clone();
                     // <bdi>: the title is transcript text and must not reorder the detail after it.
-                    view! { <span class="cctv-title"><bdi>{title}</bdi>{format!(" — {detail}")}</span> }
+                    view! {
+                        <span class="cctv-title"><bdi>{title}</bdi>{format!(" — {detail}")}</span>
+                        {badges.into_iter().map(|b| {
+                            let class = match b.color {
+                                Some(c) => format!("cctv-badge cctv-badge--agent cctv-agent-color--{c}"),
+                                None => "cctv-badge".to_owned(),
+                            };
+                            view! { <bdi class=class>{b.text}</bdi> }
+                        }).collect_view()}
+                    }
                 })}
                 <span class="cctv-top__spacer"></span>
                 <input

@@ -1,0 +1,158 @@
+//! What a session's own file says about it besides the conversation: its titles, the agent it
+//! runs as (name, colour, definition), its modes, its pull requests, where it continued, and
+//! where and how it was started (the first conversation line's `cwd`, `gitBranch`, `entrypoint`,
+//! `sessionKind`, `teamName`). Metadata entries are re-appended on resume, so the last one wins.
+
+use serde::Deserialize;
+
+use super::view::LineRef;
+use crate::model::{EntryKind, MetadataKind, Transcript};
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct About {
+    pub custom_title: Option<String>,
+    pub ai_title: Option<String>,
+    /// The latest `summary` entry.
+    pub summary: Option<String>,
+    pub agent_name: Option<String>,
+    /// As written: only a known colour name is ever used for styling.
+    pub agent_color: Option<String>,
+    pub agent_setting: Option<String>,
+    /// `coordinator`, `normal`.
+    pub mode: Option<String>,
+    /// The latest permission mode, and how many times it changed (the entry is re-written on
+    /// every turn; only a different mode is a change).
+    pub permission_mode: Option<String>,
+    pub permission_changes: usize,
+    pub pr_links: Vec<LineRef>,
+    /// The session another one took over from this one.
+    pub continued_in: Option<String>,
+    /// Connected to claude.ai (remote control) when last said.
+    pub remote_control: bool,
+    /// Claude Code's own latest cost tally (`cost-state`).
+    pub cost_state: Option<LineRef>,
+    pub started: Started,
+    /// The Claude Code versions that wrote it, first and last.
+    pub versions: Option<(String, String)>,
+}
+
+/// What the first conversation line says about where the session runs.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Started {
+    pub cwd: Option<String>,
+    pub git_branch: Option<String>,
+    /// `cli`, `claude-vscode`, `sdk-ts`, …
+    pub entrypoint: Option<String>,
+    /// `bg` for a background session; none for an interactive one.
+    pub session_kind: Option<String>,
+    pub team_name: Option<String>,
+    /// A teammate's own name in its team.
+    pub agent_name: Option<String>,
+}
+
+pub fn about(file: &Transcript, file_index: u32) -> About {
+    let src = &file.bytes[..];
+    let mut about = About::default();
+    let text = |v: Option<crate::model::JsonStr>| v.map(|v| v.decode(src).into_owned());
+    let mut first_conversation = None;
+    for (index, line) in file.lines.iter().enumerate() {
+        let Some(entry) = line.entry() else { continue };
+        if let Some(version) = entry.envelope.version.map(|v| v.decode(src)) {
+            match &mut about.versions {
+                None => about.versions = Some((version.to_string(), version.into_owned())),
+                Some((_, last)) if *last != version => *last = version.into_owned(),
+                Some(_) => {}
+            }
+        }
+        let at = LineRef { file: file_index, line: index as u32 };
+        match &entry.kind {
+            EntryKind::User(_) | EntryKind::Assistant(_) if first_conversation.is_none() => {
+                first_conversation = Some(index)
+            }
+            EntryKind::Summary(s) => about.summary = text(s.summary).or(about.summary.take()),
+            EntryKind::PrLink(_) => about.pr_links.push(at),
+            EntryKind::Metadata(m) => {
+                let value = text(m.value);
+                match m.kind {
+                    MetadataKind::CustomTitle => about.custom_title = value.or(about.custom_title.take()),
+                    MetadataKind::AiTitle => about.ai_title = value.or(about.ai_title.take()),
+                    MetadataKind::AgentName => about.agent_name = value.or(about.agent_name.take()),
+                    MetadataKind::AgentColor => about.agent_color = value.or(about.agent_color.take()),
+                    MetadataKind::AgentSetting => about.agent_setting = value.or(about.agent_setting.take()),
+                    MetadataKind::Mode => about.mode = value.or(about.mode.take()),
+                    MetadataKind::PermissionMode => {
+                        if about.permission_mode.is_some() && value.is_some() && value != about.permission_mode {
+                            about.permission_changes += 1;
+                        }
+                        about.permission_mode = value.or(about.permission_mode.take());
+                    }
+                    MetadataKind::ContinuedIn => about.continued_in = value.filter(|v| !v.is_empty()),
+                    // Clearing the bridge writes an empty id.
+                    MetadataKind::BridgeSession => {
+                        about.remote_control = value.is_some_and(|v| !v.is_empty())
+                    }
+                    MetadataKind::CostState => about.cost_state = Some(at),
+                    MetadataKind::LastPrompt | MetadataKind::AtisLatch => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    // These fields are on every conversation line; one line says them (reading them into every
+    // line's index would cost bytes per line for what is one fact per session).
+    if let Some(line) = first_conversation {
+        about.started = serde_json::from_slice(file.lines[line].span.bytes(src)).unwrap_or_default();
+    }
+    about
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn about_of(lines: &[&str]) -> About {
+        let t = Transcript::parse("s.jsonl".to_owned(), lines.join("\n").into_bytes());
+        about(&t, 0)
+    }
+
+    #[test]
+    fn the_last_metadata_entry_wins_and_the_first_line_says_where_it_runs() {
+        // Shapes as Claude Code 2.1.x writes them (its writers; no public file holds them all).
+        let a = about_of(&[
+            r#"{"type":"agent-name","agentName":"reviewer","sessionId":"s"}"#,
+            r#"{"type":"agent-color","agentColor":"purple","sessionId":"s"}"#,
+            r#"{"type":"agent-setting","agentSetting":"code-reviewer","sessionId":"s"}"#,
+            r#"{"type":"permission-mode","permissionMode":"default","sessionId":"s"}"#,
+            r#"{"type":"user","uuid":"u1","sessionId":"s","version":"2.1.300","cwd":"/home/me/app","gitBranch":"main","entrypoint":"cli","sessionKind":"bg","teamName":"core","message":{"role":"user","content":"hi"}}"#,
+            r#"{"type":"permission-mode","permissionMode":"acceptEdits","sessionId":"s"}"#,
+            r#"{"type":"mode","mode":"coordinator","sessionId":"s"}"#,
+            r#"{"type":"bridge-session","sessionId":"s","bridgeSessionId":"b1","lastSequenceNum":3}"#,
+            r#"{"type":"atis-latch","sessionId":"s","atis":"x"}"#,
+            r#"{"type":"cost-state","sessionId":"s","totalCostUSD":1.25,"modelUsage":{}}"#,
+            r#"{"type":"continued-in","sessionId":"s","continuedInSessionId":"s2","timestamp":"2026-11-20T10:00:00Z"}"#,
+            r#"{"type":"assistant","uuid":"a1","sessionId":"s","version":"2.1.301","message":{"role":"assistant","content":[]}}"#,
+            r#"{"type":"agent-name","agentName":"reviewer ⑂ fix","sessionId":"s"}"#,
+        ]);
+        assert_eq!(a.agent_name.as_deref(), Some("reviewer ⑂ fix"));
+        assert_eq!(a.agent_color.as_deref(), Some("purple"));
+        assert_eq!(a.agent_setting.as_deref(), Some("code-reviewer"));
+        assert_eq!((a.permission_mode.as_deref(), a.permission_changes), (Some("acceptEdits"), 1));
+        assert_eq!(a.mode.as_deref(), Some("coordinator"));
+        assert!(a.remote_control);
+        assert_eq!(a.cost_state, Some(LineRef { file: 0, line: 9 }));
+        assert_eq!(a.continued_in.as_deref(), Some("s2"));
+        assert_eq!(a.versions, Some(("2.1.300".into(), "2.1.301".into())));
+        assert_eq!(
+            a.started,
+            Started {
+                cwd: Some("/home/me/app".into()),
+                git_branch: Some("main".into()),
+                entrypoint: Some("cli".into()),
+                session_kind: Some("bg".into()),
+                team_name: Some("core".into()),
+                agent_name: None,
+            }
+        );
+    }
+}
