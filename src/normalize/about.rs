@@ -82,7 +82,10 @@ pub fn about(file: &Transcript, file_index: u32) -> About {
                     MetadataKind::AgentSetting => about.agent_setting = value.or(about.agent_setting.take()),
                     MetadataKind::Mode => about.mode = value.or(about.mode.take()),
                     MetadataKind::PermissionMode => {
-                        if about.permission_mode.is_some() && value.is_some() && value != about.permission_mode {
+                        if about.permission_mode.is_some()
+                            && value.is_some()
+                            && value != about.permission_mode
+                        {
                             about.permission_changes += 1;
                         }
                         about.permission_mode = value.or(about.permission_mode.take());

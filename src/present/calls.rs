@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::format::duration;
-use super::tools::{is_background_tool, BackgroundBody};
+use super::tools::{is_background_tool, BackgroundBody, LspBody};
 use crate::model::body::{self, ToolResultContent};
 use crate::model::persisted::{persisted_output, PersistedOutput};
 use crate::model::synthetic::Synthetic;
@@ -249,6 +249,14 @@ impl CallView {
             "TodoRead" => Some("todo list".to_owned()),
             "Workflow" => first(&["name", "scriptPath"]),
             background if is_background_tool(background) => Some(BackgroundBody::of(self).target()),
+            "LSP" => Some(LspBody::of(self).target()),
+            "TeamCreate" => first(&["team_name"]),
+            "TeamDelete" => Some("the team".to_owned()),
+            "Monitor" => first(&["description", "command"]),
+            "ScheduleWakeup" => first(&["reason"]),
+            "CronCreate" => first(&["cron"]),
+            "CronDelete" => first(&["id"]),
+            "CronList" => Some("scheduled jobs".to_owned()),
             "TaskCreate" => first(&["subject"]),
             "TaskUpdate" | "TaskGet" => self.input.get("taskId").map(|id| {
                 let id = id.as_str().map_or_else(|| id.to_string(), str::to_owned);

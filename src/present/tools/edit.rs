@@ -1,4 +1,5 @@
-//! Edit, MultiEdit and Write: the file and what changed in it, as a diff.
+//! Edit, MultiEdit, Write and NotebookEdit: the file (or notebook cell) and what changed in it,
+//! as a diff.
 //!
 //! Claude Code stores the patch it applied (`structuredPatch`) since about 1.0.50; before that,
 //! and for calls that failed, the diff is computed from what was asked.
@@ -32,6 +33,9 @@ pub enum Change {
 
 impl EditBody {
     pub fn of(call: &CallView) -> EditBody {
+        if call.name == "NotebookEdit" {
+            return notebook(call);
+        }
         let path = call.text("file_path").unwrap_or_default().to_owned();
         let (stored, badges): (Option<Vec<Row>>, Vec<&'static str>) = match call.structured() {
             Some(ToolUseResult::Edit(e)) if !e.structured_patch.is_empty() => (
@@ -56,6 +60,39 @@ impl EditBody {
         let failed = call.result.as_ref().filter(|r| r.is_error).map(|r| r.content.clone());
         EditBody { path, badges, change: Change::Diff(rows), failed }
     }
+}
+
+/// NotebookEdit: one cell replaced, inserted or deleted. The result keeps the cell's old source
+/// where there was one (documented shape: Claude Code's `sdk-tools.d.ts`; no public session has
+/// a notebook edit).
+fn notebook(call: &CallView) -> EditBody {
+    let stored = match call.structured() {
+        Some(ToolUseResult::Other { value, .. }) => Some(value),
+        _ => None,
+    };
+    let text = |key: &str| {
+        stored.and_then(|v| v.get(key)).and_then(Value::as_str).or_else(|| call.text(key)).unwrap_or_default()
+    };
+    let mode = text("edit_mode");
+    let new = text("new_source").to_owned();
+    let old = stored.and_then(|v| v.get("old_source")).and_then(Value::as_str);
+    let change = match (mode, old) {
+        ("delete", old) => Change::Diff(diff::between(old.unwrap_or_default(), "", 1)),
+        (_, Some(old)) => Change::Diff(diff::between(old, &new, 1)),
+        (mode, None) => Change::WholeFile { created: mode == "insert", content: new },
+    };
+    let badges = match mode {
+        "insert" => vec!["new cell"],
+        "delete" => vec!["cell deleted"],
+        _ => vec!["cell replaced"],
+    };
+    let path = call.text("notebook_path").unwrap_or_default();
+    let path = match call.text("cell_id") {
+        Some(cell) => format!("{path} · cell {cell}"),
+        None => path.to_owned(),
+    };
+    let failed = call.result.as_ref().filter(|r| r.is_error).map(|r| r.content.clone());
+    EditBody { path, badges, change, failed }
 }
 
 /// The diff of what the call asked for, when no applied patch was stored.
@@ -87,7 +124,7 @@ fn asked(call: &CallView) -> Vec<Row> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{calls, fixture};
+    use super::super::test_support::{calls, documented, fixture};
     use super::super::{tool_body, ToolBody};
     use super::Change;
     use crate::present::diff::{counts, RowKind};
@@ -137,5 +174,22 @@ mod tests {
         let ToolBody::Edit(body) = tool_body(&call, None) else { panic!() };
         let Change::Diff(rows) = body.change else { panic!() };
         assert_eq!(counts(&rows), (1, 1));
+    }
+
+    #[test]
+    fn a_notebook_cell_edit_diffs_the_cell() {
+        // Documented shape (sdk-tools.d.ts NotebookEditOutput); no public session edits a notebook.
+        let call = documented(
+            "NotebookEdit",
+            serde_json::json!({"notebook_path": "/n.ipynb", "cell_id": "c2", "new_source": "x = 2\nprint(x)"}),
+            "Updated cell c2",
+            serde_json::json!({"new_source": "x = 2\nprint(x)", "old_source": "x = 1\nprint(x)", "cell_id": "c2",
+                "cell_type": "code", "language": "python", "edit_mode": "replace", "notebook_path": "/n.ipynb"}),
+        );
+        let ToolBody::Edit(body) = tool_body(&call, None) else { panic!() };
+        assert_eq!(body.path, "/n.ipynb · cell c2");
+        assert_eq!(body.badges, ["cell replaced"]);
+        let Change::Diff(rows) = body.change else { panic!() };
+        assert_eq!(crate::present::diff::counts(&rows), (1, 1));
     }
 }

@@ -8,8 +8,10 @@ mod background;
 mod bash;
 mod batch;
 mod edit;
+mod lsp;
 mod mcp;
 mod read;
+mod schedule;
 mod search;
 mod skill;
 mod tasks;
@@ -25,12 +27,14 @@ pub use background::{is_background_tool, BackgroundAction, BackgroundBody, Backg
 pub use bash::{BashBody, BashOutput};
 pub use batch::BatchBody;
 pub use edit::{Change, EditBody};
+pub use lsp::LspBody;
 pub use mcp::McpBody;
 pub use read::{ReadBody, ReadContent};
+pub use schedule::{is_schedule_tool, Job, ScheduleBody};
 pub use search::{Found, SearchBody};
 pub use skill::SkillBody;
 pub use tasks::{is_task_tool, Task, TaskBoard, TasksBody};
-pub use team::MessageBody;
+pub use team::{MessageBody, TeamBody};
 pub use todo::{todo_changes, written_todos, TodoBody, TodoStatus, TodoView};
 pub use tool_search::ToolSearchBody;
 pub use web::{Fetched, WebFetchBody, WebLink, WebResult, WebSearchBody};
@@ -67,6 +71,11 @@ pub enum ToolBody {
     Skill(SkillBody),
     /// SendMessage: a message between teammates.
     Message(MessageBody),
+    /// TeamCreate and TeamDelete.
+    Team(TeamBody),
+    /// Monitor, ScheduleWakeup, CronCreate/CronList/CronDelete.
+    Schedule(ScheduleBody),
+    Lsp(LspBody),
     ToolSearch(ToolSearchBody),
     Batch(BatchBody),
     /// A workflow run; its agents nest under the call.
@@ -134,6 +143,9 @@ pub fn tool_body(call: &CallView, previous_todos: Option<&[Todo]>) -> ToolBody {
         Some(Family::Plan) => Some(ToolBody::Plan(PlanBody::of(call))),
         Some(Family::Skill) => Some(ToolBody::Skill(SkillBody::of(call))),
         Some(Family::Message) => Some(ToolBody::Message(MessageBody::of(call))),
+        Some(Family::Team) => Some(ToolBody::Team(TeamBody::of(call))),
+        Some(Family::Schedule) => Some(ToolBody::Schedule(ScheduleBody::of(call))),
+        Some(Family::Lsp) => Some(ToolBody::Lsp(LspBody::of(call))),
         Some(Family::ToolSearch) => Some(ToolBody::ToolSearch(ToolSearchBody::of(call))),
         Some(Family::Batch) => Some(ToolBody::Batch(BatchBody::of(call))),
         Some(Family::Workflow) => Some(ToolBody::Workflow(WorkflowBody::of(call))),
@@ -160,6 +172,9 @@ pub enum Family {
     Plan,
     Skill,
     Message,
+    Team,
+    Schedule,
+    Lsp,
     ToolSearch,
     Batch,
     Workflow,
@@ -172,7 +187,7 @@ pub fn family(name: &str) -> Option<Family> {
     Some(match name {
         "Bash" => Family::Bash,
         "Read" => Family::Read,
-        "Edit" | "MultiEdit" | "Write" => Family::Edit,
+        "Edit" | "MultiEdit" | "Write" | "NotebookEdit" => Family::Edit,
         background if is_background_tool(background) => Family::Background,
         "Grep" | "Glob" | "LS" => Family::Search,
         // `web_search` is the API's own (a server tool), run within the response.
@@ -186,6 +201,9 @@ pub fn family(name: &str) -> Option<Family> {
         "ExitPlanMode" | "EnterPlanMode" => Family::Plan,
         "Skill" => Family::Skill,
         "SendMessage" => Family::Message,
+        "TeamCreate" | "TeamDelete" => Family::Team,
+        schedule if is_schedule_tool(schedule) => Family::Schedule,
+        "LSP" => Family::Lsp,
         "ToolSearch" => Family::ToolSearch,
         "Batch" => Family::Batch,
         "Workflow" => Family::Workflow,
@@ -205,6 +223,32 @@ pub(crate) mod test_support {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/");
         let bytes = std::fs::read(format!("{dir}{name}")).expect("the shared fixtures are beside the repo");
         normalize(vec![Input { name: name.rsplit('/').next().unwrap().to_owned(), bytes }])
+    }
+
+    /// A call as Claude Code documents it, for tools no public session holds: its input, what the
+    /// model was told, and the structured result.
+    pub fn documented(
+        name: &str,
+        input: serde_json::Value,
+        told: &str,
+        result: serde_json::Value,
+    ) -> CallView {
+        use crate::model::{body::ToolResultContent, tool_result};
+        use crate::present::calls::ResultView;
+        CallView {
+            name: name.to_owned(),
+            mcp: None,
+            input,
+            result: Some(ResultView {
+                content: ToolResultContent::Text(told.to_owned()),
+                structured: Some(tool_result::from_value(result, Some(name))),
+                is_error: false,
+                synthetic: None,
+                saved: None,
+                run: None,
+            }),
+            loaded: Vec::new(),
+        }
     }
 
     /// Every call of tool `name` in the workspace, decoded.

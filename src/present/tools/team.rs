@@ -1,4 +1,5 @@
-//! Teammates: SendMessage carries a message from one agent of a team to another (or to all).
+//! Teammates: TeamCreate and TeamDelete start and end a team; SendMessage carries a message from
+//! one agent of a team to another (or to all).
 
 use super::Output;
 use crate::model::tool_result::ToolUseResult;
@@ -15,6 +16,41 @@ pub struct MessageBody {
     pub message: String,
     /// "Message sent to alice's inbox", or the error.
     pub output: Output,
+}
+
+/// TeamCreate and TeamDelete (documented shapes: Claude Code 2.1.112's writer; no public session
+/// creates a team).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TeamBody {
+    pub created: bool,
+    pub team: Option<String>,
+    pub description: Option<String>,
+    /// The lead's id in the team (`team-lead@core`), on creation.
+    pub lead: Option<String>,
+    pub output: Output,
+}
+
+impl TeamBody {
+    pub fn of(call: &CallView) -> TeamBody {
+        let result = match call.structured() {
+            Some(ToolUseResult::Other { value, .. }) => Some(value),
+            _ => None,
+        };
+        let text = |key: &str| {
+            result
+                .and_then(|r| r.get(key))
+                .and_then(serde_json::Value::as_str)
+                .or_else(|| call.text(key))
+                .map(str::to_owned)
+        };
+        TeamBody {
+            created: call.name == "TeamCreate",
+            team: text("team_name"),
+            description: call.text("description").map(str::to_owned),
+            lead: text("lead_agent_id"),
+            output: Output::of(call),
+        }
+    }
 }
 
 impl MessageBody {
@@ -66,5 +102,20 @@ mod tests {
                 is_error: false
             }
         );
+    }
+
+    #[test]
+    fn a_team_created_names_its_lead() {
+        let call = super::super::test_support::documented(
+            "TeamCreate",
+            serde_json::json!({"team_name": "core", "description": "Ship the parser"}),
+            "Team created",
+            serde_json::json!({"team_name": "core", "team_file_path": "~/.claude/teams/core/config.json", "lead_agent_id": "team-lead@core"}),
+        );
+        let ToolBody::Team(team) = tool_body(&call, None) else { panic!() };
+        assert!(team.created);
+        assert_eq!(team.team.as_deref(), Some("core"));
+        assert_eq!(team.lead.as_deref(), Some("team-lead@core"));
+        assert_eq!(team.description.as_deref(), Some("Ship the parser"));
     }
 }

@@ -8,8 +8,10 @@ mod bash;
 mod batch;
 mod edit;
 mod generic;
+mod lsp;
 mod mcp;
 mod read;
+mod schedule;
 mod search;
 mod skill;
 mod tasks;
@@ -129,6 +131,9 @@ fn tool_body(row: Row, body: ToolBody) -> AnyView {
         ToolBody::Plan(b) => ask::plan(b),
         ToolBody::Skill(b) => skill::view(b),
         ToolBody::Message(b) => team::view(b),
+        ToolBody::Team(b) => team::team(b),
+        ToolBody::Schedule(b) => schedule::view(b),
+        ToolBody::Lsp(b) => lsp::view(b),
         ToolBody::ToolSearch(b) => tool_search::view(b),
         ToolBody::Batch(b) => batch::view(b),
         ToolBody::Workflow(b) => workflow::view(b),
