@@ -27,6 +27,9 @@ pub struct About {
     pub pr_links: Vec<LineRef>,
     /// The session another one took over from this one.
     pub continued_in: Option<String>,
+    /// The loaded session this one begins with a copy of (set across sessions, by
+    /// [`super::continued`]).
+    pub continued_from: Option<super::continued::ContinuedFrom>,
     /// Connected to claude.ai (remote control) when last said.
     pub remote_control: bool,
     /// Claude Code's own latest cost tally (`cost-state`).

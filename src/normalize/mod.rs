@@ -9,6 +9,7 @@
 pub mod about;
 pub mod accounting;
 pub mod beside;
+pub mod continued;
 pub mod dag;
 mod fxhash;
 pub mod ids;
@@ -140,6 +141,7 @@ fn sessions(files: &[Transcript], metas: &HashMap<String, AgentMeta>, given: usi
     for (session, agent_files) in sessions.iter_mut().zip(session_agent_files) {
         build_session(session, files, &agent_files, metas, given);
     }
+    continued::link(&mut sessions, files);
     sessions
 }
 

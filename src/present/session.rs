@@ -43,6 +43,9 @@ fn badges(about: &About) -> Vec<Badge> {
         Some(kind) if kind.starts_with("daemon") => out.push(plain("daemon session")),
         _ => {}
     }
+    if about.continued_from.is_some() {
+        out.push(plain("continues another session"));
+    }
     if let Some(mode) = about.mode.as_deref().filter(|m| *m != "normal") {
         out.push(plain(&format!("{mode} mode")));
     }
@@ -207,6 +210,14 @@ fn about_rows(ws: &Workspace, about: &About) -> Vec<(&'static str, String)> {
     );
     push("remote control", about.remote_control.then(|| "connected to claude.ai".to_owned()));
     push("continued in", about.continued_in.clone());
+    push(
+        "continued from",
+        about.continued_from.as_ref().map(|c| {
+            let from = ws.sessions.get(c.session as usize);
+            let name = from.and_then(|s| s.title.clone().or(s.session_id.clone())).unwrap_or_default();
+            format!("{name} (its first {} lines are copied from there)", c.copied)
+        }),
+    );
     push(
         "cost (Claude Code's tally)",
         about.cost_state.and_then(|line| {
