@@ -41,7 +41,7 @@ export interface TranscriptFile {
 }
 
 export interface Stats {
-  inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheCreationTokens: number;
+  inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheCreationTokens: number; cacheCreation1hTokens: number;
   models: Record<string, number>; toolCalls: Record<string, number>;
   /** Calls whose tool reported an error; rejected and interrupted calls are counted apart. */
   toolErrors: number; toolRejections: number; interruptions: number; apiErrors: number; userPrompts: number; assistantTurns: number;

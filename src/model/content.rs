@@ -40,6 +40,9 @@ pub struct Usage {
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub cache_creation_input_tokens: u64,
+    /// Of the cache written, what was written for an hour (`cache_creation.ephemeral_1h_input_tokens`,
+    /// priced higher than the usual five minutes); 0 where the usage does not split it.
+    pub cache_creation_1h_input_tokens: u64,
     pub cache_read_input_tokens: u64,
 }
 

@@ -258,6 +258,11 @@ impl<'a> At<'a> {
                 input_tokens: u.input_tokens.map(count).unwrap_or(0),
                 output_tokens: u.output_tokens.map(count).unwrap_or(0),
                 cache_creation_input_tokens: u.cache_creation_input_tokens.map(count).unwrap_or(0),
+                cache_creation_1h_input_tokens: u
+                    .cache_creation
+                    .and_then(|c| c.ephemeral_1h_input_tokens)
+                    .map(count)
+                    .unwrap_or(0),
                 cache_read_input_tokens: u.cache_read_input_tokens.map(count).unwrap_or(0),
             }),
             content,

@@ -227,6 +227,13 @@ pub(crate) struct WireUsage {
     pub output_tokens: Option<Num>,
     pub cache_creation_input_tokens: Option<Num>,
     pub cache_read_input_tokens: Option<Num>,
+    pub cache_creation: Option<WireCacheCreation>,
+}
+
+/// `usage.cache_creation`: the cache written, by how long it is kept.
+#[derive(Deserialize, Default)]
+pub(crate) struct WireCacheCreation {
+    pub ephemeral_1h_input_tokens: Option<Num>,
 }
 
 /// `message.content`: a string, or a list that may mix bare strings and blocks.

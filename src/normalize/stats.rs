@@ -21,6 +21,8 @@ pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
         stats.cache_read_tokens = stats.cache_read_tokens.saturating_add(turn.usage.cache_read_input_tokens);
         stats.cache_creation_tokens =
             stats.cache_creation_tokens.saturating_add(turn.usage.cache_creation_input_tokens);
+        stats.cache_creation_1h_tokens =
+            stats.cache_creation_1h_tokens.saturating_add(turn.usage.cache_creation_1h_input_tokens);
         if let Some(model) = turn.model {
             // Claude Code's own stand-in for failed responses is not a model.
             let model = model.key(src);
@@ -110,6 +112,8 @@ pub fn add_agent(session: &mut Stats, agent: &Stats) {
     session.output_tokens = session.output_tokens.saturating_add(agent.output_tokens);
     session.cache_read_tokens = session.cache_read_tokens.saturating_add(agent.cache_read_tokens);
     session.cache_creation_tokens = session.cache_creation_tokens.saturating_add(agent.cache_creation_tokens);
+    session.cache_creation_1h_tokens =
+        session.cache_creation_1h_tokens.saturating_add(agent.cache_creation_1h_tokens);
     for (model, n) in &agent.models {
         *session.models.entry(model.clone()).or_insert(0) += n;
     }

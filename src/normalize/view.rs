@@ -240,6 +240,8 @@ pub struct Stats {
     pub output_tokens: u64,
     pub cache_read_tokens: u64,
     pub cache_creation_tokens: u64,
+    /// Of the cache written, what was kept for an hour rather than five minutes.
+    pub cache_creation_1h_tokens: u64,
     /// Model name -> API responses.
     pub models: std::collections::BTreeMap<String, u64>,
     /// Tool name -> calls.

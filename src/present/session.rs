@@ -138,7 +138,13 @@ pub fn side_view(ws: &Workspace, s: &Session) -> SideView {
         ("tokens in", thousands(stats.input_tokens)),
         ("tokens out", thousands(stats.output_tokens)),
         ("cache read", thousands(stats.cache_read_tokens)),
-        ("cache write", thousands(stats.cache_creation_tokens)),
+        (
+            "cache write",
+            match stats.cache_creation_1h_tokens {
+                0 => thousands(stats.cache_creation_tokens),
+                hour => format!("{} (1 h: {})", thousands(stats.cache_creation_tokens), thousands(hour)),
+            },
+        ),
         ("prompts", stats.user_prompts.to_string()),
         ("responses", stats.assistant_turns.to_string()),
         ("tool calls", tools.iter().map(|t| t.1).sum::<u64>().to_string()),
@@ -293,6 +299,24 @@ mod tests {
         // Its title is Claude's (ai-title).
         assert_eq!(s.title, s.about.ai_title);
         assert!(s.title.is_some());
+    }
+
+    #[test]
+    fn cache_kept_for_an_hour_is_counted_apart() {
+        // 2.1.39 writes `usage.cache_creation` split by how long the cache is kept.
+        let ws = crate::present::tools::test_support::fixture(
+            "marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl",
+        );
+        let stats = &ws.sessions[0].stats;
+        assert!(stats.cache_creation_1h_tokens > 0);
+        assert!(stats.cache_creation_1h_tokens <= stats.cache_creation_tokens);
+        let side = side_view(&ws, &ws.sessions[0]);
+        let write = side.stats.iter().find(|(l, _)| *l == "cache write").unwrap();
+        assert!(
+            write.1.contains(&format!("(1 h: {})", thousands(stats.cache_creation_1h_tokens))),
+            "{}",
+            write.1
+        );
     }
 
     #[test]
