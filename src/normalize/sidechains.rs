@@ -128,6 +128,9 @@ fn link_workflow_agents(session: &mut Session, files: &[Transcript]) {
             }
         }
     }
+    if runs.is_empty() {
+        return;
+    }
     // In the order they started (files arrive in any order), so the run reads as it ran.
     let started = |agent: &super::view::Agent| {
         let first = agent.thread.items.first()?;

@@ -561,6 +561,8 @@ impl<'a> Builder<'a> {
             Attachable::PreHook(line) => call.pre_hooks.push(line),
             Attachable::PostHook(line) => call.post_hooks.push(line),
             Attachable::Progress(line) => call.progress.push(line),
+            // A line of several text blocks is met once per block; it is one thing loaded.
+            Attachable::Loaded(line) if call.loaded.contains(&line) => {}
             Attachable::Loaded(line) => call.loaded.push(line),
         }
         false

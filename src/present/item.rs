@@ -145,7 +145,6 @@ pub struct CallRow {
     pub pre_hooks: Vec<LineRef>,
     pub post_hooks: Vec<LineRef>,
     pub progress: Vec<LineRef>,
-    /// The sub-agent it spawned.
     /// The sub-agents the call spawned.
     pub agents: Vec<AgentSummary>,
     /// For a TodoWrite, the list the thread's TodoWrite before it wrote.
