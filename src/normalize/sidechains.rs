@@ -113,16 +113,10 @@ fn link_workflow_agents(session: &mut Session, files: &[Transcript]) {
             if call.name.is_none_or(|n| n.raw(src) != "Workflow") {
                 continue;
             }
-            let run_id = call.result.and_then(|r| {
-                let file = &files[r.line.file as usize];
-                let EntryKind::User(user) = &file.lines[r.line.line as usize].entry()?.kind else {
-                    return None;
-                };
-                match tool_result::decode(&file.bytes, user.tool_use_result?, Some("Workflow")) {
-                    tool_result::ToolUseResult::Workflow(w) => w.run_id,
-                    _ => None,
-                }
-            });
+            let run_id = match structured_result(files, call, "Workflow") {
+                Some(tool_result::ToolUseResult::Workflow(w)) => w.run_id,
+                _ => None,
+            };
             if let Some(run_id) = run_id {
                 runs.push((run_id, thread_id, index, item.line));
             }
@@ -171,16 +165,10 @@ fn spawn_calls(session: &Session, files: &[Transcript]) -> Vec<SpawnCall> {
             }
             let input = input_of(files, item.line, item.block);
             let text = |key: &str| input.as_ref().and_then(|i| i.get(key)?.as_str().map(str::to_owned));
-            let result_agent_id = call.result.and_then(|r| {
-                let file = &files[r.line.file as usize];
-                let EntryKind::User(user) = &file.lines[r.line.line as usize].entry()?.kind else {
-                    return None;
-                };
-                match tool_result::decode(&file.bytes, user.tool_use_result?, Some("Task")) {
-                    tool_result::ToolUseResult::Task(task) => task.agent_id,
-                    _ => None,
-                }
-            });
+            let result_agent_id = match structured_result(files, call, "Task") {
+                Some(tool_result::ToolUseResult::Task(task)) => task.agent_id,
+                _ => None,
+            };
             let progress_agent_ids = call
                 .progress
                 .iter()
@@ -209,6 +197,18 @@ fn spawn_calls(session: &Session, files: &[Transcript]) -> Vec<SpawnCall> {
         }
     }
     calls
+}
+
+/// The `toolUseResult` of `call`'s result line, decoded as `tool`'s.
+fn structured_result(
+    files: &[Transcript],
+    call: &super::view::ToolCall,
+    tool: &str,
+) -> Option<tool_result::ToolUseResult> {
+    let r = call.result?;
+    let file = &files[r.line.file as usize];
+    let EntryKind::User(user) = &file.lines[r.line.line as usize].entry()?.kind else { return None };
+    Some(tool_result::decode(&file.bytes, user.tool_use_result?, Some(tool)))
 }
 
 fn input_of(files: &[Transcript], line: LineRef, block: Option<u32>) -> Option<serde_json::Value> {

@@ -197,6 +197,15 @@ impl CallView {
         self.result.as_ref()?.structured.as_ref()
     }
 
+    /// The structured result as plain JSON, for tools whose result cctv reads field by field
+    /// (those with no typed shape).
+    pub fn structured_fields(&self) -> Option<&Value> {
+        match self.structured()? {
+            ToolUseResult::Other { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+
     pub fn outcome(&self) -> Outcome {
         match &self.result {
             None => Outcome::Missing,

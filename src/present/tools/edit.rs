@@ -66,10 +66,7 @@ impl EditBody {
 /// where there was one (documented shape: Claude Code's `sdk-tools.d.ts`; no public session has
 /// a notebook edit).
 fn notebook(call: &CallView) -> EditBody {
-    let stored = match call.structured() {
-        Some(ToolUseResult::Other { value, .. }) => Some(value),
-        _ => None,
-    };
+    let stored = call.structured_fields();
     let text = |key: &str| {
         stored.and_then(|v| v.get(key)).and_then(Value::as_str).or_else(|| call.text(key)).unwrap_or_default()
     };

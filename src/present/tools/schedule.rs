@@ -9,7 +9,6 @@
 use serde_json::Value;
 
 use super::Output;
-use crate::model::tool_result::ToolUseResult;
 use crate::present::calls::CallView;
 use crate::present::format::duration;
 
@@ -38,10 +37,7 @@ pub fn is_schedule_tool(name: &str) -> bool {
 
 impl ScheduleBody {
     pub fn of(call: &CallView) -> ScheduleBody {
-        let result = match call.structured() {
-            Some(ToolUseResult::Other { value, .. }) => Some(value),
-            _ => None,
-        };
+        let result = call.structured_fields();
         let input = |key: &str| call.input.get(key);
         let out = |key: &str| result.and_then(|r| r.get(key));
         let text = |v: Option<&Value>| v.and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned);

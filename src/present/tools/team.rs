@@ -32,10 +32,7 @@ pub struct TeamBody {
 
 impl TeamBody {
     pub fn of(call: &CallView) -> TeamBody {
-        let result = match call.structured() {
-            Some(ToolUseResult::Other { value, .. }) => Some(value),
-            _ => None,
-        };
+        let result = call.structured_fields();
         let text = |key: &str| {
             result
                 .and_then(|r| r.get(key))
