@@ -31,7 +31,7 @@ fn views(ws: &Workspace) -> Vec<(u32, ItemView)> {
     for s in &ws.sessions {
         for (thread, items) in s.threads() {
             for (i, item) in items.items.iter().enumerate() {
-                let view = item_view(ws, s, Row { thread, item: i as u32, depth: 0 }).unwrap();
+                let view = item_view(ws, s, Row::new(thread, i as u32, 0)).unwrap();
                 out.push((ws.line(item.line).number, view));
             }
         }

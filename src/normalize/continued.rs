@@ -5,18 +5,22 @@
 
 use super::fxhash::FxMap;
 use super::view::Session;
-use crate::model::{EntryKind, Transcript};
+use crate::model::Transcript;
 
 /// Where a session's first lines came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ContinuedFrom {
     /// The index of the session copied, in the workspace's sessions.
     pub session: u32,
-    /// How many of this session's first conversation lines are that session's.
+    /// How many of this session's first lines (of those with a uuid) are that session's.
     pub copied: u32,
+    /// The index, in this session's file, of the last line of the copy: every line up to it
+    /// (the events between the copied messages too) came from the other session.
+    pub through: u32,
 }
 
 /// Sets `about.continued_from` on each session whose file begins with lines of another's.
+/// Lines are known by their `uuid`; those without one (titles, snapshots) are not compared.
 pub fn link(sessions: &mut [Session], files: &[Transcript]) {
     let mut with_files: Vec<(usize, &Transcript)> =
         sessions.iter().enumerate().filter_map(|(i, s)| Some((i, &files[s.file? as usize]))).collect();
@@ -28,29 +32,33 @@ pub fn link(sessions: &mut [Session], files: &[Transcript]) {
     with_files.sort_by(|a, b| sessions[a.0].stats.last_timestamp.cmp(&sessions[b.0].stats.last_timestamp));
     let mut owner: FxMap<&[u8], usize> = FxMap::default();
     for &(session, file) in &with_files {
-        for uuid in conversation_uuids(file) {
+        for (_, uuid) in own_uuids(file) {
             owner.entry(uuid).or_insert(session);
         }
     }
     for &(session, file) in &with_files {
-        let mut uuids = conversation_uuids(file).peekable();
-        let Some(from) = uuids.peek().and_then(|u| owner.get(u)).copied().filter(|&o| o != session) else {
+        let mut uuids = own_uuids(file).peekable();
+        let Some(from) = uuids.peek().and_then(|(_, u)| owner.get(u)).copied().filter(|&o| o != session)
+        else {
             continue;
         };
-        let copied = uuids.take_while(|u| owner.get(u) == Some(&from)).count() as u32;
-        sessions[session].about.continued_from = Some(ContinuedFrom { session: from as u32, copied });
+        let (copied, through) = uuids
+            .take_while(|(_, u)| owner.get(u) == Some(&from))
+            .fold((0, 0), |(n, _), (line, _)| (n + 1, line as u32));
+        sessions[session].about.continued_from =
+            Some(ContinuedFrom { session: from as u32, copied, through });
     }
 }
 
-fn conversation_uuids(file: &Transcript) -> impl Iterator<Item = &[u8]> {
-    file.lines.iter().filter_map(|line| {
+/// The lines of the session's own conversation (messages and the events between them, not a
+/// sub-agent's): (index in the file, uuid).
+fn own_uuids(file: &Transcript) -> impl Iterator<Item = (usize, &[u8])> {
+    file.lines.iter().enumerate().filter_map(|(index, line)| {
         let entry = line.entry()?;
-        match entry.kind {
-            EntryKind::User(_) | EntryKind::Assistant(_) if !entry.envelope.is_sidechain => {
-                Some(entry.envelope.uuid?.key(&file.bytes))
-            }
-            _ => None,
+        if entry.envelope.is_sidechain {
+            return None;
         }
+        Some((index, entry.envelope.uuid?.key(&file.bytes)))
     })
 }
 
@@ -82,6 +90,6 @@ mod tests {
         ]);
         let (a, b) = (&ws.sessions[1], &ws.sessions[0]);
         assert_eq!(a.about.continued_from, None);
-        assert_eq!(b.about.continued_from, Some(super::ContinuedFrom { session: 1, copied: 2 }));
+        assert_eq!(b.about.continued_from, Some(super::ContinuedFrom { session: 1, copied: 2, through: 1 }));
     }
 }

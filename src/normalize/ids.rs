@@ -40,11 +40,13 @@ pub struct Found {
     pub item: u32,
 }
 
-/// The item whose anchor id is `id`, in any session, thread or sub-agent.
+/// The item whose anchor id is `id`, in any session, thread or sub-agent. A session that begins
+/// with a copy of another's lines shares their ids; the link goes to the original.
 pub fn find(workspace: &Workspace, id: &str) -> Option<Found> {
     for (session, s) in workspace.sessions.iter().enumerate() {
         for (thread_ref, thread) in s.threads() {
-            if let Some(item) = thread.items.iter().position(|item| item_id(workspace, item) == id) {
+            let named = |item: &Item| !s.is_copied(item.line) && item_id(workspace, item) == id;
+            if let Some(item) = thread.items.iter().position(named) {
                 return Some(Found { session, thread: thread_ref, item: item as u32 });
             }
         }

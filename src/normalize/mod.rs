@@ -142,6 +142,15 @@ fn sessions(files: &[Transcript], metas: &HashMap<String, AgentMeta>, given: usi
         build_session(session, files, &agent_files, metas, given);
     }
     continued::link(&mut sessions, files);
+    // A copy holds its original's title lines too: it is named by its own first prompt instead.
+    for s in 0..sessions.len() {
+        let Some(from) = &sessions[s].about.continued_from else { continue };
+        if sessions[s].title == sessions[from.session as usize].title {
+            if let Some(own) = first_prompt_title(&sessions[s], files) {
+                sessions[s].title = Some(own);
+            }
+        }
+    }
     sessions
 }
 
@@ -325,8 +334,9 @@ fn tombstoned(file: &Transcript) -> fxhash::FxSet<&[u8]> {
         .collect()
 }
 
+/// The first prompt the person typed in this session (not one copied from another).
 fn first_prompt_title(session: &Session, files: &[Transcript]) -> Option<String> {
-    let item = session.thread.items.iter().find(|i| i.is_typed_prompt())?;
+    let item = session.thread.items.iter().find(|i| i.is_typed_prompt() && !session.is_copied(i.line))?;
     let file = &files[item.line.file as usize];
     let message = file.lines[item.line.line as usize].entry()?.message()?;
     let text = message.text(&file.bytes, item.block)?;

@@ -371,4 +371,13 @@ impl Session {
     pub fn item(&self, thread: ThreadRef, item: u32) -> Option<&Item> {
         self.thread(thread).items.get(item as usize)
     }
+
+    /// Whether a line of this session is part of the copy of another session it begins with
+    /// (see [`super::continued`]).
+    pub fn is_copied(&self, line: LineRef) -> bool {
+        self.about
+            .continued_from
+            .as_ref()
+            .is_some_and(|c| self.file == Some(line.file) && line.line <= c.through)
+    }
 }

@@ -120,6 +120,8 @@ pub enum ItemBody {
     },
     Event(EventView),
     Compacted(Compacted),
+    /// The rows this session copied from another at its start, folded into one.
+    Copied(CopiedView),
     /// An entry or block cctv cannot show in words, with a badge saying why (none for a prompt
     /// that is neither text, image nor document: its raw line is all there is).
     Raw {
@@ -129,6 +131,17 @@ pub enum ItemBody {
     /// Nothing to draw: the line or block is not of the kind the item says (a thinking item
     /// without its thinking block, a result item without its result).
     Empty,
+}
+
+/// The beginning of a session that is a copy of another loaded session.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CopiedView {
+    /// The session copied, as an index into the workspace's sessions.
+    pub from: usize,
+    /// What that session is called.
+    pub from_title: String,
+    /// "This session continues …: it begins with 12 lines copied from it (40 rows, folded here)."
+    pub text: String,
 }
 
 /// A tool call's header, and what its panel holds when opened.
@@ -266,17 +279,43 @@ pub fn item_view(ws: &Workspace, session: &Session, row: Row) -> Option<ItemView
     Some(ItemView {
         id: ids::item_id(ws, item),
         line: item.line,
-        role: role(ws, item),
+        role: match row.copied {
+            0 => role(ws, item),
+            _ => Role::System,
+        },
         time: ws
             .entry(item.line)
             .and_then(|e| e.envelope.timestamp)
             .map(|t| t.decode(src).get(11..19).unwrap_or_default().to_owned()),
         meta: item.meta,
         synthetic: item.synthetic,
-        body: item_body(ws, session, thread, row.item),
+        body: match row.copied {
+            0 => item_body(ws, session, thread, row.item),
+            rows => copied_view(ws, session, rows).unwrap_or(ItemBody::Empty),
+        },
         stop: stop_reason(ws, thread, row.item),
         forks,
     })
+}
+
+fn copied_view(ws: &Workspace, session: &Session, rows: u32) -> Option<ItemBody> {
+    let continued = session.about.continued_from.as_ref()?;
+    let from = ws.sessions.get(continued.session as usize)?;
+    let from_title =
+        from.title.clone().or(from.session_id.clone()).unwrap_or_else(|| "another session".to_owned());
+    let lines = match continued.copied {
+        1 => "1 line".to_owned(),
+        n => format!("{n} lines"),
+    };
+    let rows = match rows {
+        1 => "1 row".to_owned(),
+        n => format!("{n} rows"),
+    };
+    Some(ItemBody::Copied(CopiedView {
+        from: continued.session as usize,
+        text: format!("This session continues “{from_title}”: it begins with {lines} copied from it ({rows}, folded here)."),
+        from_title,
+    }))
 }
 
 fn role(ws: &Workspace, item: &Item) -> Role {
@@ -586,8 +625,8 @@ mod tests {
         for s in &ws.sessions {
             for (thread, items) in s.threads() {
                 for (i, item) in items.items.iter().enumerate() {
-                    let view = item_view(ws, s, Row { thread, item: i as u32, depth: 0 })
-                        .expect("every item has a view");
+                    let view =
+                        item_view(ws, s, Row::new(thread, i as u32, 0)).expect("every item has a view");
                     out.push((item.kind.clone(), view));
                 }
             }

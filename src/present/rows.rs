@@ -1,6 +1,7 @@
 //! The rows of the conversation view: a session's threads flattened into one list, so one
 //! virtualized list can show it. Opening a sub-agent's call puts the agent's rows right under it,
-//! one level deeper; choosing a branch shows it in place of what followed its fork point.
+//! one level deeper; choosing a branch shows it in place of what followed its fork point. A
+//! session that begins with a copy of another's lines shows the copy as one row, until asked.
 
 use std::collections::HashSet;
 
@@ -13,6 +14,15 @@ pub struct Row {
     pub thread: ThreadRef,
     pub item: u32,
     pub depth: u16,
+    /// Non-zero for the one row that stands for the first `copied` items of the main line, which
+    /// are a copy of another session (`about.continued_from`); `item` is then the first of them.
+    pub copied: u32,
+}
+
+impl Row {
+    pub fn new(thread: ThreadRef, item: u32, depth: u16) -> Row {
+        Row { thread, item, depth, copied: 0 }
+    }
 }
 
 /// What the reader has chosen to see.
@@ -22,6 +32,8 @@ pub struct Choices {
     pub open_agents: HashSet<u32>,
     /// The branch shown instead of the main continuation after its fork point.
     pub branch: Option<u32>,
+    /// Show the lines copied from another session row by row, instead of as one row.
+    pub show_copied: bool,
 }
 
 /// The rows to show, and for each item that passes `keep`.
@@ -29,6 +41,13 @@ pub fn rows(session: &Session, choices: &Choices, keep: &dyn Fn(ThreadRef, u32) 
     let mut out = Vec::new();
     let mut visiting = HashSet::new();
     let main = &session.thread;
+    let copied = match choices.show_copied {
+        true => 0,
+        false => main.items.iter().take_while(|item| session.is_copied(item.line)).count(),
+    };
+    if copied > 0 && (0..copied).any(|i| keep(ThreadRef::Main, i as u32)) {
+        out.push(Row { copied: copied as u32, ..Row::new(ThreadRef::Main, 0, 0) });
+    }
     let fork = choices.branch.and_then(|b| {
         let branch = session.branches.get(b as usize)?;
         Some((b, branch.fork_point))
@@ -40,14 +59,23 @@ pub fn rows(session: &Session, choices: &Choices, keep: &dyn Fn(ThreadRef, u32) 
                 Some(line) => main.items.iter().rposition(|i| i.line == line).map_or(0, |p| p + 1),
                 None => 0,
             };
-            push_thread(session, ThreadRef::Main, 0..cut, 0, choices, keep, &mut visiting, &mut out);
+            push_thread(
+                session,
+                ThreadRef::Main,
+                copied.min(cut)..cut,
+                0,
+                choices,
+                keep,
+                &mut visiting,
+                &mut out,
+            );
             let len = session.branches[b as usize].thread.items.len();
             push_thread(session, ThreadRef::Branch(b), 0..len, 0, choices, keep, &mut visiting, &mut out);
         }
         None => push_thread(
             session,
             ThreadRef::Main,
-            0..main.items.len(),
+            copied..main.items.len(),
             0,
             choices,
             keep,
@@ -90,7 +118,7 @@ fn push_thread(
     for index in range {
         let item = &items[index];
         if keep(thread_ref, index as u32) {
-            out.push(Row { thread: thread_ref, item: index as u32, depth });
+            out.push(Row::new(thread_ref, index as u32, depth));
         }
         let ItemKind::ToolCall(call) = &item.kind else { continue };
         for &agent in &call.agents {

@@ -13,7 +13,7 @@ use super::tools::tool_call;
 use crate::normalize::{LineRef, Workspace};
 use crate::present::commands::{CommandView, InjectedView};
 use crate::present::event::{EventView, Tone};
-use crate::present::item::{item_view, BranchChoice, Compacted, ItemBody, Role};
+use crate::present::item::{item_view, BranchChoice, Compacted, CopiedView, ItemBody, Role};
 use crate::present::rows::Row;
 
 pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
@@ -56,6 +56,25 @@ pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
             <div class="cctv-item__body">{body}{stop}</div>
         </article>
         {forks}
+    }
+    .into_any()
+}
+
+/// The rows copied from another session, as one row: show them here, or open the original.
+fn copied_rows(copied: CopiedView) -> AnyView {
+    let viewer = use_viewer();
+    let from = copied.from;
+    view! {
+        <div class="cctv-copied">
+            <span>{copied.text}</span>
+            " "
+            <button class="cctv-link" on:click=move |_| viewer.choices.update(|c| c.show_copied = true)>"Show them here"</button>
+            " · "
+            <button class="cctv-link" on:click=move |_| {
+                viewer.session.set(from);
+                viewer.reset_view();
+            }>{format!("Open “{}”", copied.from_title)}</button>
+        </div>
     }
     .into_any()
 }
@@ -159,6 +178,7 @@ fn item_body(ws: Arc<Workspace>, row: Row, line: LineRef, body: ItemBody) -> Any
         .into_any(),
         ItemBody::Event(event) => event_view(ws, row, line, event),
         ItemBody::Compacted(c) => compacted(row, c),
+        ItemBody::Copied(copied) => copied_rows(copied),
         // A prompt with nothing to show in words is its raw line, as it always was.
         ItemBody::Raw { badge, .. } if badge.is_empty() => raw_line(&ws, line),
         ItemBody::Raw { badge, line_number } => view! {

@@ -75,7 +75,7 @@ fn row_key(row: &Row) -> String {
         ThreadRef::Branch(b) => format!("b{b}"),
         ThreadRef::Agent(a) => format!("a{a}"),
     };
-    format!("{thread}:{}:{}", row.item, row.depth)
+    format!("{thread}:{}:{}:{}", row.item, row.depth, row.copied)
 }
 
 fn parse_key(key: &str) -> Option<Row> {
@@ -87,7 +87,8 @@ fn parse_key(key: &str) -> Option<Row> {
         ("a", n) => ThreadRef::Agent(n.parse().ok()?),
         _ => return None,
     };
-    Some(Row { thread, item: parts.next()?.parse().ok()?, depth: parts.next()?.parse().ok()? })
+    let (item, depth) = (parts.next()?.parse().ok()?, parts.next()?.parse().ok()?);
+    Some(Row { copied: parts.next()?.parse().ok()?, ..Row::new(thread, item, depth) })
 }
 
 #[component]

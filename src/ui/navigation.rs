@@ -35,11 +35,13 @@ pub fn go_to_id(viewer: Viewer, id: &str) -> bool {
 pub fn reveal(viewer: Viewer, ws: &Workspace, session: usize, thread: ThreadRef, item: u32) {
     let Some(s) = ws.sessions.get(session) else { return };
     let (agents, branch) = rows::path_to(s, thread);
+    let copied = s.item(thread, item).is_some_and(|i| s.is_copied(i.line));
     viewer.choices.update(|c| {
         c.open_agents.extend(agents);
         if branch.is_some() {
             c.branch = branch;
         }
+        c.show_copied |= copied;
     });
     if !viewer.filter.get_untracked().keeps(ws, s, thread, item) {
         viewer.filter.set(Filter::default());

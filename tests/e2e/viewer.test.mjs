@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { site, open, drop, foreign, waitForTitle, FIXTURES, ROOT } from "./harness.mjs";
 
@@ -261,6 +261,41 @@ test("a session folder with agents three deep, a workflow run and a saved output
   const grep = await openToolByName(page, "Grep");
   await grep.locator(".cctv-notice", { hasText: "output saved to a file (52.1KB)" }).waitFor();
   assert.match(await grep.textContent(), /TODO item 1204/);
+  assert.deepEqual(foreign(requests, web.server.url), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a background copy of a session shows the copied lines as one row, and a link to one of them opens the original", async () => {
+  // Made from a real 2.1.3 session as Claude Code makes a background one: its first lines copied
+  // under a new session id, then the session's own prompt.
+  const id = "7fcdbdcd-c55c-4463-b1d1-3a8d85864ad0";
+  const copyId = "0b5e0000-1111-4222-8333-444455556666";
+  const original = await readFile(join(FIXTURES, `M-Thisness__M-Claude/Archives/${id}.jsonl`), "utf8");
+  const copied = original.split("\n").slice(0, 21);
+  const last = copied.map((l) => JSON.parse(l).uuid).filter(Boolean).at(-1);
+  const copy = [...copied.map((l) => l.replaceAll(id, copyId)), JSON.stringify({
+    type: "user", uuid: "bg000000-0000-4000-8000-000000000001", parentUuid: last, sessionId: copyId, sessionKind: "bg",
+    timestamp: "2026-01-12T09:00:00.000Z", message: { role: "user", content: "Carry on in the background" },
+  })].join("\n");
+  const { page, context, requests, errors } = await open(web.chrome, web.server.url);
+  await drop(page, [{ name: `${copyId}.jsonl`, bytes: Buffer.from(copy) }, { name: `${id}.jsonl`, bytes: Buffer.from(original) }]);
+  await waitForTitle(page, "Carry on in the background");
+  const sessions = page.locator(".cctv-sessions");
+  await sessions.selectOption({ label: await sessions.locator("option", { hasText: "Carry on" }).textContent() });
+
+  const marker = page.locator(".cctv-copied");
+  await marker.waitFor();
+  assert.match(await marker.textContent(), /continues “Greeting and Chrome Command Attempt”: it begins with 17 lines copied from it \(\d+ rows, folded here\)/);
+  assert.equal(await page.locator(".cctv-item").count(), 2, "the copy as one row, then the session's own prompt");
+  await marker.getByRole("button", { name: "Show them here" }).click();
+  await page.waitForFunction(() => document.querySelectorAll(".cctv-item").length > 2);
+  assert.equal(await marker.count(), 0);
+
+  // The first prompt is in both files; its link opens the session it was written in.
+  await page.evaluate(() => (location.hash = "#3cf92bd2-d87e-[REDACTED_CARD]8286"));
+  await page.locator(".cctv-item--target").waitFor();
+  assert.match(await sessions.evaluate((s) => s.selectedOptions[0].textContent), /Greeting and Chrome/);
   assert.deepEqual(foreign(requests, web.server.url), []);
   assert.deepEqual(errors, []);
   await context.close();
