@@ -5,9 +5,10 @@ use super::calls::{call_view, CallView, Outcome, Saved};
 use super::commands::{
     command_view, headline, injected_view, note_label, notice_view, CommandView, InjectedView, NoticeView,
 };
-use super::event::{event_view, EventView};
+use super::event::{event_view, plural, EventView};
 use super::hooks::{hook_view, progress_view, HookView, ProgressView};
 use super::rows::{forks_at, Row};
+use super::session::session_name;
 use super::tools::{is_task_tool, tool_body, written_todos, TaskBoard, TasksBody, ToolBody};
 use crate::model::body::{self, ImageSource, ToolResultContent};
 use crate::model::synthetic::rejection_feedback;
@@ -301,16 +302,8 @@ pub fn item_view(ws: &Workspace, session: &Session, row: Row) -> Option<ItemView
 fn copied_view(ws: &Workspace, session: &Session, rows: u32) -> Option<ItemBody> {
     let continued = session.about.continued_from.as_ref()?;
     let from = ws.sessions.get(continued.session as usize)?;
-    let from_title =
-        from.title.clone().or(from.session_id.clone()).unwrap_or_else(|| "another session".to_owned());
-    let lines = match continued.copied {
-        1 => "1 line".to_owned(),
-        n => format!("{n} lines"),
-    };
-    let rows = match rows {
-        1 => "1 row".to_owned(),
-        n => format!("{n} rows"),
-    };
+    let from_title = session_name(from).unwrap_or_else(|| "another session".to_owned());
+    let (lines, rows) = (plural(continued.copied.into(), "line"), plural(rows.into(), "row"));
     Some(ItemBody::Copied(CopiedView {
         from: continued.session as usize,
         text: format!("This session continues “{from_title}”: it begins with {lines} copied from it ({rows}, folded here)."),

@@ -219,8 +219,7 @@ fn about_rows(ws: &Workspace, about: &About) -> Vec<(&'static str, String)> {
     push(
         "continued from",
         about.continued_from.as_ref().map(|c| {
-            let from = ws.sessions.get(c.session as usize);
-            let name = from.and_then(|s| s.title.clone().or(s.session_id.clone())).unwrap_or_default();
+            let name = ws.sessions.get(c.session as usize).and_then(session_name).unwrap_or_default();
             format!("{name} (its first {} lines are copied from there)", c.copied)
         }),
     );
@@ -233,6 +232,11 @@ fn about_rows(ws: &Workspace, about: &About) -> Vec<(&'static str, String)> {
         }),
     );
     rows
+}
+
+/// What another session is called where this one points at it: its title, else its id.
+pub fn session_name(session: &Session) -> Option<String> {
+    session.title.clone().or(session.session_id.clone())
 }
 
 /// A `pr-link` line: `#12 owner/repo`, and its link where it is a safe one.
