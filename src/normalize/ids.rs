@@ -1,6 +1,6 @@
 //! Stable ids for items, derived when asked for.
 
-use super::view::{Item, ThreadRef, Workspace};
+use super::view::{Item, Session, ThreadRef, Workspace};
 use crate::model::EntryKind;
 
 /// Claude Code's `deriveUUID`: the parent's first 24 characters and the block index as 12 hex
@@ -43,15 +43,17 @@ pub struct Found {
 /// The item whose anchor id is `id`, in any session, thread or sub-agent. A session that begins
 /// with a copy of another's lines shares their ids; the link goes to the original.
 pub fn find(workspace: &Workspace, id: &str) -> Option<Found> {
-    for (session, s) in workspace.sessions.iter().enumerate() {
-        for (thread_ref, thread) in s.threads() {
-            let named = |item: &Item| !s.is_copied(item.line) && item_id(workspace, item) == id;
-            if let Some(item) = thread.items.iter().position(named) {
-                return Some(Found { session, thread: thread_ref, item: item as u32 });
-            }
-        }
-    }
-    None
+    workspace.sessions.iter().enumerate().find_map(|(session, s)| {
+        find_in(workspace, s, id).map(|(thread, item)| Found { session, thread, item })
+    })
+}
+
+/// The item whose anchor id is `id` in one session, not counting lines it copied from another.
+pub fn find_in(workspace: &Workspace, session: &Session, id: &str) -> Option<(ThreadRef, u32)> {
+    session.threads().find_map(|(thread_ref, thread)| {
+        let named = |item: &Item| !session.is_copied(item.line) && item_id(workspace, item) == id;
+        thread.items.iter().position(named).map(|item| (thread_ref, item as u32))
+    })
 }
 
 #[cfg(test)]

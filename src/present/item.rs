@@ -7,6 +7,7 @@ use super::commands::{
 };
 use super::event::{event_view, plural, EventView};
 use super::hooks::{hook_view, progress_view, HookView, ProgressView};
+use super::link::{self, Anchor, Link};
 use super::rows::{forks_at, Row};
 use super::session::session_name;
 use super::tools::{is_task_tool, tool_body, written_todos, TaskBoard, TasksBody, ToolBody};
@@ -23,6 +24,10 @@ use crate::normalize::{
 pub struct ItemView {
     /// The anchor id (`#<id>`).
     pub id: String,
+    /// A link to the row, as a fragment without its `#` ([`link::row_link`]).
+    pub link: String,
+    /// For a prompt the person typed, a link to the turn it begins.
+    pub turn_link: Option<String>,
     /// The line the row shows, for its raw view.
     pub line: LineRef,
     pub role: Role,
@@ -247,6 +252,8 @@ pub struct AgentSummary {
     pub task: Option<String>,
     /// `12 items · 5 tool calls · 900 tokens out`.
     pub counts: String,
+    /// A link to its conversation ([`link::agent_link`]), when the agent's id is known.
+    pub link: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -277,8 +284,13 @@ pub fn item_view(ws: &Workspace, session: &Session, row: Row) -> Option<ItemView
         _ => Vec::new(),
     };
     let src = ws.src(item.line);
+    let id = ids::item_id(ws, item);
+    let key = link::session_key(ws, session);
+    let link = |anchor| Link { session: key.clone(), anchor }.fragment();
     Some(ItemView {
-        id: ids::item_id(ws, item),
+        link: link(Anchor::Row(id.clone())),
+        turn_link: (row.copied == 0 && item.is_typed_prompt()).then(|| link(Anchor::Turn(id.clone()))),
+        id,
         line: item.line,
         role: match row.copied {
             0 => role(ws, item),
@@ -571,10 +583,10 @@ fn raw(ws: &Workspace, item: &Item, badge: String) -> ItemBody {
 fn agent_summary(ws: &Workspace, session: &Session, agent: u32, several: bool) -> Option<AgentSummary> {
     let a = session.agents.get(agent as usize)?;
     let mut counts = format!(
-        "{} items · {} tool calls · {} tokens out",
-        a.thread.items.len(),
-        a.stats.tool_calls.values().sum::<u64>(),
-        a.stats.output_tokens
+        "{} · {} · {} out",
+        plural(a.thread.items.len() as u64, "item"),
+        plural(a.stats.tool_calls.values().sum::<u64>(), "tool call"),
+        plural(a.stats.output_tokens, "token")
     );
     if a.rebuilt {
         counts.push_str(" · rebuilt from progress lines");
@@ -586,7 +598,8 @@ fn agent_summary(ws: &Workspace, session: &Session, agent: u32, several: bool) -
         })
         .flatten()
         .map(|t| outline::excerpt(&t));
-    Some(AgentSummary { agent, items: a.thread.items.len(), agent_type, task, counts })
+    let link = link::agent_link(ws, session, agent).map(|l| l.fragment());
+    Some(AgentSummary { agent, items: a.thread.items.len(), agent_type, task, counts, link })
 }
 
 fn branch_choices(ws: &Workspace, session: &Session, branches: Vec<u32>) -> Vec<BranchChoice> {

@@ -19,6 +19,7 @@ pub mod format;
 pub mod highlight;
 pub mod hooks;
 pub mod item;
+pub mod link;
 pub mod markdown;
 pub mod markup;
 pub mod rows;

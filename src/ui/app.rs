@@ -11,6 +11,8 @@ use super::navigation::{go_to_hash, keyboard};
 use super::state::{Theme, Viewer};
 use super::{load, side, style, top, warm};
 use crate::normalize::Workspace;
+use crate::present::format::isolate;
+use crate::present::link::{Anchor, Link};
 use crate::present::rows::{self, Row};
 
 /// The whole viewer. Shows `initial` until the reader loads files.
@@ -111,6 +113,9 @@ pub fn App(
                     <code>"~/.claude/projects/"</code>" anywhere on this page, or use Open. Nothing is uploaded."
                 </div>
             })}
+            {move || (!embedded).then(|| viewer.wanted.get()).flatten().map(|link| view! {
+                <div class="cctv-demo-note" role="status">{wanted_note(&link)}</div>
+            })}
             {move || {
                 let problems = viewer.problems.get();
                 (!problems.is_empty()).then(|| view! {
@@ -131,6 +136,22 @@ pub fn App(
             <div class="cctv-drop-hint" aria-hidden="true">"Drop transcripts or a project folder to open them"</div>
         </div>
     }
+}
+
+/// What the reader is told when the address links to a place in no loaded session.
+fn wanted_note(link: &Link) -> String {
+    let what = match link.anchor {
+        Anchor::Row(_) => "a row",
+        Anchor::Turn(_) => "a turn",
+        Anchor::Agent(_) => "a sub-agent's conversation",
+    };
+    let session = match &link.session {
+        Some(s) => format!(" of session {}", isolate(s)),
+        None => String::new(),
+    };
+    format!(
+        "This address links to {what}{session} that is not open. Open that session's files (drop them here or use Open) and cctv will go there."
+    )
 }
 
 /// Shown before anything is loaded (the embed without files).

@@ -51,9 +51,10 @@ impl Embedded {
         self.viewer
     }
 
-    /// Shows the item with this anchor id; false if no loaded item has it.
+    /// Shows the item with this anchor id (or the place a link fragment names); false if no
+    /// loaded session has it.
     pub fn scroll_to(&self, id: &str) -> bool {
-        super::navigation::go_to_id(self.viewer, id)
+        super::navigation::go_to_link(self.viewer, id)
     }
 
     pub fn destroy(&mut self) {

@@ -21,12 +21,12 @@ pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
         return ().into_any();
     };
     let viewer = use_viewer();
-    let target = (row.thread, row.item);
-    let highlighted = move || viewer.target.get() == Some(target);
+    let highlighted = move || viewer.is_highlighted(row.thread, row.item);
     let (meta, synthetic) = (view.meta, view.synthetic);
     let role_class = role_class(view.role);
-    let href = format!("#{}", js_sys::encode_uri_component(&view.id));
-    let copy_id = view.id.clone();
+    let href = format!("#{}", view.link);
+    let turn_href = view.turn_link.map(|l| format!("#{l}"));
+    let copy_href = href.clone();
     let body = item_body(ws.clone(), row, view.line, view.body);
     let forks = (!view.forks.is_empty()).then(|| branch_switch(view.forks));
     let stop = view
@@ -48,8 +48,9 @@ pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
             <div class="cctv-item__gutter">
                 <span class="cctv-item__role">{view.role.label()}</span>
                 {view.time.map(|t| view! { <span class="cctv-item__time">{t}</span> })}
-                <a class="cctv-item__anchor" href=href title="link to this item">"#"</a>
-                <button class="cctv-item__copy" title="copy a link to this item" on:click=move |_| copy_link(&copy_id)>
+                <a class="cctv-item__anchor" href=href title="link to this row">"#"</a>
+                {turn_href.map(|h| view! { <a class="cctv-item__anchor" href=h title="link to this turn (the prompt and all that answered it)">"turn"</a> })}
+                <button class="cctv-item__copy" title="copy a link to this row" on:click=move |_| copy_link(&copy_href)>
                     "copy"
                 </button>
             </div>
@@ -91,12 +92,12 @@ fn role_class(role: Role) -> &'static str {
     }
 }
 
-fn copy_link(id: &str) {
+/// Copies the page's address with `fragment` (`#…`) in place of its own.
+pub fn copy_link(fragment: &str) {
     let window = window();
     let base = window.location().href().unwrap_or_default();
     let base = base.split('#').next().unwrap_or_default().to_owned();
-    let url = format!("{base}#{}", js_sys::encode_uri_component(id));
-    let _ = window.navigator().clipboard().write_text(&url);
+    let _ = window.navigator().clipboard().write_text(&format!("{base}{fragment}"));
 }
 
 fn item_body(ws: Arc<Workspace>, row: Row, line: LineRef, body: ItemBody) -> AnyView {

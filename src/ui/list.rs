@@ -105,8 +105,9 @@ pub fn ConversationList(
     let version = RwSignal::new(0u64);
     let scroll_top = RwSignal::new(0.0f64);
     let viewport = RwSignal::new(900.0f64);
-    // The last scroll request this list acted on: later measurements must not fight the reader.
+    // The last scroll request this list acted on, and whether it still holds the target in view.
     let scrolled = StoredValue::new(0u64);
+    let pinned = StoredValue::new(false);
 
     Effect::new(move |_| {
         let rows = rows.get();
@@ -160,33 +161,47 @@ pub fn ConversationList(
         }
     };
 
-    // Scroll to the target item when asked (search, #anchor, keyboard).
+    // Scroll to the target item when asked (search, links, keyboard), and keep it there while
+    // the rows above it are measured (their estimated heights would otherwise move it away),
+    // until the reader scrolls.
     Effect::new(move |_| {
-        viewer.scroll_request.track();
+        let request = viewer.scroll_request.get();
         version.track();
+        if scrolled.get_value() != request {
+            scrolled.set_value(request);
+            pinned.set_value(true);
+        }
+        if !pinned.get_value() {
+            return;
+        }
         let Some(target) = viewer.target.get_untracked() else { return };
         let Some(el) = container.get_untracked() else { return };
         let position = layout.with_value(|l| {
             let i = l.rows.iter().position(|r| (r.thread, r.item) == target)?;
             Some(l.offsets[i])
         });
-        let pending = viewer.scroll_request.get_untracked();
         if let Some(y) = position {
-            // Only the first layout after a request scrolls.
-            if scrolled.get_value() != pending {
-                el.set_scroll_top((y - 80.0).max(0.0) as i32);
-                scroll_top.set(el.scroll_top() as f64);
-                viewport.set(el.client_height() as f64);
-                scrolled.set_value(pending);
-            }
+            el.set_scroll_top((y - 80.0).max(0.0) as i32);
+            scroll_top.set(el.scroll_top() as f64);
+            viewport.set(el.client_height() as f64);
         }
     });
+    let unpin = move || pinned.set_value(false);
 
     container.on_load(move |el| viewport.set(el.client_height() as f64));
 
     let ws = workspace;
     view! {
-        <div class="cctv-list" node_ref=container on:scroll=on_scroll tabindex="0">
+        <div
+            class="cctv-list"
+            node_ref=container
+            on:scroll=on_scroll
+            on:wheel=move |_| unpin()
+            on:touchstart=move |_| unpin()
+            on:pointerdown=move |_| unpin()
+            on:keydown=move |_| unpin()
+            tabindex="0"
+        >
             <div class="cctv-list__spacer" style=move || format!("height: {}px", window_rows.with(|w| w.1))></div>
             <For
                 each=move || window_rows.get().0

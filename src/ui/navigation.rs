@@ -6,27 +6,35 @@ use wasm_bindgen::JsCast;
 
 use super::state::{Filter, Viewer};
 use super::top::{expand_all, toggle_theme};
-use crate::normalize::{ids, ThreadRef, Workspace};
+use crate::normalize::{ThreadRef, Workspace};
+use crate::present::link::{self, Link};
 use crate::present::rows::{self, Row};
 
-/// Shows the item the address names (`#<uuid>`).
+/// Shows the place the address names (`#s=…&i=…`, `#<uuid>`; see `present::link`). A link to
+/// a session that is not loaded yet is kept, and followed when its files are opened.
 pub fn go_to_hash(viewer: Viewer) {
     let hash = window().location().hash().unwrap_or_default();
-    let Some(id) = hash.strip_prefix('#').filter(|h| !h.is_empty()) else { return };
-    let id =
-        js_sys::decode_uri_component(id).ok().and_then(|s| s.as_string()).unwrap_or_else(|| id.to_owned());
-    go_to_id(viewer, &id);
+    go_to_link(viewer, &hash);
 }
 
-/// Finds the item with this anchor id in any session, opens the way to it and shows it.
-pub fn go_to_id(viewer: Viewer, id: &str) -> bool {
+/// Follows a link fragment (or a bare row id); false if no loaded session has the place.
+pub fn go_to_link(viewer: Viewer, fragment: &str) -> bool {
+    let Some(link) = Link::parse(fragment) else {
+        viewer.wanted.set(None);
+        return false;
+    };
     let Some(ws) = viewer.workspace.get_untracked() else { return false };
-    let Some(found) = ids::find(&ws, id) else { return false };
-    if viewer.session.get_untracked() != found.session {
-        viewer.session.set(found.session);
+    let Some(place) = link::resolve(&ws, &link) else {
+        viewer.wanted.set(Some(link));
+        return false;
+    };
+    viewer.wanted.set(None);
+    if viewer.session.get_untracked() != place.session {
+        viewer.session.set(place.session);
         viewer.reset_view();
     }
-    reveal(viewer, &ws, found.session, found.thread, found.item);
+    reveal(viewer, &ws, place.session, place.thread, place.first);
+    viewer.span.set(place.last);
     true
 }
 

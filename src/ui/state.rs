@@ -9,6 +9,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::normalize::Workspace;
+use crate::present::link::Link;
 pub use crate::present::filter::Filter;
 use crate::present::rows::{Choices, ThreadRef};
 
@@ -52,6 +53,11 @@ pub struct Viewer {
     pub progress: RwSignal<Option<Progress>>,
     /// The item to scroll to and highlight.
     pub target: RwSignal<Option<(ThreadRef, u32)>>,
+    /// The last item highlighted with `target`, in its thread: a link to a turn or to a
+    /// sub-agent's conversation highlights all of it.
+    pub span: RwSignal<u32>,
+    /// A link whose place is in no loaded session (yet): the reader is told to open its files.
+    pub wanted: RwSignal<Option<Link>>,
     /// Bumped to ask the list to scroll to `target` again.
     pub scroll_request: RwSignal<u64>,
     /// What went wrong loading files: (file, reason).
@@ -79,6 +85,8 @@ impl Viewer {
             theme: RwSignal::new(Theme::System),
             progress: RwSignal::new(None),
             target: RwSignal::new(None),
+            span: RwSignal::new(0),
+            wanted: RwSignal::new(None),
             scroll_request: RwSignal::new(0),
             problems: RwSignal::new(Vec::new()),
             demo: RwSignal::new(false),
@@ -114,8 +122,14 @@ impl Viewer {
         });
     }
 
+    /// Whether item `item` of `thread` is highlighted (the target, or within its span).
+    pub fn is_highlighted(&self, thread: ThreadRef, item: u32) -> bool {
+        self.target.get().is_some_and(|(t, first)| t == thread && (first..=self.span.get().max(first)).contains(&item))
+    }
+
     pub fn go_to(&self, target: (ThreadRef, u32)) {
         self.target.set(Some(target));
+        self.span.set(target.1);
         self.scroll_request.update(|n| *n += 1);
     }
 }

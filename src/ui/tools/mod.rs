@@ -94,6 +94,10 @@ fn agent_button(agent: AgentSummary) -> AnyView {
     let viewer = use_viewer();
     let index = agent.agent;
     let open = move || viewer.choices.with(|c| c.open_agents.contains(&index));
+    let link = agent.link.map(|l| {
+        let href = format!("#{l}");
+        view! { <a class="cctv-agent-link" href=href title="link to this sub-agent's conversation">"link"</a> }
+    });
     view! {
         <button
             class={move || if open() { "cctv-agent-toggle cctv-agent-toggle--open" } else { "cctv-agent-toggle" }}
@@ -111,6 +115,7 @@ fn agent_button(agent: AgentSummary) -> AnyView {
                 {format!(" · {})", agent.counts)}
             </span>
         </button>
+        {link}
     }
     .into_any()
 }
