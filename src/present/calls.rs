@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use super::event::plural;
 use super::format::duration;
 use super::tools::{is_background_tool, BackgroundBody, LspBody};
 use crate::model::body::{self, ToolResultContent};
@@ -10,7 +11,7 @@ use crate::model::synthetic::Synthetic;
 use crate::model::tool_result::{self, ToolUseResult};
 use crate::model::{BlockKind, Content, EntryKind};
 use crate::normalize::beside::{SavedOutput, WorkflowRun};
-use crate::normalize::{Item, ItemKind, ToolCall, Workspace};
+use crate::normalize::{Item, ToolCall, Workspace};
 
 /// A call with its parts decoded.
 #[derive(Clone, Debug, PartialEq)]
@@ -240,7 +241,7 @@ impl CallView {
             "WebFetch" => first(&["url"]),
             "Task" | "Agent" => first(&["description", "subagent_type"]),
             "TodoWrite" => {
-                self.input.get("todos").and_then(Value::as_array).map(|t| format!("{} items", t.len()))
+                self.input.get("todos").and_then(Value::as_array).map(|t| plural(t.len() as u64, "item"))
             }
             "ExitPlanMode" => Some("plan".to_owned()),
             "EnterPlanMode" => Some("plan mode".to_owned()),
@@ -294,11 +295,11 @@ impl CallView {
             ToolUseResult::MultiEdit(e) => diff_counts(&super::diff::from_hunks(&e.structured_patch)),
             ToolUseResult::Write(w) if w.kind == "create" => format!("+{}", w.content.lines().count()),
             ToolUseResult::Write(w) => diff_counts(&super::diff::from_hunks(&w.structured_patch)),
-            ToolUseResult::Read(r) if r.file.num_lines > 0 => format!("{} lines", r.file.num_lines),
-            ToolUseResult::Glob(g) => format!("{} files", g.num_files),
+            ToolUseResult::Read(r) if r.file.num_lines > 0 => plural(r.file.num_lines, "line"),
+            ToolUseResult::Glob(g) => plural(g.num_files, "file"),
             ToolUseResult::Grep(g) => match g.num_lines {
-                Some(n) if g.mode.as_deref() == Some("content") => format!("{n} lines"),
-                _ => format!("{} files", g.num_files),
+                Some(n) if g.mode.as_deref() == Some("content") => plural(n, "line"),
+                _ => plural(g.num_files, "file"),
             },
             ToolUseResult::WebFetch(f) => {
                 f.code.map(|c| format!("{c} {}", f.code_text.clone().unwrap_or_default()))?
@@ -309,10 +310,10 @@ impl CallView {
                     parts.push(duration(ms));
                 }
                 if let Some(tokens) = t.total_tokens {
-                    parts.push(format!("{tokens} tokens"));
+                    parts.push(plural(tokens, "token"));
                 }
                 if let Some(tools) = t.total_tool_use_count {
-                    parts.push(format!("{tools} tools"));
+                    parts.push(plural(tools, "tool call"));
                 }
                 parts.join(" · ")
             }
@@ -324,33 +325,4 @@ impl CallView {
 fn diff_counts(rows: &[super::diff::Row]) -> String {
     let (added, removed) = super::diff::counts(rows);
     format!("+{added} −{removed}")
-}
-
-/// The text a search looks in for an item: what the row shows, and for a call its input and
-/// output too.
-pub fn search_text(ws: &Workspace, item: &Item) -> String {
-    let src = &ws.file(item.line).bytes;
-    match &item.kind {
-        ItemKind::ToolCall(call) => {
-            let view = call_view(ws, item, call);
-            let mut text = format!("{} {}", view.name, view.input);
-            if let Some(result) = &view.result {
-                match &result.content {
-                    ToolResultContent::Text(t) => text.push_str(t),
-                    ToolResultContent::Items(items) => {
-                        for i in items {
-                            if let body::ResultItem::Text(t) = i {
-                                text.push_str(t);
-                            }
-                        }
-                    }
-                }
-            }
-            text
-        }
-        ItemKind::Prompt | ItemKind::Text | ItemKind::Thinking => {
-            crate::normalize::outline::item_text(ws, item).unwrap_or_default()
-        }
-        _ => ws.line(item.line).raw(src).into_owned(),
-    }
 }

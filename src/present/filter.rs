@@ -1,5 +1,6 @@
 //! Which rows the reader asked to see.
 
+use super::rows::Choices;
 use crate::model::{EntryKind, SystemSubtype};
 use crate::normalize::{ItemKind, Session, ThreadRef, Workspace};
 
@@ -36,6 +37,16 @@ impl Default for Filter {
 }
 
 impl Filter {
+    /// The choices rows are listed with under this filter: one that picks rows across the whole
+    /// session (one tool's calls, errors only) looks inside every sub-agent, as the side panel's
+    /// counts it is read against do.
+    pub fn widen(&self, session: &Session, mut choices: Choices) -> Choices {
+        if self.tool.is_some() || self.errors_only {
+            choices.open_agents.extend(0..session.agents.len() as u32);
+        }
+        choices
+    }
+
     /// Whether item `item` of `thread` passes.
     pub fn keeps(&self, ws: &Workspace, session: &Session, thread: ThreadRef, item: u32) -> bool {
         let Some(item) = session.item(thread, item) else { return false };
@@ -85,12 +96,56 @@ mod tests {
         )
     }
 
+    fn shown(ws: &Workspace, filter: &Filter) -> Vec<crate::present::rows::Row> {
+        let s = &ws.sessions[0];
+        rows(s, &filter.widen(s, Choices::default()), &|t, i| filter.keeps(ws, s, t, i))
+    }
+
+    #[test]
+    fn a_tool_filter_and_errors_only_show_what_the_side_panel_counts_sub_agents_included() {
+        // marot 8463c716: Bash calls in the main line and in its sub-agents; tool errors.
+        let ws = crate::present::tools::test_support::fixture(
+            "marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl",
+        );
+        let s = &ws.sessions[0];
+        let in_agents = |rows: &[crate::present::rows::Row]| {
+            rows.iter().filter(|r| matches!(r.thread, ThreadRef::Agent(_))).count()
+        };
+        for tool in ["Bash", "Read", "Grep"] {
+            let bash = shown(&ws, &Filter { tool: Some(tool.into()), ..Filter::default() });
+            assert_eq!(bash.len() as u64, s.stats.tool_calls[tool], "{tool}");
+        }
+        let bash = shown(&ws, &Filter { tool: Some("Bash".into()), ..Filter::default() });
+        assert!(in_agents(&bash) > 0, "the sub-agents' Bash calls are among them");
+        let errors = shown(&ws, &Filter { errors_only: true, ..Filter::default() });
+        let counted = errors
+            .iter()
+            .filter(|r| {
+                let item = s.item(r.thread, r.item).unwrap();
+                matches!(&item.kind, ItemKind::ToolCall(c) if c.result.is_some_and(|r| r.failed()))
+            })
+            .count() as u64;
+        assert!(s.stats.tool_errors > 0);
+        assert_eq!(counted, s.stats.tool_errors);
+    }
+
+    #[test]
+    fn errors_only_shows_every_api_error_counted() {
+        let ws = crate::present::tools::test_support::fixture(
+            "M-Thisness__M-Claude/Archives/7fcdbdcd-c55c-4463-b1d1-3a8d85864ad0.jsonl",
+        );
+        let s = &ws.sessions[0];
+        let errors = shown(&ws, &Filter { errors_only: true, ..Filter::default() });
+        assert!(s.stats.api_errors >= 30);
+        assert!(errors.len() as u64 >= s.stats.api_errors + s.stats.tool_errors, "{} rows", errors.len());
+    }
+
     #[test]
     fn picking_a_tool_shows_only_its_calls() {
         let ws = general();
         let s = &ws.sessions[0];
         let filter = Filter { tool: Some("Bash".into()), ..Filter::default() };
-        let shown = rows(s, &Default::default(), &|t, i| filter.keeps(&ws, s, t, i));
+        let shown = shown(&ws, &filter);
         assert_eq!(shown.len() as u64, s.stats.tool_calls["Bash"]);
         for row in shown {
             let ItemKind::ToolCall(call) = &s.item(row.thread, row.item).unwrap().kind else { panic!() };

@@ -16,6 +16,19 @@ pub fn duration(ms: f64) -> String {
     format!("{:.0}h {:02.0}m", (m / 60.0).floor(), m % 60.0)
 }
 
+/// A file's size: `12 KB` under a tenth of a megabyte (where `0.0 MB` would say nothing), else
+/// `1.2 MB`, or `1.20 GB`.
+pub fn size(bytes: usize) -> String {
+    let bytes = bytes as f64;
+    if bytes < 100_000.0 {
+        format!("{:.0} KB", (bytes / 1e3).max(if bytes > 0.0 { 1.0 } else { 0.0 }))
+    } else if bytes < 1e9 {
+        format!("{:.1} MB", bytes / 1e6)
+    } else {
+        format!("{:.2} GB", bytes / 1e9)
+    }
+}
+
 /// `1234567` as `1,234,567`.
 pub fn thousands(n: u64) -> String {
     let text = n.to_string();
@@ -41,6 +54,17 @@ pub fn isolate(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_say_something_at_every_scale() {
+        assert_eq!(size(0), "0 KB");
+        assert_eq!(size(300), "1 KB");
+        assert_eq!(size(41_500), "42 KB");
+        assert_eq!(size(99_999), "100 KB");
+        assert_eq!(size(100_000), "0.1 MB");
+        assert_eq!(size(215_000_000), "215.0 MB");
+        assert_eq!(size(2_147_483_648), "2.15 GB");
+    }
 
     #[test]
     fn durations_read_as_people_say_them() {

@@ -40,27 +40,70 @@ pub fn language_of_path(path: &str) -> Option<String> {
 
 /// `code` split into highlighted spans; plain text when the language is unknown.
 pub fn highlight(code: &str, language: &str) -> Vec<Node> {
-    let Some(syntax) = (code.len() <= LIMIT).then(|| syntax_for(language)).flatten() else {
+    let Some(mut lines) = (code.len() <= LIMIT).then(|| Highlighter::new(language)).flatten() else {
         return vec![Node::Text(code.to_owned())];
     };
-    let set = syntaxes();
-    let mut state = ParseState::new(syntax);
-    let mut stack = ScopeStack::new();
     let mut out: Vec<Node> = Vec::new();
     for line in code.split_inclusive('\n') {
-        let Ok(ops) = state.parse_line(line, set) else {
-            out.push(Node::Text(line.to_owned()));
-            continue;
+        for node in lines.line(line) {
+            match (out.last_mut(), node) {
+                (Some(Node::Text(last)), Node::Text(text)) => last.push_str(&text),
+                (_, node) => out.push(node),
+            }
+        }
+    }
+    out
+}
+
+/// `code` highlighted line by line (each without its line break), for views that number their
+/// lines; plain lines when the language is unknown or the code too long.
+pub fn highlight_lines(code: &str, language: Option<&str>) -> Vec<Vec<Node>> {
+    let mut lines = language.filter(|_| code.len() <= LIMIT).and_then(Highlighter::new);
+    code.lines()
+        .map(|line| match &mut lines {
+            Some(h) => h.line(line),
+            None => vec![Node::Text(line.to_owned())],
+        })
+        .collect()
+}
+
+/// A grammar's state from one line to the next: a string or comment opened on one line is still
+/// open on the next.
+pub struct Highlighter {
+    state: ParseState,
+    stack: ScopeStack,
+}
+
+impl Highlighter {
+    /// `None` for a language cctv has no grammar for.
+    pub fn new(language: &str) -> Option<Highlighter> {
+        Some(Highlighter { state: ParseState::new(syntax_for(language)?), stack: ScopeStack::new() })
+    }
+
+    /// One line (with or without its line break) as spans.
+    pub fn line(&mut self, line: &str) -> Vec<Node> {
+        let mut out = Vec::new();
+        // The grammars match line ends: a line is parsed with its break, shown without it.
+        let (text, newline) = match line.strip_suffix('\n') {
+            Some(text) => (text, "\n"),
+            None => (line, ""),
+        };
+        let Ok(ops) = self.state.parse_line(&format!("{text}\n"), syntaxes()) else {
+            return vec![Node::Text(line.to_owned())];
         };
         let mut at = 0;
         for (position, op) in ops {
-            push(&mut out, &line[at..position], &stack);
+            let position = position.min(text.len());
+            push(&mut out, &text[at..position], &self.stack);
             at = position;
-            let _ = stack.apply(&op);
+            let _ = self.stack.apply(&op);
         }
-        push(&mut out, &line[at..], &stack);
+        push(&mut out, &text[at..], &self.stack);
+        if !newline.is_empty() {
+            push(&mut out, newline, &self.stack);
+        }
+        out
     }
-    out
 }
 
 fn push(out: &mut Vec<Node>, text: &str, stack: &ScopeStack) {
@@ -111,8 +154,25 @@ fn class_of(stack: &ScopeStack) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::highlight;
+    use super::{highlight, highlight_lines};
     use crate::present::markup::Node;
+
+    #[test]
+    fn lines_keep_the_grammars_state_and_their_text() {
+        let code = "/* a comment\nstill the comment */ let x = 1;\nplain";
+        let lines = highlight_lines(code, Some("js"));
+        assert_eq!(lines.len(), 3);
+        for (line, nodes) in code.lines().zip(&lines) {
+            assert_eq!(nodes.iter().map(Node::text).collect::<String>(), line);
+        }
+        let found = classes(&lines[1]);
+        assert!(found.iter().any(|(c, t)| c == "cctv-hl--comment" && t.contains("still")), "{found:?}");
+        assert!(found.contains(&("cctv-hl--keyword".into(), "let".into())), "{found:?}");
+        assert_eq!(
+            highlight_lines("a\nb", None),
+            vec![vec![Node::Text("a".into())], vec![Node::Text("b".into())]]
+        );
+    }
 
     fn classes(nodes: &[Node]) -> Vec<(String, String)> {
         nodes

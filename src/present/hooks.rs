@@ -98,7 +98,7 @@ pub fn progress_view(ws: &Workspace, lines: &[LineRef]) -> Option<ProgressView> 
                 }
             }
             ProgressKind::SearchResultsReceived => {
-                notes.push(format!("{} results", p.result_count.unwrap_or(0)))
+                notes.push(super::event::plural(p.result_count.unwrap_or(0), "result"))
             }
             ProgressKind::WaitingForTask => {
                 let task = p.task_description.map(|t| body::text(src, t)).unwrap_or_default();

@@ -31,8 +31,9 @@ pub struct ItemView {
     /// The line the row shows, for its raw view.
     pub line: LineRef,
     pub role: Role,
-    /// `HH:MM:SS` of the line's timestamp.
-    pub time: Option<String>,
+    /// When the line was written (milliseconds since the epoch), shown in the reader's zone
+    /// ([`super::when::clock`]).
+    pub time: Option<i64>,
     pub meta: bool,
     pub synthetic: bool,
     pub body: ItemBody,
@@ -283,7 +284,6 @@ pub fn item_view(ws: &Workspace, session: &Session, row: Row) -> Option<ItemView
         ThreadRef::Main if last_of_line => branch_choices(ws, session, forks_at(session, item.line)),
         _ => Vec::new(),
     };
-    let src = ws.src(item.line);
     let id = ids::item_id(ws, item);
     let key = link::session_key(ws, session);
     let link = |anchor| Link { session: key.clone(), anchor }.fragment();
@@ -296,10 +296,7 @@ pub fn item_view(ws: &Workspace, session: &Session, row: Row) -> Option<ItemView
             0 => role(ws, item),
             _ => Role::System,
         },
-        time: ws
-            .entry(item.line)
-            .and_then(|e| e.envelope.timestamp)
-            .map(|t| t.decode(src).get(11..19).unwrap_or_default().to_owned()),
+        time: super::when::item_millis(ws, item),
         meta: item.meta,
         synthetic: item.synthetic,
         body: match row.copied {
@@ -666,10 +663,7 @@ mod tests {
             assert!(ok, "{kind:?} shown as {:?} {:?}", view.role, view.body);
             // Summary lines carry no timestamp; every other line does.
             let summary = matches!(view.body, ItemBody::Event(EventView::Summary(_)));
-            assert!(
-                summary || view.time.as_deref().is_some_and(|t| t.len() == 8 && t.as_bytes()[2] == b':'),
-                "{view:?}"
-            );
+            assert!(summary || view.time.is_some_and(|t| t > 1_700_000_000_000), "{view:?}");
         }
         assert!(views.iter().any(|(k, _)| matches!(k, ItemKind::Thinking)));
         assert!(views.iter().any(|(k, _)| matches!(k, ItemKind::ToolCall(_))));
@@ -729,6 +723,6 @@ mod tests {
             })
             .collect();
         assert_eq!(agents.len(), 5);
-        assert!(agents.iter().all(|a| a.items > 0 && a.counts.starts_with(&format!("{} items", a.items))));
+        assert!(agents.iter().all(|a| a.items > 0 && a.counts.starts_with(&plural(a.items as u64, "item"))));
     }
 }

@@ -227,14 +227,22 @@ mod tests {
                     let link = Link::parse(&view.link).unwrap();
                     assert_eq!(link.session, session_key(&ws, session));
                     let place = resolve(&ws, &link).unwrap();
-                    assert_eq!((place.session, place.thread, place.first, place.last), (index, thread, item, item));
+                    assert_eq!(
+                        (place.session, place.thread, place.first, place.last),
+                        (index, thread, item, item)
+                    );
                     rows += 1;
                     let Some(turn) = view.turn_link else { continue };
                     let place = resolve(&ws, &Link::parse(&turn).unwrap()).unwrap();
                     assert_eq!(place.first, item);
                     let next = t.items.get(place.last as usize + 1);
-                    assert!(next.is_none_or(|i| i.is_typed_prompt()), "a turn ends before a prompt or at the end");
-                    assert!(t.items[item as usize + 1..=place.last as usize].iter().all(|i| !i.is_typed_prompt()));
+                    assert!(
+                        next.is_none_or(|i| i.is_typed_prompt()),
+                        "a turn ends before a prompt or at the end"
+                    );
+                    assert!(t.items[item as usize + 1..=place.last as usize]
+                        .iter()
+                        .all(|i| !i.is_typed_prompt()));
                     turns += 1;
                 }
             }

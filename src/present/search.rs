@@ -1,19 +1,100 @@
-//! Search over a whole session, sub-agents and tool output included.
+//! Search over a whole session, sub-agents and tool output included: what the reader asked for
+//! ([`Query`]), compiled once into a [`Matcher`] that both finds the rows (`hits`) and says where
+//! in a text the matches are, so the UI can mark the words.
 
-use super::calls::search_text;
-use crate::normalize::{Session, ThreadRef, Workspace};
+use std::ops::Range;
 
-/// Every item whose text contains `query` (case-insensitively), main line first, then branches,
-/// then sub-agents.
-pub fn hits(ws: &Workspace, session: &Session, query: &str) -> Vec<(ThreadRef, u32)> {
-    let query = query.trim().to_lowercase();
-    if query.is_empty() {
-        return Vec::new();
+use regex::{Regex, RegexBuilder};
+
+use super::calls::call_view;
+use crate::model::body::{self, ToolResultContent};
+use crate::normalize::{outline, Item, ItemKind, Session, ThreadRef, Workspace};
+
+/// Where to look.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scope {
+    #[default]
+    Everything,
+    /// What the person typed: prompts, slash commands and bash-mode commands.
+    Prompts,
+    /// What tools returned.
+    ToolOutput,
+}
+
+/// What the reader typed in the search box, with its options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Query {
+    pub text: String,
+    pub case_sensitive: bool,
+    pub whole_word: bool,
+    pub regex: bool,
+    pub scope: Scope,
+}
+
+/// Fewer characters than this find too much to be useful, and would mark every row on screen.
+pub const MIN_CHARS: usize = 2;
+
+/// A compiled query.
+#[derive(Clone, Debug)]
+pub struct Matcher {
+    regex: Regex,
+    pub scope: Scope,
+}
+
+impl Query {
+    /// The matcher for this query: `Ok(None)` while there is too little to search for, `Err`
+    /// with a message a person can act on for a regular expression that does not compile.
+    pub fn matcher(&self) -> Result<Option<Matcher>, String> {
+        let text = if self.regex { self.text.as_str() } else { self.text.trim() };
+        if text.chars().count() < MIN_CHARS {
+            return Ok(None);
+        }
+        let pattern = if self.regex { text.to_owned() } else { regex::escape(text) };
+        let pattern = if self.whole_word { format!(r"\b(?:{pattern})\b") } else { pattern };
+        // The flag is part of the pattern (not a builder option) so that two matchers compare
+        // by their patterns alone.
+        let pattern = if self.case_sensitive { format!("(?m){pattern}") } else { format!("(?mi){pattern}") };
+        let regex = RegexBuilder::new(&pattern)
+            // A pattern that would take megabytes to compile is a mistake, not a search.
+            .size_limit(1 << 20)
+            .build()
+            .map_err(|e| match e {
+                regex::Error::Syntax(detail) => {
+                    let last = detail.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default();
+                    format!("not a valid regular expression: {}", last.trim_start_matches("error: "))
+                }
+                regex::Error::CompiledTooBig(_) => "regular expression too large".to_owned(),
+                _ => "not a valid regular expression".to_owned(),
+            })?;
+        Ok(Some(Matcher { regex, scope: self.scope }))
     }
+}
+
+/// Two matchers are the same search when they compiled the same pattern for the same scope.
+impl PartialEq for Matcher {
+    fn eq(&self, other: &Matcher) -> bool {
+        self.regex.as_str() == other.regex.as_str() && self.scope == other.scope
+    }
+}
+
+impl Matcher {
+    /// Where the matches are in `text`, as byte ranges, in order; empty matches (a pattern such
+    /// as `a*`) are left out, since there is nothing to mark.
+    pub fn ranges(&self, text: &str) -> Vec<Range<usize>> {
+        self.regex.find_iter(text).map(|m| m.range()).filter(|r| !r.is_empty()).collect()
+    }
+
+    pub fn is_match(&self, text: &str) -> bool {
+        self.regex.find_iter(text).any(|m| !m.is_empty())
+    }
+}
+
+/// Every item with a match, main line first, then branches, then sub-agents.
+pub fn hits(ws: &Workspace, session: &Session, matcher: &Matcher) -> Vec<(ThreadRef, u32)> {
     let mut out = Vec::new();
     for (thread_ref, thread) in session.threads() {
         for (index, item) in thread.items.iter().enumerate() {
-            if search_text(ws, item).to_lowercase().contains(&query) {
+            if search_text(ws, item, matcher.scope).is_some_and(|text| matcher.is_match(&text)) {
                 out.push((thread_ref, index as u32));
             }
         }
@@ -21,13 +102,87 @@ pub fn hits(ws: &Workspace, session: &Session, query: &str) -> Vec<(ThreadRef, u
     out
 }
 
+/// The text a search in `scope` looks in for an item (`None` when the scope leaves the item out):
+/// what the row shows, and for a call its input's values and its output too.
+pub fn search_text(ws: &Workspace, item: &Item, scope: Scope) -> Option<String> {
+    match (&item.kind, scope) {
+        (ItemKind::ToolCall(call), Scope::Everything | Scope::ToolOutput) => {
+            let view = call_view(ws, item, call);
+            let mut text = String::new();
+            if scope == Scope::Everything {
+                text.push_str(&view.name);
+                push_values(&view.input, &mut text);
+            }
+            if let Some(result) = &view.result {
+                push_result(&result.content, &mut text);
+            }
+            Some(text)
+        }
+        (ItemKind::OrphanResult, Scope::Everything | Scope::ToolOutput) => Some(raw(ws, item)),
+        (_, Scope::ToolOutput) => None,
+        (ItemKind::Prompt, _) if item.meta || item.synthetic => {
+            (scope == Scope::Everything).then(|| text(ws, item))
+        }
+        (ItemKind::Prompt | ItemKind::Command(_) | ItemKind::Shell(_), _) => Some(text(ws, item)),
+        (_, Scope::Prompts) => None,
+        (ItemKind::Text | ItemKind::Thinking | ItemKind::Injected, _) => Some(text(ws, item)),
+        _ => Some(raw(ws, item)),
+    }
+}
+
+fn text(ws: &Workspace, item: &Item) -> String {
+    outline::item_text(ws, item).unwrap_or_else(|| raw(ws, item))
+}
+
+fn raw(ws: &Workspace, item: &Item) -> String {
+    ws.line(item.line).raw(ws.src(item.line)).into_owned()
+}
+
+/// The strings in a tool's input, one per line: what the panel shows, without JSON's quotes and
+/// escapes (a search for `"a\nb"` text must not have to spell `\n`).
+fn push_values(value: &serde_json::Value, out: &mut String) {
+    match value {
+        serde_json::Value::String(s) => {
+            out.push('\n');
+            out.push_str(s);
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| push_values(v, out)),
+        serde_json::Value::Object(fields) => fields.values().for_each(|v| push_values(v, out)),
+        serde_json::Value::Number(n) => {
+            out.push('\n');
+            out.push_str(&n.to_string());
+        }
+        _ => {}
+    }
+}
+
+fn push_result(content: &ToolResultContent, out: &mut String) {
+    match content {
+        ToolResultContent::Text(t) => {
+            out.push('\n');
+            out.push_str(t);
+        }
+        ToolResultContent::Items(items) => {
+            for i in items {
+                if let body::ResultItem::Text(t) = i {
+                    out.push('\n');
+                    out.push_str(t);
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::normalize::{normalize, Input};
 
-    #[test]
-    fn search_finds_words_in_sub_agents_and_tool_output() {
+    fn query(text: &str) -> Query {
+        Query { text: text.into(), ..Query::default() }
+    }
+
+    fn moredip() -> Workspace {
         let dir = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../shared/fixtures/moredip__session-share/samples/claude-code-projects/"
@@ -37,13 +192,61 @@ mod tests {
             let name = entry.strip_prefix(dir).unwrap().to_owned();
             inputs.push(Input { name, bytes: std::fs::read(&entry).unwrap() });
         }
-        let ws = normalize(inputs);
+        normalize(inputs)
+    }
+
+    #[test]
+    fn search_finds_words_in_sub_agents_and_tool_output() {
+        let ws = moredip();
         let s = &ws.sessions[0];
-        assert!(hits(&ws, s, "  ").is_empty());
+        assert!(query("  ").matcher().unwrap().is_none());
         // The prompt names the curries; sub-agents search the web for them.
-        let found = hits(&ws, s, "GREEN CURRY");
+        let found = hits(&ws, s, &query("GREEN CURRY").matcher().unwrap().unwrap());
         assert!(found.iter().any(|(t, _)| matches!(t, ThreadRef::Agent(_))), "{found:?}");
         assert!(found.iter().any(|(t, _)| *t == ThreadRef::Main), "{found:?}");
+    }
+
+    #[test]
+    fn options_narrow_what_matches() {
+        let ws = moredip();
+        let s = &ws.sessions[0];
+        let count = |q: Query| hits(&ws, s, &q.matcher().unwrap().unwrap()).len();
+        let any_case = count(query("curry"));
+        let exact_case = count(Query { case_sensitive: true, ..query("Curry") });
+        assert!(exact_case < any_case, "{exact_case} < {any_case}");
+        // "curr" is inside "curry" but is not a word of its own.
+        assert!(count(query("curr")) >= any_case);
+        assert_eq!(count(Query { whole_word: true, ..query("curr") }), 0);
+        assert_eq!(count(Query { regex: true, ..query("cur+y") }), any_case);
+        // Prompts only: the typed prompt, none of the agents' web searches.
+        let prompts =
+            hits(&ws, s, &Query { scope: Scope::Prompts, ..query("curry") }.matcher().unwrap().unwrap());
+        assert!(!prompts.is_empty());
+        for (t, i) in &prompts {
+            let item = s.item(*t, *i).unwrap();
+            assert!(
+                matches!(item.kind, ItemKind::Prompt | ItemKind::Command(_) | ItemKind::Shell(_)),
+                "{item:?}"
+            );
+        }
+        let output =
+            hits(&ws, s, &Query { scope: Scope::ToolOutput, ..query("curry") }.matcher().unwrap().unwrap());
+        assert!(!output.is_empty());
+        for (t, i) in &output {
+            assert!(matches!(s.item(*t, *i).unwrap().kind, ItemKind::ToolCall(_) | ItemKind::OrphanResult));
+        }
+    }
+
+    #[test]
+    fn a_bad_regular_expression_is_a_message_and_ranges_are_byte_ranges() {
+        let err = Query { regex: true, ..query("a(b") }.matcher().unwrap_err();
+        assert!(err.starts_with("not a valid regular expression: "), "{err}");
+        assert!(err.contains("unclosed group"), "{err}");
+        let m = Query { whole_word: true, ..query("ÉTÉ") }.matcher().unwrap().unwrap();
+        assert_eq!(m.ranges("un été, étés"), vec![3..8]);
+        let empty = Query { regex: true, ..query("x*") }.matcher().unwrap().unwrap();
+        assert_eq!(empty.ranges("abc"), Vec::<Range<usize>>::new());
+        assert!(!empty.is_match("abc"));
     }
 
     fn walk(dir: &str) -> Vec<String> {

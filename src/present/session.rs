@@ -1,6 +1,6 @@
 //! What the page says about a whole session: its name in the selector, and the side panel.
 
-use super::format::{duration, isolate, thousands};
+use super::format::{self, duration, isolate, thousands};
 use super::markup::safe_href;
 use super::tools::TodoView;
 use crate::model::tool_result::Todo;
@@ -101,8 +101,48 @@ pub fn session_label(ws: &Workspace, s: &Session) -> SessionLabel {
     let model = s.stats.models.keys().next().map(String::as_str).unwrap_or_default();
     SessionLabel {
         title,
-        detail: format!("{date} · {:.1} MB · {model}", size as f64 / 1e6),
+        detail: format!("{date} · {} · {model}", format::size(size)),
         badges: badges(&s.about),
+    }
+}
+
+/// The sessions of one project (the folder Claude Code ran in) for the session selector.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProjectGroup {
+    /// The folder (`cwd`), or the folder the files were dropped in, or "other sessions".
+    pub project: String,
+    /// (index into the workspace's sessions, its label), newest first.
+    pub sessions: Vec<(usize, SessionLabel)>,
+}
+
+/// Every session, grouped by project, newest first: the project whose latest session is newest
+/// comes first, and within a project the session last active.
+pub fn session_groups(ws: &Workspace) -> Vec<ProjectGroup> {
+    let mut groups: Vec<(ProjectGroup, Option<i64>)> = Vec::new();
+    let mut order: Vec<usize> = (0..ws.sessions.len()).collect();
+    let latest = |i: usize| ws.sessions[i].stats.last_ms.or(ws.sessions[i].stats.first_ms);
+    // Newest first; sessions without a time keep their load order, last.
+    order.sort_by_key(|&i| std::cmp::Reverse(latest(i)));
+    for i in order {
+        let s = &ws.sessions[i];
+        let project = project_of(ws, s);
+        let label = session_label(ws, s);
+        match groups.iter_mut().find(|(g, _)| g.project == project) {
+            Some((group, _)) => group.sessions.push((i, label)),
+            None => groups.push((ProjectGroup { project, sessions: vec![(i, label)] }, latest(i))),
+        }
+    }
+    groups.into_iter().map(|(g, _)| g).collect()
+}
+
+fn project_of(ws: &Workspace, s: &Session) -> String {
+    if let Some(cwd) = &s.about.started.cwd {
+        return cwd.clone();
+    }
+    let file = s.file.or_else(|| s.agents.iter().find_map(|a| a.file));
+    match file.and_then(|f| ws.files.get(f as usize)).and_then(|f| f.name.rsplit_once('/')) {
+        Some((folder, _)) => folder.to_owned(),
+        None => "other sessions".to_owned(),
     }
 }
 
@@ -220,7 +260,11 @@ fn about_rows(ws: &Workspace, about: &About) -> Vec<(&'static str, String)> {
         "continued from",
         about.continued_from.as_ref().map(|c| {
             let name = ws.sessions.get(c.session as usize).and_then(session_name).unwrap_or_default();
-            format!("{name} (its first {} lines are copied from there)", c.copied)
+            let lines = match c.copied {
+                1 => "line is".to_owned(),
+                n => format!("{n} lines are"),
+            };
+            format!("{name} (its first {lines} copied from there)")
         }),
     );
     push(
@@ -336,6 +380,38 @@ mod tests {
     }
 
     #[test]
+    fn sessions_are_grouped_by_project_newest_first() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/fixtures/handgemacht-ai__claude-code-log/test/test_data/real_projects/"
+        );
+        let mut inputs = Vec::new();
+        for project in std::fs::read_dir(dir).unwrap().flatten().filter(|e| e.path().is_dir()) {
+            for file in std::fs::read_dir(project.path()).unwrap().flatten() {
+                let path = file.path();
+                if path.extension().is_some_and(|e| e == "jsonl") {
+                    let name = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                    inputs.push(crate::normalize::Input { name, bytes: std::fs::read(&path).unwrap() });
+                }
+            }
+        }
+        let ws = crate::normalize::normalize(inputs);
+        let groups = session_groups(&ws);
+        assert!(groups.len() >= 3, "{} projects", groups.len());
+        assert_eq!(groups.iter().map(|g| g.sessions.len()).sum::<usize>(), ws.sessions.len());
+        let latest = |i: usize| ws.sessions[i].stats.last_ms.or(ws.sessions[i].stats.first_ms);
+        for group in &groups {
+            let times: Vec<_> = group.sessions.iter().map(|(i, _)| latest(*i)).collect();
+            assert!(times.windows(2).all(|w| w[0] >= w[1]), "{}: {times:?}", group.project);
+            for (i, _) in &group.sessions {
+                assert_eq!(project_of(&ws, &ws.sessions[*i]), group.project);
+            }
+        }
+        let newest: Vec<_> = groups.iter().map(|g| latest(g.sessions[0].0)).collect();
+        assert!(newest.windows(2).all(|w| w[0] >= w[1]), "{newest:?}");
+    }
+
+    #[test]
     fn a_title_cannot_reorder_the_words_after_it() {
         let mut ws = general();
         ws.sessions[0].title = Some("gnirts\u{202E} reversed".into());
@@ -343,7 +419,7 @@ mod tests {
         let line = label.one_line();
         let (title, detail) = line.split_once(" — ").unwrap();
         assert_eq!(title, "\u{2068}gnirts\u{202E} reversed\u{2069}");
-        assert!(detail.ends_with("MB · ") || detail.contains(" MB · "), "{detail}");
+        assert!(detail.contains(" MB · "), "{detail}");
         assert!(!detail.contains('\u{202E}'));
     }
 }

@@ -1,11 +1,13 @@
 //! The viewer: the bar, the conversation and the side panel, the drop zone, and what the page
 //! says while loading or when something went wrong.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use leptos::ev;
 use leptos::prelude::*;
 
+use super::item::reader_zone;
 use super::list::ConversationList;
 use super::navigation::{go_to_hash, keyboard};
 use super::state::{Theme, Viewer};
@@ -14,6 +16,7 @@ use crate::normalize::Workspace;
 use crate::present::format::isolate;
 use crate::present::link::{Anchor, Link};
 use crate::present::rows::{self, Row};
+use crate::present::when::{self, Above};
 
 /// The whole viewer. Shows `initial` until the reader loads files.
 #[component]
@@ -52,7 +55,15 @@ pub fn App(
         let choices = viewer.choices.get();
         let filter = viewer.filter.get();
         let Some(s) = ws.sessions.get(session) else { return Vec::new() };
-        rows::rows(s, &choices, &|thread, item| filter.keeps(&ws, s, thread, item))
+        rows::rows(s, &filter.widen(s, choices), &|thread, item| filter.keeps(&ws, s, thread, item))
+    });
+
+    // The date where the day changes and the long pauses, above the rows they precede.
+    let above = Memo::new(move |_| {
+        let rows = rows.get();
+        let Some(ws) = viewer.workspace.get_untracked() else { return HashMap::new() };
+        let Some(s) = ws.sessions.get(viewer.session.get_untracked()) else { return HashMap::new() };
+        when::above(&ws, s, &rows, &reader_zone()).into_iter().map(|(i, a)| (rows[i], a)).collect()
     });
 
     // #<uuid> in the address: show that item, now and whenever the hash changes.
@@ -130,7 +141,7 @@ pub fn App(
                 Some(ws) if ws.sessions.is_empty() => view! { <Welcome /> }.into_any(),
                 Some(ws) => {
                     let session = viewer.session.get();
-                    view! { <Conversation workspace=ws session=session rows=rows /> }.into_any()
+                    view! { <Conversation workspace=ws session=session rows=rows above=above /> }.into_any()
                 }
             }}
             <div class="cctv-drop-hint" aria-hidden="true">"Drop transcripts or a project folder to open them"</div>
@@ -170,11 +181,16 @@ fn Welcome() -> impl IntoView {
 }
 
 #[component]
-fn Conversation(workspace: Arc<Workspace>, session: usize, rows: Memo<Vec<Row>>) -> impl IntoView {
+fn Conversation(
+    workspace: Arc<Workspace>,
+    session: usize,
+    rows: Memo<Vec<Row>>,
+    above: Memo<HashMap<Row, Above>>,
+) -> impl IntoView {
     view! {
         <div class="cctv-main">
             <section class="cctv-conversation" aria-label="conversation">
-                <ConversationList workspace=workspace.clone() rows=rows />
+                <ConversationList workspace=workspace.clone() rows=rows above=above />
             </section>
             {side::side(workspace, session)}
         </div>

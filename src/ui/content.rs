@@ -3,22 +3,28 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
+use super::copy::copy_button;
 use super::markup;
 use crate::model::body::{ImageSource, ResultItem, ToolResultContent};
+use crate::present::highlight::highlight_lines;
 
-/// Text with line numbers starting at `first`.
-pub fn numbered(text: &str, first: u64) -> AnyView {
-    let lines: Vec<(u64, String)> =
-        text.lines().enumerate().map(|(i, l)| (first + i as u64, l.to_owned())).collect();
+/// Text with line numbers starting at `first`, highlighted when its language is known, with a
+/// button that copies it.
+pub fn numbered(text: &str, first: u64, language: Option<&str>) -> AnyView {
+    let lines = highlight_lines(text, language);
     view! {
-        <table class="cctv-code">
-            <tbody>
-                {lines
-                    .into_iter()
-                    .map(|(n, l)| view! { <tr><td class="cctv-code__no">{n}</td><td class="cctv-code__line">{l}</td></tr> })
-                    .collect_view()}
-            </tbody>
-        </table>
+        <div class="cctv-copyable">
+            {copy_button("copy the text", text.to_owned())}
+            <table class="cctv-code">
+                <tbody>
+                    {lines
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, l)| view! { <tr><td class="cctv-code__no">{first + i as u64}</td><td class="cctv-code__line">{markup::nodes(l)}</td></tr> })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
     }
     .into_any()
 }
@@ -67,7 +73,10 @@ pub fn result_content(content: &ToolResultContent, error: bool) -> AnyView {
         ToolResultContent::Text(text) if text.is_empty() => {
             view! { <div class="cctv-muted">"(no output)"</div> }.into_any()
         }
-        ToolResultContent::Text(text) => markup::terminal(text, class),
+        ToolResultContent::Text(text) => view! {
+            <div class="cctv-copyable">{copy_button("copy the output", text.clone())}{markup::terminal(text, class)}</div>
+        }
+        .into_any(),
         ToolResultContent::Items(items) => items
             .iter()
             .map(|item| match item {

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use super::markup::terminal;
 use crate::normalize::{LineRef, Workspace};
+use crate::present::event::plural;
 use crate::present::hooks::{raw_text, HookView, ProgressView};
 
 pub fn hook(hook: HookView) -> AnyView {
@@ -31,7 +32,7 @@ pub fn hook(hook: HookView) -> AnyView {
 pub fn progress(progress: ProgressView) -> AnyView {
     view! {
         <div class="cctv-progress-lines">
-            <div class="cctv-out__label">{format!("progress ({} lines)", progress.lines)}</div>
+            <div class="cctv-out__label">{format!("progress ({})", plural(progress.lines as u64, "line"))}</div>
             {progress.notes.into_iter().map(|n| view! { <div class="cctv-muted">{n}</div> }).collect_view()}
             {progress.last_output.map(|o| terminal(&o, "cctv-out cctv-out--progress"))}
         </div>

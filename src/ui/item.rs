@@ -5,6 +5,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use super::content::{image, result_content};
+use super::copy::copy_with;
 use super::hooks::{hook, raw_line};
 use super::markup::{markdown, terminal};
 use super::panel::panel;
@@ -12,9 +13,10 @@ use super::state::{part, use_viewer};
 use super::tools::tool_call;
 use crate::normalize::{LineRef, Workspace};
 use crate::present::commands::{CommandView, InjectedView};
-use crate::present::event::{EventView, Tone};
+use crate::present::event::{plural, EventView, Tone};
 use crate::present::item::{item_view, BranchChoice, Compacted, CopiedView, ItemBody, Role};
 use crate::present::rows::Row;
+use crate::present::{to_markdown, when};
 
 pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
     let Some(view) = ws.sessions.get(session).and_then(|s| item_view(&ws, s, row)) else {
@@ -25,6 +27,7 @@ pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
     let (meta, synthetic) = (view.meta, view.synthetic);
     let role_class = role_class(view.role);
     let href = format!("#{}", view.link);
+    let starts_turn = view.turn_link.is_some();
     let turn_href = view.turn_link.map(|l| format!("#{l}"));
     let copy_href = href.clone();
     let body = item_body(ws.clone(), row, view.line, view.body);
@@ -46,13 +49,25 @@ pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
             data-id=view.id
         >
             <div class="cctv-item__gutter">
-                <span class="cctv-item__role">{view.role.label()}</span>
-                {view.time.map(|t| view! { <span class="cctv-item__time">{t}</span> })}
+                // A prompt the person typed begins a turn: a heading to jump between turns by.
+                {match starts_turn {
+                    true => view! { <h3 class="cctv-item__role">{view.role.label()}</h3> }.into_any(),
+                    false => view! { <span class="cctv-item__role">{view.role.label()}</span> }.into_any(),
+                }}
+                {view.time.map(|t| {
+                    let zone = reader_zone();
+                    view! { <span class="cctv-item__time" title=format!("{} {}", when::date(t, &zone), when::clock(t, &zone))>{when::clock(t, &zone)}</span> }
+                })}
                 <a class="cctv-item__anchor" href=href title="link to this row">"#"</a>
                 {turn_href.map(|h| view! { <a class="cctv-item__anchor" href=h title="link to this turn (the prompt and all that answered it)">"turn"</a> })}
                 <button class="cctv-item__copy" title="copy a link to this row" on:click=move |_| copy_link(&copy_href)>
                     "copy"
                 </button>
+                {starts_turn.then(|| {
+                    let ws = ws.clone();
+                    let markdown = move || ws.sessions.get(session).map(|s| to_markdown::turn(&ws, s, row.thread, row.item)).unwrap_or_default();
+                    view! { <span class="cctv-item__copy">{copy_with("copy this turn as Markdown", "md", markdown)}</span> }
+                })}
             </div>
             <div class="cctv-item__body">{body}{stop}</div>
         </article>
@@ -92,6 +107,11 @@ fn role_class(role: Role) -> &'static str {
     }
 }
 
+/// The reader's time zone, as the browser knows it: minutes east of UTC at an instant.
+pub fn reader_zone() -> impl Fn(i64) -> i32 {
+    |ms| -(js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ms as f64)).get_timezone_offset() as i32)
+}
+
 /// Copies the page's address with `fragment` (`#…`) in place of its own.
 pub fn copy_link(fragment: &str) {
     let window = window();
@@ -129,7 +149,7 @@ fn item_body(ws: Arc<Workspace>, row: Row, line: LineRef, body: ItemBody) -> Any
         ItemBody::Thinking { text, words } => panel(
             key,
             "cctv-thinking",
-            view! { <span>{format!("Thinking · {words} words")}</span> }.into_any(),
+            view! { <span>{format!("Thinking · {}", plural(words as u64, "word"))}</span> }.into_any(),
             move || markdown(&text),
         )
         .into_any(),
@@ -278,7 +298,7 @@ fn branch_switch(choices: Vec<BranchChoice>) -> AnyView {
     let viewer = use_viewer();
     view! {
         <div class="cctv-branches" role="group" aria-label="conversation branches">
-            <span class="cctv-branches__label">{format!("The conversation forked here ({} versions):", choices.len())}</span>
+            <span class="cctv-branches__label">{format!("The conversation forked here ({}):", plural(choices.len() as u64, "version"))}</span>
             {choices
                 .into_iter()
                 .map(|BranchChoice { branch, label }| {

@@ -14,6 +14,7 @@ use super::item::row_view;
 use super::state::use_viewer;
 use crate::normalize::Workspace;
 use crate::present::rows::{Row, ThreadRef};
+use crate::present::when::Above;
 
 /// Rows kept rendered above and below the viewport, in pixels.
 const MARGIN: f64 = 800.0;
@@ -57,15 +58,16 @@ impl Layout {
         start..end.max(start)
     }
 
-    /// Records a measured height; returns whether anything moved.
-    fn measure(&mut self, row: Row, height: f64) -> Option<usize> {
+    /// Records a measured height; returns the row's index and how much it grew, if it changed.
+    fn measure(&mut self, row: Row, height: f64) -> Option<(usize, f64)> {
         self.measured.insert(row, height);
         let i = *self.index.get(&row)?;
-        if (self.heights[i] - height).abs() < 0.5 {
+        let grew = height - self.heights[i];
+        if grew.abs() < 0.5 {
             return None;
         }
         self.heights[i] = height;
-        Some(i)
+        Some((i, grew))
     }
 }
 
@@ -97,6 +99,8 @@ pub fn ConversationList(
     workspace: Arc<Workspace>,
     /// The rows to show, in order.
     rows: Memo<Vec<Row>>,
+    /// What is said above some rows: the date where it changes, a long pause.
+    above: Memo<HashMap<Row, Above>>,
 ) -> impl IntoView {
     let viewer = use_viewer();
     let session = viewer.session.get_untracked();
@@ -119,6 +123,11 @@ pub fn ConversationList(
     let observer = StoredValue::new_local(None::<web_sys::ResizeObserver>);
     let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
         let mut changed = None::<usize>;
+        // How much the rows that begin above the top of the view grew: what is on screen moves
+        // down by that much unless the view follows it.
+        let list = container.try_get_untracked().flatten();
+        let top = list.as_ref().map_or(0.0, |el| el.scroll_top() as f64);
+        let mut above_grew = 0.0;
         for entry in entries.iter() {
             let entry: web_sys::ResizeObserverEntry = entry.unchecked_into();
             let target = entry.target();
@@ -127,12 +136,25 @@ pub fn ConversationList(
             if height <= 0.0 {
                 continue;
             }
-            if let Some(i) = layout.try_update_value(|l| l.measure(row, height)).flatten() {
+            let measured =
+                layout.try_update_value(|l| l.measure(row, height).map(|(i, grew)| (i, grew, l.offsets[i])));
+            if let Some((i, grew, start)) = measured.flatten() {
                 changed = Some(changed.map_or(i, |c: usize| c.min(i)));
+                if start < top {
+                    above_grew += grew;
+                }
             }
         }
         if let Some(from) = changed {
             layout.update_value(|l| l.recompute(from));
+            // Keeps what the reader sees in place (a pinned target is kept in view by the scroll
+            // effect instead).
+            if above_grew != 0.0 && pinned.try_get_value() == Some(false) {
+                if let Some(el) = &list {
+                    el.set_scroll_top((top + above_grew).max(0.0) as i32);
+                    scroll_top.set(el.scroll_top() as f64);
+                }
+            }
             version.update(|v| *v += 1);
         }
     });
@@ -189,6 +211,7 @@ pub fn ConversationList(
     let unpin = move || pinned.set_value(false);
 
     container.on_load(move |el| viewport.set(el.client_height() as f64));
+    super::marks::watch(viewer, container);
 
     let ws = workspace;
     view! {
@@ -203,6 +226,7 @@ pub fn ConversationList(
             tabindex="0"
         >
             <div class="cctv-list__spacer" style=move || format!("height: {}px", window_rows.with(|w| w.1))></div>
+            <div role="list" aria-label="conversation rows">
             <For
                 each=move || window_rows.get().0
                 key=|row| *row
@@ -225,12 +249,17 @@ pub fn ConversationList(
                         });
                     });
                     view! {
-                        <div class="cctv-row" data-row=row_key(&row) node_ref=node>
+                        <div class="cctv-row" role="listitem" data-row=row_key(&row) node_ref=node>
+                            {move || above.with(|a| a.get(&row).cloned()).map(|Above { date, gap }| view! {
+                                {date.map(|d| view! { <h2 class="cctv-day">{d}</h2> })}
+                                {gap.map(|g| view! { <div class="cctv-gap">{g}</div> })}
+                            })}
                             {row_view(ws.clone(), session, row)}
                         </div>
                     }
                 }
             />
+            </div>
             <div class="cctv-list__spacer" style=move || format!("height: {}px", window_rows.with(|w| w.2))></div>
             {move || rows.with(Vec::is_empty).then(|| view! { <div class="cctv-empty">"Nothing to show with these filters."</div> })}
         </div>

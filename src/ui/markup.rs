@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use super::copy::copy_button;
 use crate::present::ansi;
 use crate::present::clip::{clip, Clipped};
 use crate::present::markup::{Element, Node, Tag};
@@ -21,6 +22,7 @@ fn node(node: Node) -> AnyView {
 fn element_view(e: Element) -> AnyView {
     let Element { tag, class, href, start, title, children } = e;
     let class = (!class.is_empty()).then_some(class);
+    let code = (tag == Tag::Pre).then(|| children.iter().map(Node::text).collect::<String>());
     let kids = move || children.into_iter().map(node).collect_view();
     match tag {
         Tag::P => view! { <p class=class>{kids()}</p> }.into_any(),
@@ -34,7 +36,14 @@ fn element_view(e: Element) -> AnyView {
         Tag::Ol => view! { <ol class=class start=start>{kids()}</ol> }.into_any(),
         Tag::Li => view! { <li class=class>{kids()}</li> }.into_any(),
         Tag::Blockquote => view! { <blockquote class=class>{kids()}</blockquote> }.into_any(),
-        Tag::Pre => view! { <pre class=class data-lang=title>{kids()}</pre> }.into_any(),
+        // A code block, with a button that copies its text.
+        Tag::Pre => view! {
+            <div class="cctv-copyable">
+                {copy_button("copy the code", code.unwrap_or_default())}
+                <pre class=class data-lang=title>{kids()}</pre>
+            </div>
+        }
+        .into_any(),
         Tag::Code => view! { <code class=class>{kids()}</code> }.into_any(),
         Tag::Em => view! { <em class=class>{kids()}</em> }.into_any(),
         Tag::Strong => view! { <strong class=class>{kids()}</strong> }.into_any(),

@@ -3,11 +3,13 @@
 
 mod app;
 mod content;
+mod copy;
 pub mod embed;
 mod hooks;
 mod item;
 mod list;
 pub mod load;
+mod marks;
 mod markup;
 mod navigation;
 mod panel;

@@ -4,16 +4,104 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use super::item::reader_zone;
+use super::navigation::reveal;
+use super::state::use_viewer;
 use super::tools::todo_list;
 use crate::normalize::Workspace;
+use crate::present::contents::{contents, Entry, EntryKind};
 use crate::present::drift::{as_text, drift};
 use crate::present::session::side_view;
+use crate::present::when;
 
+/// Which part of the side panel shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tab {
+    Contents,
+    Session,
+}
+
+/// The side panel: the contents of the session, and what is known about it. Beside the
+/// conversation on a wide screen; over it, behind a button, on a narrow one.
 pub fn side(ws: Arc<Workspace>, session: usize) -> AnyView {
+    let viewer = use_viewer();
+    let Some(s) = ws.sessions.get(session) else { return ().into_any() };
+    let entries = contents(&ws, s);
+    let tab = RwSignal::new(if entries.len() > 1 { Tab::Contents } else { Tab::Session });
+    let tab_button = move |which: Tab, label: &'static str| {
+        view! {
+            <button
+                class="cctv-side__tab"
+                role="tab"
+                aria-selected=move || (tab.get() == which).to_string()
+                on:click=move |_| tab.set(which)
+            >
+                {label}
+            </button>
+        }
+    };
+    let session_part = session_view(ws.clone(), session);
+    view! {
+        <aside
+            class=move || if viewer.side_open.get() { "cctv-side cctv-side--open" } else { "cctv-side" }
+            aria-label="contents and stats"
+        >
+            <div class="cctv-side__tabs" role="tablist">
+                {tab_button(Tab::Contents, "Contents")}
+                {tab_button(Tab::Session, "Session")}
+                <button class="cctv-button cctv-side__close" on:click=move |_| viewer.side_open.set(false)>"Close"</button>
+            </div>
+            <div role="tabpanel" hidden=move || tab.get() != Tab::Contents>{contents_view(ws.clone(), session, entries)}</div>
+            <div role="tabpanel" hidden=move || tab.get() != Tab::Session>{session_part}</div>
+        </aside>
+    }
+    .into_any()
+}
+
+/// The prompts and commands, each a button that goes to its row.
+fn contents_view(ws: Arc<Workspace>, session: usize, entries: Vec<Entry>) -> AnyView {
+    let viewer = use_viewer();
+    if entries.is_empty() {
+        return view! { <p class="cctv-muted">"No prompts typed in this session."</p> }.into_any();
+    }
+    let zone = reader_zone();
+    let mut day = None;
+    let items = entries
+        .into_iter()
+        .map(|e| {
+            // The date once per day, the time on every entry.
+            let date =
+                e.time.map(|t| when::date(t, &zone)).filter(|d| day.replace(d.clone()).as_ref() != Some(d));
+            let time = e.time.map(|t| when::short_clock(t, &zone)).unwrap_or_default();
+            let class = match e.kind {
+                EntryKind::Prompt => "cctv-contents__entry",
+                EntryKind::Command => "cctv-contents__entry cctv-contents__entry--command",
+                EntryKind::Compaction => "cctv-contents__entry cctv-contents__entry--compaction",
+            };
+            let ws = ws.clone();
+            let (thread, item) = (e.thread, e.item);
+            view! {
+                {date.map(|d| view! { <li class="cctv-contents__date">{d}</li> })}
+                <li>
+                    <button class=class on:click=move |_| {
+                        viewer.side_open.set(false);
+                        reveal(viewer, &ws, session, thread, item);
+                    }>
+                        <span class="cctv-contents__time">{time}</span>
+                        <bdi class="cctv-contents__text">{e.text}</bdi>
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    view! { <nav aria-label="contents"><ol class="cctv-contents">{items}</ol></nav> }.into_any()
+}
+
+fn session_view(ws: Arc<Workspace>, session: usize) -> AnyView {
     let Some(s) = ws.sessions.get(session) else { return ().into_any() };
     let side = side_view(&ws, s);
     view! {
-        <aside class="cctv-side">
+        <div class="cctv-side__session">
             {(!side.about.is_empty() || !side.pull_requests.is_empty()).then(|| view! {
                 <section class="cctv-about" aria-label="about the session">
                     <h2>"About"</h2>
@@ -52,7 +140,7 @@ pub fn side(ws: Arc<Workspace>, session: usize) -> AnyView {
                 })}
             </section>
             {drift_section(ws)}
-        </aside>
+        </div>
     }
     .into_any()
 }

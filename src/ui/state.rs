@@ -9,9 +9,10 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::normalize::Workspace;
-use crate::present::link::Link;
 pub use crate::present::filter::Filter;
+use crate::present::link::Link;
 use crate::present::rows::{Choices, ThreadRef};
+use crate::present::search::{Matcher, Query};
 
 /// A panel, by the item it belongs to and which of its parts.
 pub type PanelKey = (ThreadRef, u32, u8);
@@ -46,10 +47,19 @@ pub struct Viewer {
     pub choices: RwSignal<Choices>,
     pub open: RwSignal<HashSet<PanelKey>>,
     pub filter: RwSignal<Filter>,
-    pub query: RwSignal<String>,
+    /// What the reader searches for, with its options.
+    pub query: RwSignal<Query>,
+    /// `query` compiled: `Ok(None)` while there is too little to search for, `Err` for a regular
+    /// expression that does not compile.
+    pub matcher: Memo<Result<Option<Matcher>, String>>,
     /// The current search hit, an index into the hits.
     pub hit: RwSignal<usize>,
+    /// A search step asks for its row's first match to be scrolled into view inside its panel;
+    /// cleared once done.
+    pub reveal_match: RwSignal<bool>,
     pub theme: RwSignal<Theme>,
+    /// On a narrow screen, the side panel (contents and stats) is open over the conversation.
+    pub side_open: RwSignal<bool>,
     pub progress: RwSignal<Option<Progress>>,
     /// The item to scroll to and highlight.
     pub target: RwSignal<Option<(ThreadRef, u32)>>,
@@ -74,15 +84,19 @@ pub const MAX_BYTES: f64 = 1.5e9;
 
 impl Viewer {
     pub fn new() -> Viewer {
+        let query = RwSignal::new(Query::default());
         Viewer {
             workspace: RwSignal::new(None),
             session: RwSignal::new(0),
             choices: RwSignal::new(Choices::default()),
             open: RwSignal::new(HashSet::new()),
             filter: RwSignal::new(Filter::default()),
-            query: RwSignal::new(String::new()),
+            query,
+            matcher: Memo::new(move |_| query.with(Query::matcher)),
             hit: RwSignal::new(0),
+            reveal_match: RwSignal::new(false),
             theme: RwSignal::new(Theme::System),
+            side_open: RwSignal::new(false),
             progress: RwSignal::new(None),
             target: RwSignal::new(None),
             span: RwSignal::new(0),
@@ -124,7 +138,9 @@ impl Viewer {
 
     /// Whether item `item` of `thread` is highlighted (the target, or within its span).
     pub fn is_highlighted(&self, thread: ThreadRef, item: u32) -> bool {
-        self.target.get().is_some_and(|(t, first)| t == thread && (first..=self.span.get().max(first)).contains(&item))
+        self.target
+            .get()
+            .is_some_and(|(t, first)| t == thread && (first..=self.span.get().max(first)).contains(&item))
     }
 
     pub fn go_to(&self, target: (ThreadRef, u32)) {

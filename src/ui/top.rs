@@ -7,14 +7,18 @@ use leptos::prelude::*;
 use super::load;
 use super::navigation::reveal;
 use super::state::{part, use_viewer, Filter, Theme, Viewer};
-use crate::present::search::hits;
-use crate::present::session::{session_label, SessionLabel};
+use crate::present::format::isolate;
+use crate::present::search::{hits, Query, Scope};
+use crate::present::session::{session_groups, session_label, SessionLabel};
 
 #[component]
 pub fn TopBar() -> impl IntoView {
     let viewer = use_viewer();
     let files = NodeRef::<Input>::new();
     let folder = NodeRef::<Input>::new();
+    let search = NodeRef::<Input>::new();
+    // On a phone the filters and the search options fold away behind a button.
+    let options_open = RwSignal::new(false);
     // A folder picker is an <input type=file webkitdirectory>; the attribute is set once mounted.
     folder.on_load(|el| {
         let _ = el.set_attribute("webkitdirectory", "");
@@ -29,13 +33,19 @@ pub fn TopBar() -> impl IntoView {
     };
 
     let search_hits = Memo::new(move |_| {
-        let query = viewer.query.get();
-        if query.trim().chars().count() < 2 {
-            return Vec::new();
-        }
+        let Ok(Some(matcher)) = viewer.matcher.get() else { return Vec::new() };
         let Some(ws) = viewer.workspace.get() else { return Vec::new() };
         let Some(s) = ws.sessions.get(viewer.session.get()) else { return Vec::new() };
-        hits(&ws, s, &query)
+        hits(&ws, s, &matcher)
+    });
+    // A new search that does not find the highlighted row takes its highlight away.
+    Effect::new(move |_| {
+        let searching = viewer.matcher.with(|m| matches!(m, Ok(Some(_))));
+        let hits = search_hits.get();
+        let stale = viewer.target.get_untracked().is_some_and(|t| !hits.contains(&t));
+        if searching && stale {
+            viewer.target.set(None);
+        }
     });
     let step = move |forward: bool| {
         let hits = search_hits.get_untracked();
@@ -56,31 +66,50 @@ pub fn TopBar() -> impl IntoView {
                 o.insert((thread, item, part::BODY));
             });
             reveal(viewer, &ws, session, thread, item);
+            viewer.reveal_match.set(true);
         }
     };
-    let count = move || {
-        let n = search_hits.with(Vec::len);
-        if viewer.query.with(|q| q.trim().chars().count() < 2) {
-            String::new()
-        } else if n == 0 {
-            "no matches".to_owned()
-        } else {
+    let count = move || match viewer.matcher.get() {
+        Err(message) => message,
+        Ok(None) => String::new(),
+        Ok(Some(_)) => {
+            let n = search_hits.with(Vec::len);
             let at = viewer.target.get().and_then(|t| search_hits.with(|h| h.iter().position(|x| *x == t)));
-            match at {
-                Some(i) => format!("{} of {n}", i + 1),
-                None => format!("{n} matches"),
+            match (n, at) {
+                (0, _) => "no matches".to_owned(),
+                (_, Some(i)) => format!("{} of {n}", i + 1),
+                (1, None) => "1 match".to_owned(),
+                (_, None) => format!("{n} matches"),
             }
         }
     };
+    let option = move |label: &'static str,
+                       title: &'static str,
+                       get: fn(&Query) -> bool,
+                       set: fn(&mut Query, bool)| {
+        view! {
+            <button
+                class="cctv-button cctv-search__option"
+                title=title
+                aria-label=title
+                aria-pressed=move || viewer.query.with(get).to_string()
+                on:click=move |_| viewer.query.update(|q| {
+                    let on = !get(q);
+                    set(q, on);
+                })
+            >
+                {label}
+            </button>
+        }
+    };
 
-    let sessions = move || {
-        viewer.workspace.get().map(|ws| {
-            ws.sessions
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (i, session_label(&ws, s)))
-                .collect::<Vec<(usize, SessionLabel)>>()
-        })
+    let groups = move || viewer.workspace.get().map(|ws| session_groups(&ws));
+    let single = move || {
+        viewer
+            .workspace
+            .get()
+            .filter(|ws| ws.sessions.len() == 1)
+            .map(|ws| session_label(&ws, &ws.sessions[0]))
     };
     let tool_names = move || {
         viewer
@@ -107,14 +136,14 @@ pub fn TopBar() -> impl IntoView {
     };
 
     view! {
-        <header class="cctv-top">
+        <header class=move || if options_open.get() { "cctv-top cctv-top--options" } else { "cctv-top" }>
             <div class="cctv-top__row">
                 <span class="cctv-brand" title="Claude Code Transcript Viewer">"cctv"</span>
                 <button class="cctv-button" on:click=move |_| { if let Some(el) = files.get() { el.click(); } }>"Open files"</button>
-                <button class="cctv-button" on:click=move |_| { if let Some(el) = folder.get() { el.click(); } }>"Open folder"</button>
+                <button class="cctv-button cctv-top__folder" on:click=move |_| { if let Some(el) = folder.get() { el.click(); } }>"Open folder"</button>
                 <input class="cctv-hidden" type="file" multiple accept=".jsonl,.json,application/json" node_ref=files on:change=move |_| picked(files) />
                 <input class="cctv-hidden" type="file" multiple node_ref=folder on:change=move |_| picked(folder) />
-                {move || sessions().filter(|s| s.len() > 1).map(|list| view! {
+                {move || groups().filter(|g| g.iter().map(|g| g.sessions.len()).sum::<usize>() > 1).map(|groups| view! {
                     <select
                         class="cctv-sessions"
                         aria-label="session"
@@ -125,16 +154,21 @@ pub fn TopBar() -> impl IntoView {
                             }
                         }
                     >
-                        {list.into_iter().map(|(i, label)| view! {
-                            <option value=i.to_string() selected=move || viewer.session.get() == i>{label.one_line()}</option>
+                        {groups.into_iter().map(|group| view! {
+                            <optgroup label=isolate(&group.project)>
+                                {group.sessions.into_iter().map(|(i, label)| view! {
+                                    <option value=i.to_string() selected=move || viewer.session.get() == i>{label.one_line()}</option>
+                                }).collect_view()}
+                            </optgroup>
                         }).collect_view()}
                     </select>
                 })}
-                {move || sessions().filter(|s| s.len() == 1).map(|list| {
-                    let SessionLabel { title, detail, badges } = list[0].1.clone();
+                {move || single().map(|label| {
+                    let SessionLabel { title, detail, badges } = label;
+                    let whole = format!("{title} — {detail}");
                     // <bdi>: the title is transcript text and must not reorder the detail after it.
                     view! {
-                        <span class="cctv-title"><bdi>{title}</bdi>{format!(" — {detail}")}</span>
+                        <span class="cctv-title" title=whole><bdi>{title}</bdi>{format!(" — {detail}")}</span>
                         {badges.into_iter().map(|b| {
                             let class = match b.color {
                                 Some(c) => format!("cctv-badge cctv-badge--agent cctv-agent-color--{c}"),
@@ -145,24 +179,74 @@ pub fn TopBar() -> impl IntoView {
                     }
                 })}
                 <span class="cctv-top__spacer"></span>
-                <input
-                    id="cctv-search"
-                    class="cctv-search"
-                    type="search"
-                    placeholder="Search (/)"
-                    aria-label="search the session"
-                    prop:value=move || viewer.query.get()
-                    on:input=move |e| viewer.query.set(event_target_value(&e))
-                    on:keydown=move |e: ev::KeyboardEvent| {
-                        if e.key() == "Enter" {
-                            step(!e.shift_key());
+                <div class="cctv-searchbox" role="search">
+                    <input
+                        id="cctv-search"
+                        class="cctv-search"
+                        type="search"
+                        placeholder="Search (/)"
+                        aria-label="search the session"
+                        aria-describedby="cctv-search-count"
+                        prop:value=move || viewer.query.with(|q| q.text.clone())
+                        on:input=move |e| viewer.query.update(|q| q.text = event_target_value(&e))
+                        on:keydown=move |e: ev::KeyboardEvent| match e.key().as_str() {
+                            "Enter" => step(!e.shift_key()),
+                            // Clears the search and leaves the box, so the keys work again.
+                            "Escape" => {
+                                e.prevent_default();
+                                viewer.query.update(|q| q.text.clear());
+                                if let Some(input) = search.get_untracked() {
+                                    let _ = input.blur();
+                                }
+                            }
+                            _ => {}
                         }
-                    }
-                />
-                <span class="cctv-search__count" aria-live="polite">{count}</span>
-                <button class="cctv-button" title="previous match" on:click=move |_| step(false)>"↑"</button>
-                <button class="cctv-button" title="next match" on:click=move |_| step(true)>"↓"</button>
-                <button class="cctv-button" title="theme (t)" on:click=move |_| toggle_theme(viewer)>
+                        node_ref=search
+                    />
+                    <span class="cctv-search__options">
+                    {option("Aa", "match case", |q| q.case_sensitive, |q, v| q.case_sensitive = v)}
+                    {option("W", "whole words only", |q| q.whole_word, |q, v| q.whole_word = v)}
+                    {option(".*", "regular expression", |q| q.regex, |q, v| q.regex = v)}
+                    <select
+                        class="cctv-search__scope"
+                        aria-label="search in"
+                        on:change=move |e| {
+                            let scope = match event_target_value(&e).as_str() {
+                                "prompts" => Scope::Prompts,
+                                "output" => Scope::ToolOutput,
+                                _ => Scope::Everything,
+                            };
+                            viewer.query.update(|q| q.scope = scope);
+                        }
+                    >
+                        <option value="all">"everything"</option>
+                        <option value="prompts">"prompts"</option>
+                        <option value="output">"tool output"</option>
+                    </select>
+                    </span>
+                    <span
+                        id="cctv-search-count"
+                        class=move || if viewer.matcher.with(Result::is_err) { "cctv-search__count cctv-search__count--error" } else { "cctv-search__count" }
+                        aria-live="polite"
+                    >
+                        {count}
+                    </span>
+                    <button class="cctv-button" title="previous match (Shift+Enter)" aria-label="previous match" on:click=move |_| step(false)>"↑"</button>
+                    <button class="cctv-button" title="next match (Enter)" aria-label="next match" on:click=move |_| step(true)>"↓"</button>
+                </div>
+                <button class="cctv-button cctv-top__phone" aria-expanded=move || options_open.get().to_string() on:click=move |_| options_open.update(|o| *o = !*o)>
+                    "Options"
+                </button>
+                <button
+                    class="cctv-button cctv-top__narrow"
+                    title="the session's contents and stats"
+                    aria-expanded=move || viewer.side_open.get().to_string()
+                    on:click=move |_| viewer.side_open.update(|o| *o = !*o)
+                >
+                    "Contents"
+                </button>
+                <button class="cctv-button" title="switch the theme (t)" on:click=move |_| toggle_theme(viewer)>
+                    <span class="cctv-top__wide">"Theme: "</span>
                     {move || match viewer.theme.get() { Theme::System => "auto", Theme::Light => "light", Theme::Dark => "dark" }}
                 </button>
             </div>

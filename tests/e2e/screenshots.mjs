@@ -42,6 +42,25 @@ for (const scheme of ["light", "dark"]) {
   await page.screenshot({ path: join(out, "around-commands-light.png") });
   await context.close();
 }
+// Finding things on a desktop and on a phone: search marks in the real general-tool-calls session
+// with its contents beside it at 1280 wide, and at phone size in both themes.
+const GENERAL = join(FIXTURES, "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl");
+for (const [name, viewport, scheme] of [
+  ["search-light", { width: 1280, height: 800 }, "light"],
+  ["phone-light", { width: 390, height: 844 }, "light"],
+  ["phone-dark", { width: 390, height: 844 }, "dark"],
+]) {
+  const { page, context } = await open(chrome, server.url, { colorScheme: scheme, viewport });
+  await drop(page, [{ path: GENERAL }]);
+  await waitForTitle(page, "Session Share");
+  await page.fill("#cctv-search", "plugin");
+  await page.press("#cctv-search", "Enter");
+  await page.press("#cctv-search", "Enter");
+  await page.locator("mark.cctv-mark--current").first().waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(out, `${name}.png`) });
+  await context.close();
+}
 await chrome.close();
 await server.close();
 console.log("screenshots written to", out);

@@ -125,7 +125,7 @@ test("search finds text in sub-agents and tool output and steps through matches"
   const { page, context, errors } = await open(web.chrome, web.server.url);
   await page.fill("#cctv-search", "insertions");
   await page.waitForFunction(() => /match/.test(document.querySelector(".cctv-search__count").textContent));
-  assert.match(await page.locator(".cctv-search__count").textContent(), /^1 matches$/);
+  assert.match(await page.locator(".cctv-search__count").textContent(), /^1 match$/);
   await page.press("#cctv-search", "Enter");
   await page.locator(".cctv-item--target").waitFor();
   assert.match(await page.locator(".cctv-search__count").textContent(), /^1 of 1$/);
@@ -168,7 +168,7 @@ test("a title holding a right-to-left override does not reorder the words after 
     range.selectNodeContents(rest);
     return { titleRight: title.getBoundingClientRect().right, detailLeft: range.getBoundingClientRect().left, detail: rest.textContent };
   });
-  assert.match(detail, /2026-01-02 · 0\.0 MB/);
+  assert.match(detail, /2026-01-02 · 1 KB/);
   assert.ok(detailLeft >= titleRight - 1, `the detail starts after the title (${detailLeft} >= ${titleRight})`);
   assert.deepEqual(errors, []);
   await context.close();
@@ -223,6 +223,7 @@ test("the side panel lists what cctv did not recognise, ready to copy for a bug 
   const { page, context, errors } = await open(web.chrome, web.server.url);
   await drop(page, [{ path: join(FIXTURES, "handgemacht-ai__claude-code-log/test/test_data/edge_cases.jsonl") }]);
   await page.waitForFunction(() => !document.querySelector(".cctv-demo-note") && !document.querySelector(".cctv-progress"));
+  await page.click(".cctv-side__tab >> text=Session");
   await page.click("text=Check the files for what cctv does not know");
   const list = await page.locator(".cctv-drift__list").textContent();
   for (const name of ["silly", "timesstamp", "FailingTool", "edge_cases.jsonl line 11"]) assert.ok(list.includes(name), `${name} in ${list}`);

@@ -4,12 +4,16 @@ use super::{Answer, Output};
 use crate::model::body::ImageSource;
 use crate::model::tool_result::ToolUseResult;
 use crate::present::calls::CallView;
+use crate::present::highlight::language_of_path;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BashBody {
     pub command: String,
     /// What the model said the command is for.
     pub description: Option<String>,
+    /// For a command that prints one file (`cat`, `head`, `tail` of a path), the grammar its
+    /// extension names: the output is that file's text.
+    pub language: Option<String>,
     pub output: Answer<BashOutput>,
 }
 
@@ -37,11 +41,30 @@ impl BashBody {
             }),
             _ => Answer::Plain(Output::of(call)),
         };
+        let command = call.text("command").unwrap_or_default().to_owned();
         BashBody {
-            command: call.text("command").unwrap_or_default().to_owned(),
+            language: printed_file(&command).and_then(language_of_path),
+            command,
             description: call.text("description").map(str::to_owned),
             output,
         }
+    }
+}
+
+/// The file a command prints whole or in part, when it is one plain `cat`, `head` or `tail` of a
+/// single path (no pipe, no redirection, no second command).
+fn printed_file(command: &str) -> Option<&str> {
+    if command.contains(['|', '>', '<', ';', '&', '`', '$', '\n']) {
+        return None;
+    }
+    let mut words = command.split_whitespace();
+    if !matches!(words.next()?, "cat" | "head" | "tail") {
+        return None;
+    }
+    let paths: Vec<&str> = words.filter(|w| !w.starts_with('-') && w.parse::<u64>().is_err()).collect();
+    match paths.as_slice() {
+        [path] => Some(path.trim_matches(['"', '\''])),
+        _ => None,
     }
 }
 
@@ -59,6 +82,19 @@ fn image_of(stdout: &str) -> Option<ImageSource> {
 mod tests {
     use super::super::test_support::{calls, fixture};
     use super::super::{tool_body, Answer, ToolBody};
+    use super::{language_of_path, printed_file};
+
+    #[test]
+    fn only_a_plain_print_of_one_file_is_highlighted_as_that_file() {
+        assert_eq!(printed_file("cat src/main.rs"), Some("src/main.rs"));
+        assert_eq!(printed_file("tail -n 20 /var/log/app.py"), Some("/var/log/app.py"));
+        assert_eq!(printed_file("head -n 40 'a b/x.py'"), None, "a quoted path with a space is two words");
+        assert_eq!(printed_file("cat a.rs b.rs"), None);
+        assert_eq!(printed_file("cat a.rs | grep x"), None);
+        assert_eq!(printed_file("cat a.rs > b.rs"), None);
+        assert_eq!(printed_file("ls a.rs"), None);
+        assert_eq!(language_of_path(printed_file("cat src/main.rs").unwrap()).as_deref(), Some("rs"));
+    }
 
     #[test]
     fn a_real_bash_call_shows_its_command_and_stdout() {

@@ -4,6 +4,7 @@
 //! Claude Code stores the patch it applied (`structuredPatch`) since about 1.0.50; before that,
 //! and for calls that failed, the diff is computed from what was asked.
 
+use crate::present::highlight::language_of_path;
 use serde_json::Value;
 
 use crate::model::body::ToolResultContent;
@@ -14,6 +15,8 @@ use crate::present::diff::{self, Row};
 #[derive(Clone, Debug, PartialEq)]
 pub struct EditBody {
     pub path: String,
+    /// The grammar the file's extension names, for highlighting the diff or the file.
+    pub language: Option<String>,
     /// "edited by the user", "replace all".
     pub badges: Vec<&'static str>,
     pub change: Change,
@@ -51,14 +54,20 @@ impl EditBody {
             ),
             Some(ToolUseResult::Write(w)) if w.kind == "create" || w.structured_patch.is_empty() => {
                 let change = Change::WholeFile { created: w.kind == "create", content: w.content.clone() };
-                return EditBody { path, badges: vec![], change, failed: None };
+                return EditBody {
+                    language: language_of_path(&path),
+                    path,
+                    badges: vec![],
+                    change,
+                    failed: None,
+                };
             }
             Some(ToolUseResult::Write(w)) => (Some(diff::from_hunks(&w.structured_patch)), vec![]),
             _ => (None, vec![]),
         };
         let rows = stored.unwrap_or_else(|| asked(call));
         let failed = call.result.as_ref().filter(|r| r.is_error).map(|r| r.content.clone());
-        EditBody { path, badges, change: Change::Diff(rows), failed }
+        EditBody { language: language_of_path(&path), path, badges, change: Change::Diff(rows), failed }
     }
 }
 
@@ -89,7 +98,8 @@ fn notebook(call: &CallView) -> EditBody {
         None => path.to_owned(),
     };
     let failed = call.result.as_ref().filter(|r| r.is_error).map(|r| r.content.clone());
-    EditBody { path, badges, change, failed }
+    // A cell's language is the notebook's, which the call does not say.
+    EditBody { language: None, path, badges, change, failed }
 }
 
 /// The diff of what the call asked for, when no applied patch was stored.

@@ -6,6 +6,7 @@
 use super::{Answer, Output};
 use crate::model::tool_result::ToolUseResult;
 use crate::present::calls::CallView;
+use crate::present::event::plural;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LspBody {
@@ -35,8 +36,8 @@ impl LspBody {
                 };
                 let count = |key: &str| value.get(key).and_then(serde_json::Value::as_u64);
                 let counts = match (count("resultCount"), count("fileCount")) {
-                    (Some(r), Some(f)) => Some(format!("{r} results in {f} files")),
-                    (Some(r), None) => Some(format!("{r} results")),
+                    (Some(r), Some(f)) => Some(format!("{} in {}", plural(r, "result"), plural(f, "file"))),
+                    (Some(r), None) => Some(plural(r, "result")),
                     _ => None,
                 };
                 Answer::Structured((text, counts))

@@ -3,10 +3,13 @@
 use crate::model::body::{ImageSource, ResultItem, ToolResultContent};
 use crate::model::tool_result::ToolUseResult;
 use crate::present::calls::CallView;
+use crate::present::highlight::language_of_path;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadBody {
     pub path: String,
+    /// The grammar the file's extension names, for highlighting its lines.
+    pub language: Option<String>,
     /// `lines 10–40 of 200`, when the result says.
     pub range: Option<String>,
     pub content: ReadContent,
@@ -46,7 +49,12 @@ impl ReadBody {
             }
             _ => ReadContent::Lines { text: file.content.clone(), first: file.start_line.max(1) },
         };
-        Some(ReadBody { path: file.file_path.clone(), range, content })
+        Some(ReadBody {
+            language: language_of_path(&file.file_path),
+            path: file.file_path.clone(),
+            range,
+            content,
+        })
     }
 }
 
@@ -62,8 +70,10 @@ impl ReadBody {
         };
         let (first, lines) = numbered_lines(text)?;
         let count = lines.lines().count() as u64;
+        let path = call.text("file_path").unwrap_or_default().to_owned();
         Some(ReadBody {
-            path: call.text("file_path").unwrap_or_default().to_owned(),
+            language: language_of_path(&path),
+            path,
             range: Some(format!("lines {first}–{}", first.saturating_add(count.saturating_sub(1)))),
             content: ReadContent::Lines { text: lines, first },
         })

@@ -3,15 +3,18 @@
 use leptos::prelude::*;
 
 use super::output;
+use crate::present::highlight::highlight;
 use crate::present::tools::{Answer, BashBody};
 use crate::ui::content::image;
-use crate::ui::markup::terminal;
+use crate::ui::copy::copy_button;
+use crate::ui::markup::{nodes, terminal};
 
 pub fn view(body: BashBody) -> AnyView {
+    let language = body.language;
     let out = match body.output {
         Answer::Structured(b) => view! {
             {b.image.as_ref().map(image)}
-            {(!b.stdout.is_empty()).then(|| terminal(&b.stdout, "cctv-out"))}
+            {(!b.stdout.is_empty()).then(|| stdout(&b.stdout, language.as_deref()))}
             {(!b.stderr.is_empty()).then(|| view! {
                 <div class="cctv-out__label">"stderr"</div>
                 {terminal(&b.stderr, "cctv-out cctv-out--stderr")}
@@ -25,8 +28,29 @@ pub fn view(body: BashBody) -> AnyView {
     };
     view! {
         {body.description.map(|d| view! { <div class="cctv-muted">{d}</div> })}
-        <pre class="cctv-command">{format!("$ {}", body.command)}</pre>
+        <div class="cctv-copyable">
+            {copy_button("copy the command", body.command.clone())}
+            <pre class="cctv-command">{format!("$ {}", body.command)}</pre>
+        </div>
         {out}
     }
     .into_any()
+}
+
+/// What the command printed: a file's text highlighted as that file (`cat x.rs`), unless it
+/// carries terminal colours of its own; otherwise as the terminal showed it.
+fn stdout(text: &str, language: Option<&str>) -> AnyView {
+    match language.filter(|_| !text.contains('\u{1b}')) {
+        Some(language) => view! {
+            <div class="cctv-copyable">
+                {copy_button("copy the output", text.to_owned())}
+                <pre class="cctv-out">{nodes(highlight(text, language))}</pre>
+            </div>
+        }
+        .into_any(),
+        None => view! {
+            <div class="cctv-copyable">{copy_button("copy the output", text.to_owned())}{terminal(text, "cctv-out")}</div>
+        }
+        .into_any(),
+    }
 }

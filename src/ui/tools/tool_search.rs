@@ -21,7 +21,7 @@ pub fn view(body: ToolSearchBody) -> AnyView {
     view! {
         {field("query", body.query)}
         {found}
-        {body.deferred.map(|n| view! { <div class="cctv-muted">{format!("{n} tools were deferred")}</div> })}
+        {body.deferred.map(|n| view! { <div class="cctv-muted">{match n { 1 => "1 tool was deferred".to_owned(), n => format!("{n} tools were deferred") }}</div> })}
     }
     .into_any()
 }
