@@ -40,7 +40,8 @@ pub struct Found {
     pub item: u32,
 }
 
-/// The item whose anchor id is `id`, in any session, thread or sub-agent. A session that begins
+/// The item whose anchor id is `id`, in the first session that has it (links that name their
+/// session go through `present::link::resolve`, which looks in that session first). A session that begins
 /// with a copy of another's lines shares their ids; the link goes to the original.
 pub fn find(workspace: &Workspace, id: &str) -> Option<Found> {
     workspace.sessions.iter().enumerate().find_map(|(session, s)| {

@@ -182,6 +182,15 @@ pub struct Thread {
     pub turns: Vec<Turn>,
 }
 
+impl Thread {
+    /// The last item of the turn that begins at item `first`: the item before the next prompt
+    /// the person typed, or the thread's last.
+    pub fn turn_end(&self, first: usize) -> usize {
+        let next = self.items.iter().skip(first + 1).position(Item::is_typed_prompt);
+        next.map_or(self.items.len().saturating_sub(1).max(first), |n| first + n)
+    }
+}
+
 /// An alternative continuation where the conversation forked (a rewind or an edit).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Branch {

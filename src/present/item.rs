@@ -24,7 +24,7 @@ use crate::normalize::{
 pub struct ItemView {
     /// The anchor id (`#<id>`).
     pub id: String,
-    /// A link to the row, as a fragment without its `#` ([`link::row_link`]).
+    /// A link to the row, as a fragment without its `#` ([`link::Link::fragment`]).
     pub link: String,
     /// For a prompt the person typed, a link to the turn it begins.
     pub turn_link: Option<String>,

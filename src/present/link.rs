@@ -10,6 +10,7 @@
 //! line uuids Claude Code wrote ([`ids::item_id`]), so a link outlives a reload and works for
 //! whoever has the same files.
 
+use super::format::isolate;
 use crate::normalize::{ids, Session, ThreadRef, Workspace};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,11 +79,20 @@ impl Link {
         }
     }
 
-    /// The row (or turn, or agent) this link names, for saying which one is missing.
-    pub fn target(&self) -> &str {
-        match &self.anchor {
-            Anchor::Row(id) | Anchor::Turn(id) | Anchor::Agent(id) => id,
-        }
+    /// What the reader is told while this link's place is in no loaded session.
+    pub fn not_open_note(&self) -> String {
+        let what = match self.anchor {
+            Anchor::Row(_) => "a row",
+            Anchor::Turn(_) => "a turn",
+            Anchor::Agent(_) => "a sub-agent's conversation",
+        };
+        let session = match &self.session {
+            Some(s) => format!(" of session {}", isolate(s)),
+            None => String::new(),
+        };
+        format!(
+            "This address links to {what}{session} that is not open. Open that session's files (drop them here or use Open) and cctv will go there."
+        )
     }
 }
 
@@ -126,10 +136,7 @@ fn resolve_in(ws: &Workspace, index: usize, session: &Session, anchor: &Anchor) 
         }
         Anchor::Turn(id) => {
             let (thread, first) = ids::find_in(ws, session, id)?;
-            let items = &session.thread(thread).items;
-            // The turn runs to the row before the next prompt the person typed.
-            let next = items.iter().skip(first as usize + 1).position(|i| i.is_typed_prompt());
-            let last = next.map_or(items.len() as u32 - 1, |n| first + n as u32);
+            let last = session.thread(thread).turn_end(first as usize) as u32;
             Some(Place { session: index, thread, first, last })
         }
         Anchor::Agent(id) => {
@@ -174,7 +181,9 @@ fn decode(text: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
+        // Two hex digits exactly (`from_str_radix` would also take a sign).
+        let hex = bytes.get(i + 1..i + 3).filter(|h| h.iter().all(u8::is_ascii_hexdigit));
+        let hex = hex.and_then(|h| std::str::from_utf8(h).ok());
         match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
             (b'%', Some(byte)) => {
                 out.push(byte);
@@ -276,5 +285,6 @@ mod tests {
         assert_eq!(Link::parse("#"), None);
         assert_eq!(Link::parse("#s=abc"), None, "a session alone names no place");
         assert_eq!(Link::parse("#%zz").unwrap().anchor, Anchor::Row("%zz".into()));
+        assert_eq!(Link::parse("#%+A").unwrap().anchor, Anchor::Row("%+A".into()));
     }
 }

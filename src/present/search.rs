@@ -50,7 +50,10 @@ impl Query {
             return Ok(None);
         }
         let pattern = if self.regex { text.to_owned() } else { regex::escape(text) };
-        let pattern = if self.whole_word { format!(r"\b(?:{pattern})\b") } else { pattern };
+        // Half word boundaries: a word begins where no word character comes before it, and ends
+        // where none comes after, so `foo()` is a whole word in "call foo() now".
+        let pattern =
+            if self.whole_word { format!(r"\b{{start-half}}(?:{pattern})\b{{end-half}}") } else { pattern };
         // The flag is part of the pattern (not a builder option) so that two matchers compare
         // by their patterns alone.
         let pattern = if self.case_sensitive { format!("(?m){pattern}") } else { format!("(?mi){pattern}") };
@@ -74,6 +77,17 @@ impl Query {
 impl PartialEq for Matcher {
     fn eq(&self, other: &Matcher) -> bool {
         self.regex.as_str() == other.regex.as_str() && self.scope == other.scope
+    }
+}
+
+/// What the search box says about the hits: `no matches`, `3 matches`, or `2 of 3` when one of
+/// them is the current row.
+pub fn count_label(hits: usize, current: Option<usize>) -> String {
+    match (hits, current) {
+        (0, _) => "no matches".to_owned(),
+        (_, Some(i)) => format!("{} of {hits}", i + 1),
+        (1, None) => "1 match".to_owned(),
+        (_, None) => format!("{hits} matches"),
     }
 }
 
@@ -244,6 +258,8 @@ mod tests {
         assert!(err.contains("unclosed group"), "{err}");
         let m = Query { whole_word: true, ..query("ÉTÉ") }.matcher().unwrap().unwrap();
         assert_eq!(m.ranges("un été, étés"), vec![3..8]);
+        let call = Query { whole_word: true, ..query("foo()") }.matcher().unwrap().unwrap();
+        assert_eq!(call.ranges("call foo() now, not xfoo()"), vec![5..10]);
         let empty = Query { regex: true, ..query("x*") }.matcher().unwrap().unwrap();
         assert_eq!(empty.ranges("abc"), Vec::<Range<usize>>::new());
         assert!(!empty.is_match("abc"));

@@ -118,7 +118,7 @@ pub struct ProjectGroup {
 /// Every session, grouped by project, newest first: the project whose latest session is newest
 /// comes first, and within a project the session last active.
 pub fn session_groups(ws: &Workspace) -> Vec<ProjectGroup> {
-    let mut groups: Vec<(ProjectGroup, Option<i64>)> = Vec::new();
+    let mut groups: Vec<ProjectGroup> = Vec::new();
     let mut order: Vec<usize> = (0..ws.sessions.len()).collect();
     let latest = |i: usize| ws.sessions[i].stats.last_ms.or(ws.sessions[i].stats.first_ms);
     // Newest first; sessions without a time keep their load order, last.
@@ -127,12 +127,12 @@ pub fn session_groups(ws: &Workspace) -> Vec<ProjectGroup> {
         let s = &ws.sessions[i];
         let project = project_of(ws, s);
         let label = session_label(ws, s);
-        match groups.iter_mut().find(|(g, _)| g.project == project) {
-            Some((group, _)) => group.sessions.push((i, label)),
-            None => groups.push((ProjectGroup { project, sessions: vec![(i, label)] }, latest(i))),
+        match groups.iter_mut().find(|g| g.project == project) {
+            Some(group) => group.sessions.push((i, label)),
+            None => groups.push(ProjectGroup { project, sessions: vec![(i, label)] }),
         }
     }
-    groups.into_iter().map(|(g, _)| g).collect()
+    groups
 }
 
 fn project_of(ws: &Workspace, s: &Session) -> String {

@@ -2,7 +2,8 @@
 //! answers, and each tool call as one line with its output folded in `<details>`.
 //!
 //! Transcript text goes into fenced blocks with a fence longer than any run of backticks inside
-//! it, so a pasted transcript cannot close its block and turn into markup of its own.
+//! it, so a pasted transcript cannot close its block and turn into markup of its own; Claude's
+//! own Markdown is kept as Markdown, with a fence it left open closed again.
 
 use super::calls::{call_view, CallView};
 use crate::model::body::{ResultItem, ToolResultContent};
@@ -15,12 +16,10 @@ const OUTPUT_LIMIT: usize = 4000;
 /// The turn that begins at item `first` of `thread`: that row and every row up to the next
 /// prompt the person typed.
 pub fn turn(ws: &Workspace, session: &Session, thread: ThreadRef, first: u32) -> String {
-    let items = &session.thread(thread).items;
+    let thread = session.thread(thread);
+    let last = thread.turn_end(first as usize);
     let mut out = String::new();
-    for (offset, item) in items.iter().enumerate().skip(first as usize) {
-        if offset > first as usize && item.is_typed_prompt() {
-            break;
-        }
+    for item in thread.items.iter().take(last + 1).skip(first as usize) {
         let part = item_markdown(ws, item);
         if !part.is_empty() {
             out.push_str(&part);
@@ -38,7 +37,7 @@ fn item_markdown(ws: &Workspace, item: &Item) -> String {
             format!("**You:**\n\n{}", quoted.join("\n"))
         }
         ItemKind::Command(_) | ItemKind::Shell(_) => format!("**You ran:** {}", inline_code(&text())),
-        ItemKind::Text => format!("**Claude:**\n\n{}", text().trim()),
+        ItemKind::Text => format!("**Claude:**\n\n{}", close_fences(text().trim())),
         ItemKind::ToolCall(call) => tool(&call_view(ws, item, call)),
         _ => String::new(),
     }
@@ -73,6 +72,32 @@ fn tool(call: &CallView) -> String {
     let label = if result.is_error { "error" } else { "output" };
     out.push_str(&format!("\n\n<details><summary>{label}</summary>\n\n{}\n\n</details>", fenced(&shown)));
     out
+}
+
+/// Markdown written by the model with any code fence it left open closed again (a truncated
+/// answer), so that what follows it in the export is not swallowed into its block.
+fn close_fences(text: &str) -> String {
+    let mut open: Option<(char, usize)> = None;
+    for line in text.lines() {
+        let trimmed = line.trim_start_matches(' ');
+        if line.len() - trimmed.len() > 3 {
+            continue;
+        }
+        let Some(c) = trimmed.chars().next().filter(|c| *c == '`' || *c == '~') else { continue };
+        let run = trimmed.chars().take_while(|&x| x == c).count();
+        if run < 3 {
+            continue;
+        }
+        open = match open {
+            None => Some((c, run)),
+            Some((o, n)) if o == c && run >= n && trimmed[run..].trim().is_empty() => None,
+            still => still,
+        };
+    }
+    match open {
+        Some((c, n)) => format!("{text}\n{}", c.to_string().repeat(n)),
+        None => text.to_owned(),
+    }
 }
 
 /// `text` as inline code, with enough backticks around it that none inside can end it.
@@ -123,6 +148,9 @@ mod tests {
     fn transcript_backticks_cannot_close_their_block() {
         assert_eq!(fenced("a ``` b"), "````\na ``` b\n````");
         assert_eq!(fenced("plain"), "```\nplain\n```");
+        assert_eq!(close_fences("see:\n```rust\nfn x() {}"), "see:\n```rust\nfn x() {}\n```");
+        assert_eq!(close_fences("a\n~~~~\nb\n~~~~\nc"), "a\n~~~~\nb\n~~~~\nc");
+        assert_eq!(close_fences("````\n```\n"), "````\n```\n\n````");
         assert_eq!(inline_code("say `hi`"), "`` say `hi` ``");
         assert_eq!(inline_code("ls\n  -la"), "`ls -la`");
     }

@@ -63,6 +63,11 @@ pub fn above(ws: &Workspace, session: &Session, rows: &[Row], zone: Zone) -> Vec
     let mut previous: Option<(i64, i64)> = None;
     for (index, row) in rows.iter().enumerate() {
         let Some(ms) = session.item(row.thread, row.item).and_then(|i| item_millis(ws, i)) else { continue };
+        // A row written before the one above it (a sub-agent's row under its call) says nothing:
+        // its date and pause would put the rows after it under the wrong day.
+        if previous.is_some_and(|(before, _)| ms < before) {
+            continue;
+        }
         let day = local(ms, zone).0;
         let mut above = Above::default();
         if previous.is_none_or(|(_, d)| d != day) {
@@ -76,11 +81,7 @@ pub fn above(ws: &Workspace, session: &Session, rows: &[Row], zone: Zone) -> Vec
         if above != Above::default() {
             out.push((index, above));
         }
-        // A row out of order (a sub-agent's row written before its caller's) does not move time back.
-        previous = Some(match previous {
-            Some((before, d)) if before > ms => (before, d),
-            _ => (ms, day),
-        });
+        previous = Some((ms, day));
     }
     out
 }

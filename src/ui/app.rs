@@ -13,8 +13,6 @@ use super::navigation::{go_to_hash, keyboard};
 use super::state::{Theme, Viewer};
 use super::{load, side, style, top, warm};
 use crate::normalize::Workspace;
-use crate::present::format::isolate;
-use crate::present::link::{Anchor, Link};
 use crate::present::rows::{self, Row};
 use crate::present::when::{self, Above};
 
@@ -125,7 +123,7 @@ pub fn App(
                 </div>
             })}
             {move || (!embedded).then(|| viewer.wanted.get()).flatten().map(|link| view! {
-                <div class="cctv-demo-note" role="status">{wanted_note(&link)}</div>
+                <div class="cctv-demo-note" role="status">{link.not_open_note()}</div>
             })}
             {move || {
                 let problems = viewer.problems.get();
@@ -147,22 +145,6 @@ pub fn App(
             <div class="cctv-drop-hint" aria-hidden="true">"Drop transcripts or a project folder to open them"</div>
         </div>
     }
-}
-
-/// What the reader is told when the address links to a place in no loaded session.
-fn wanted_note(link: &Link) -> String {
-    let what = match link.anchor {
-        Anchor::Row(_) => "a row",
-        Anchor::Turn(_) => "a turn",
-        Anchor::Agent(_) => "a sub-agent's conversation",
-    };
-    let session = match &link.session {
-        Some(s) => format!(" of session {}", isolate(s)),
-        None => String::new(),
-    };
-    format!(
-        "This address links to {what}{session} that is not open. Open that session's files (drop them here or use Open) and cctv will go there."
-    )
 }
 
 /// Shown before anything is loaded (the embed without files).

@@ -123,8 +123,9 @@ pub fn ConversationList(
     let observer = StoredValue::new_local(None::<web_sys::ResizeObserver>);
     let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
         let mut changed = None::<usize>;
-        // How much the rows that begin above the top of the view grew: what is on screen moves
-        // down by that much unless the view follows it.
+        // How much the rows wholly above the view grew: what is on screen moves down by that much
+        // unless the view follows it. (A row partly on screen that grows, a panel opened in it,
+        // grows downwards where the reader is looking, and moves nothing they see.)
         let list = container.try_get_untracked().flatten();
         let top = list.as_ref().map_or(0.0, |el| el.scroll_top() as f64);
         let mut above_grew = 0.0;
@@ -140,7 +141,7 @@ pub fn ConversationList(
                 layout.try_update_value(|l| l.measure(row, height).map(|(i, grew)| (i, grew, l.offsets[i])));
             if let Some((i, grew, start)) = measured.flatten() {
                 changed = Some(changed.map_or(i, |c: usize| c.min(i)));
-                if start < top {
+                if start + (height - grew) <= top {
                     above_grew += grew;
                 }
             }

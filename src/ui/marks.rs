@@ -17,7 +17,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, Node, Text};
 
 use super::state::Viewer;
-use crate::present::search::Matcher;
+use crate::present::search::{Matcher, Scope};
 
 const MARK: &str = "cctv-mark";
 const CURRENT: &str = "cctv-mark--current";
@@ -81,11 +81,32 @@ pub fn watch(viewer: Viewer, list: NodeRef<Div>) {
     });
 }
 
+/// Where a search in each scope looks on screen: the rows' bodies, the bodies of the person's
+/// rows, or what tools printed and read.
+fn scope_selector(scope: Scope) -> &'static str {
+    match scope {
+        Scope::Everything => ".cctv-item__body",
+        Scope::Prompts => ".cctv-item--user > .cctv-item__body",
+        Scope::ToolOutput => {
+            ".cctv-item--tool .cctv-out, .cctv-item--tool .cctv-code, .cctv-item--tool .cctv-json, .cctv-item--tool .cctv-md"
+        }
+    }
+}
+
+/// The viewer's own words inside a row (copy buttons, line numbers, a diff's signs): never
+/// searched, never marked.
+const NOT_TEXT: &str = ".cctv-copy, .cctv-code__no, .cctv-diff__no, .cctv-diff__sign";
+
+/// Elements whose text is a block of its own: the text on either side of their edges is not one
+/// word.
+const BLOCK: &str =
+    "p, li, td, th, tr, pre, div, dt, dd, blockquote, h1, h2, h3, h4, h5, h6, summary, button";
+
 /// Removes the old marks under `root` and marks every match of `matcher` in the rows' bodies.
 fn mark_all(root: &Element, matcher: Option<&Matcher>) {
     unmark(root);
     let Some(matcher) = matcher else { return };
-    let Ok(bodies) = root.query_selector_all(".cctv-item__body") else { return };
+    let Ok(bodies) = root.query_selector_all(scope_selector(matcher.scope)) else { return };
     for i in 0..bodies.length() {
         let Some(body) = bodies.item(i) else { continue };
         mark(&body, matcher);
@@ -119,9 +140,18 @@ fn unmark(root: &Element) {
 fn mark(body: &Node, matcher: &Matcher) {
     let mut nodes = Vec::new();
     text_nodes(body, &mut nodes);
+    nodes.retain(|n| n.parent_element().is_some_and(|p| p.closest(NOT_TEXT).ok().flatten().is_none()));
+    // The text as one string, with a line break between nodes in different blocks (in the string
+    // only), so that neither a match nor a word boundary runs from one cell or line into the next.
     let mut text = String::new();
     let mut starts = Vec::with_capacity(nodes.len());
+    let mut block = None;
     for node in &nodes {
+        let here = node.parent_element().and_then(|p| p.closest(BLOCK).ok().flatten());
+        if !starts.is_empty() && here != block {
+            text.push('\n');
+        }
+        block = here;
         starts.push(text.len());
         text.push_str(&node.data());
     }
@@ -133,13 +163,13 @@ fn mark(body: &Node, matcher: &Matcher) {
     // splitting a node does not move the pieces still to wrap.
     let mut pieces = Vec::new();
     for range in ranges {
-        let first = starts.partition_point(|&s| s <= range.start) - 1;
+        let first = starts.partition_point(|&s| s <= range.start).saturating_sub(1);
         for index in first..nodes.len() {
             let start = starts[index];
             if start >= range.end {
                 break;
             }
-            let end = starts.get(index + 1).copied().unwrap_or(text.len());
+            let end = start + nodes[index].data().len();
             let (from, to) = (range.start.max(start), range.end.min(end));
             if from < to {
                 pieces.push((index, from - start, to - start));

@@ -52,8 +52,6 @@ pub struct Viewer {
     /// `query` compiled: `Ok(None)` while there is too little to search for, `Err` for a regular
     /// expression that does not compile.
     pub matcher: Memo<Result<Option<Matcher>, String>>,
-    /// The current search hit, an index into the hits.
-    pub hit: RwSignal<usize>,
     /// A search step asks for its row's first match to be scrolled into view inside its panel;
     /// cleared once done.
     pub reveal_match: RwSignal<bool>,
@@ -93,7 +91,6 @@ impl Viewer {
             filter: RwSignal::new(Filter::default()),
             query,
             matcher: Memo::new(move |_| query.with(Query::matcher)),
-            hit: RwSignal::new(0),
             reveal_match: RwSignal::new(false),
             theme: RwSignal::new(Theme::System),
             side_open: RwSignal::new(false),
@@ -121,7 +118,6 @@ impl Viewer {
         self.choices.set(Choices::default());
         self.open.set(HashSet::new());
         self.target.set(None);
-        self.hit.set(0);
     }
 
     pub fn is_open(&self, key: PanelKey) -> bool {

@@ -8,7 +8,7 @@ use super::load;
 use super::navigation::reveal;
 use super::state::{part, use_viewer, Filter, Theme, Viewer};
 use crate::present::format::isolate;
-use crate::present::search::{hits, Query, Scope};
+use crate::present::search::{count_label, hits, Matcher, Query, Scope};
 use crate::present::session::{session_groups, session_label, SessionLabel};
 
 #[component]
@@ -38,14 +38,18 @@ pub fn TopBar() -> impl IntoView {
         let Some(s) = ws.sessions.get(viewer.session.get()) else { return Vec::new() };
         hits(&ws, s, &matcher)
     });
-    // A new search that does not find the highlighted row takes its highlight away.
-    Effect::new(move |_| {
-        let searching = viewer.matcher.with(|m| matches!(m, Ok(Some(_))));
-        let hits = search_hits.get();
-        let stale = viewer.target.get_untracked().is_some_and(|t| !hits.contains(&t));
-        if searching && stale {
-            viewer.target.set(None);
+    // A new search that does not find the highlighted row takes its highlight away (a new
+    // search only: following a link to another session must keep the row it leads to).
+    Effect::new(move |previous: Option<Option<Matcher>>| {
+        let matcher = viewer.matcher.get().ok().flatten();
+        let changed = previous.is_some_and(|p| p != matcher);
+        if changed && matcher.is_some() {
+            let hits = search_hits.get_untracked();
+            if viewer.target.get_untracked().is_some_and(|t| !hits.contains(&t)) {
+                viewer.target.set(None);
+            }
         }
+        matcher
     });
     let step = move |forward: bool| {
         let hits = search_hits.get_untracked();
@@ -58,7 +62,6 @@ pub fn TopBar() -> impl IntoView {
             Some(i) => (i + n - 1) % n,
             None => 0,
         };
-        viewer.hit.set(next);
         let (thread, item) = hits[next];
         if let Some(ws) = viewer.workspace.get_untracked() {
             let session = viewer.session.get_untracked();
@@ -73,14 +76,8 @@ pub fn TopBar() -> impl IntoView {
         Err(message) => message,
         Ok(None) => String::new(),
         Ok(Some(_)) => {
-            let n = search_hits.with(Vec::len);
             let at = viewer.target.get().and_then(|t| search_hits.with(|h| h.iter().position(|x| *x == t)));
-            match (n, at) {
-                (0, _) => "no matches".to_owned(),
-                (_, Some(i)) => format!("{} of {n}", i + 1),
-                (1, None) => "1 match".to_owned(),
-                (_, None) => format!("{n} matches"),
-            }
+            count_label(search_hits.with(Vec::len), at)
         }
     };
     let option = move |label: &'static str,

@@ -84,6 +84,28 @@ test("search options: case, whole word, regular expression with a clear error, a
   await context.close();
 });
 
+test("marks stay off the viewer's own buttons and line numbers, and follow the search's scope", async () => {
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  await drop(page, [{ path: GENERAL }]);
+  await waitForTitle(page, "Session Share");
+  await page.keyboard.press("e");
+  // "copy" is the label of every copy button; "1" is every first line number.
+  for (const word of ["copy", "1"]) {
+    await page.fill("#cctv-search", word === "1" ? "1 " : word);
+    await page.waitForTimeout(300);
+    const inside = await page.locator(".cctv-copy mark, .cctv-code__no mark, .cctv-diff__no mark").count();
+    assert.equal(inside, 0, word);
+  }
+  assert.ok((await page.locator(".cctv-copy").allTextContents()).every((t) => t === "copy" || t === "md"));
+  await page.fill("#cctv-search", "plugin");
+  await page.selectOption(".cctv-search__scope", "prompts");
+  await page.waitForFunction(() => document.querySelectorAll("mark.cctv-mark").length > 0);
+  const outside = await page.locator("mark.cctv-mark").evaluateAll((marks) => marks.filter((m) => !m.closest(".cctv-item--user")).length);
+  assert.equal(outside, 0, "prompts only: no mark outside the person's rows");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("Escape clears the search and leaves the box, so j moves to the next prompt", async () => {
   const { page, context, errors } = await open(web.chrome, web.server.url);
   await page.fill("#cctv-search", "verbose");
