@@ -14,6 +14,13 @@ export PATH := $(CCTV_TOOLS_DIR)/node_modules/.bin:$(or $(CARGO_HOME),$(HOME)/.c
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 # trunk otherwise asks crates.io for a newer trunk on every start.
 export TRUNK_SKIP_VERSION_CHECK := true
+# Node (npm) trusts only the certificate authorities bundled with it; a machine behind a
+# TLS-inspecting proxy adds the proxy's to the system's store, which curl, git and cargo already
+# read. Let npm read it too, unless the caller chose otherwise.
+SYSTEM_CA := $(wildcard /etc/ssl/certs/ca-certificates.crt)
+ifneq ($(SYSTEM_CA),)
+export NODE_EXTRA_CA_CERTS ?= $(SYSTEM_CA)
+endif
 
 .PHONY: setup serve build test test-native screenshots pages package bench fuzz
 
