@@ -113,7 +113,7 @@ pub fn reader_zone() -> impl Fn(i64) -> i32 {
 }
 
 /// Copies the page's address with `fragment` (`#…`) in place of its own.
-pub fn copy_link(fragment: &str) {
+fn copy_link(fragment: &str) {
     let window = window();
     let base = window.location().href().unwrap_or_default();
     let base = base.split('#').next().unwrap_or_default().to_owned();
