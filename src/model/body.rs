@@ -33,6 +33,21 @@ pub enum ToolResultContent {
     Items(Vec<ResultItem>),
 }
 
+impl ToolResultContent {
+    /// The result's texts in order: the whole text, or each text item (images and other items
+    /// have none).
+    pub fn texts(&self) -> impl Iterator<Item = &str> {
+        let (whole, items) = match self {
+            ToolResultContent::Text(text) => (Some(text.as_str()), &[][..]),
+            ToolResultContent::Items(items) => (None, items.as_slice()),
+        };
+        whole.into_iter().chain(items.iter().filter_map(|item| match item {
+            ResultItem::Text(text) => Some(text.as_str()),
+            _ => None,
+        }))
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ResultItem {
     Text(String),

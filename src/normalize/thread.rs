@@ -8,7 +8,6 @@ use super::fxhash::{FxMap, FxSet};
 
 use super::accounting::{NotShown, Placement};
 use super::view::*;
-use crate::model::body::{ResultItem, ToolResultContent};
 use crate::model::synthetic::{synthetic, Synthetic};
 use crate::model::user_text::{user_text, UserText};
 use crate::model::{
@@ -630,16 +629,7 @@ fn wrapped(text: JsonStr, src: &[u8]) -> Option<UserText> {
 fn result_synthetic(src: &[u8], content: Span) -> Option<Synthetic> {
     // Claude Code's texts come first; a result of several blocks has them in its first text.
     let value = crate::model::body::tool_result_content(src, content);
-    let text = match &value {
-        ToolResultContent::Text(text) => text.as_str(),
-        ToolResultContent::Items(items) => items
-            .iter()
-            .find_map(|i| match i {
-                ResultItem::Text(t) => Some(t.as_str()),
-                _ => None,
-            })
-            .unwrap_or_default(),
-    };
+    let text = value.texts().next().unwrap_or_default();
     synthetic(text)
 }
 

@@ -104,14 +104,8 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
             Some(span) => body::tool_result_content(&file.bytes, span),
             None => ToolResultContent::Text(String::new()),
         };
-        let saved = match &content {
-            ToolResultContent::Text(text) => persisted_output(text),
-            ToolResultContent::Items(items) => items.iter().find_map(|i| match i {
-                body::ResultItem::Text(text) => persisted_output(text),
-                _ => None,
-            }),
-        }
-        .map(|output| {
+        let found = content.texts().find_map(persisted_output);
+        let saved = found.map(|output| {
             let file = saved_file(ws, call, src, &output);
             let loaded_from = file.map(|f| {
                 content = saved_content(f);

@@ -7,7 +7,7 @@ use std::ops::Range;
 use regex::{Regex, RegexBuilder};
 
 use super::calls::call_view;
-use crate::model::body::{self, ToolResultContent};
+use crate::model::body::ToolResultContent;
 use crate::normalize::{outline, Item, ItemKind, Session, ThreadRef, Workspace};
 
 /// Where to look.
@@ -171,19 +171,9 @@ fn push_values(value: &serde_json::Value, out: &mut String) {
 }
 
 fn push_result(content: &ToolResultContent, out: &mut String) {
-    match content {
-        ToolResultContent::Text(t) => {
-            out.push('\n');
-            out.push_str(t);
-        }
-        ToolResultContent::Items(items) => {
-            for i in items {
-                if let body::ResultItem::Text(t) = i {
-                    out.push('\n');
-                    out.push_str(t);
-                }
-            }
-        }
+    for text in content.texts() {
+        out.push('\n');
+        out.push_str(text);
     }
 }
 

@@ -6,7 +6,6 @@
 //! own Markdown is kept as Markdown, with a fence it left open closed again.
 
 use super::calls::{call_view, CallView};
-use crate::model::body::{ResultItem, ToolResultContent};
 use crate::normalize::outline::item_text;
 use crate::normalize::{Item, ItemKind, Session, ThreadRef, Workspace};
 
@@ -50,17 +49,7 @@ fn tool(call: &CallView) -> String {
         false => format!("**{}** {}", call.name, inline_code(&target)),
     };
     let Some(result) = &call.result else { return out };
-    let text = match &result.content {
-        ToolResultContent::Text(t) => t.clone(),
-        ToolResultContent::Items(items) => items
-            .iter()
-            .filter_map(|i| match i {
-                ResultItem::Text(t) => Some(t.as_str()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
-    };
+    let text = result.content.texts().collect::<Vec<_>>().join("\n");
     if text.trim().is_empty() {
         return out;
     }

@@ -144,16 +144,18 @@ fn mark(body: &Node, matcher: &Matcher) {
     // The text as one string, with a line break between nodes in different blocks (in the string
     // only), so that neither a match nor a word boundary runs from one cell or line into the next.
     let mut text = String::new();
-    let mut starts = Vec::with_capacity(nodes.len());
+    // Where each node's text begins and ends in it.
+    let mut spans: Vec<(usize, usize)> = Vec::with_capacity(nodes.len());
     let mut block = None;
     for node in &nodes {
         let here = node.parent_element().and_then(|p| p.closest(BLOCK).ok().flatten());
-        if !starts.is_empty() && here != block {
+        if !spans.is_empty() && here != block {
             text.push('\n');
         }
         block = here;
-        starts.push(text.len());
+        let start = text.len();
         text.push_str(&node.data());
+        spans.push((start, text.len()));
     }
     let ranges = matcher.ranges(&text);
     if ranges.is_empty() {
@@ -163,13 +165,11 @@ fn mark(body: &Node, matcher: &Matcher) {
     // splitting a node does not move the pieces still to wrap.
     let mut pieces = Vec::new();
     for range in ranges {
-        let first = starts.partition_point(|&s| s <= range.start).saturating_sub(1);
-        for index in first..nodes.len() {
-            let start = starts[index];
+        let first = spans.partition_point(|&(s, _)| s <= range.start).saturating_sub(1);
+        for (index, &(start, end)) in spans.iter().enumerate().skip(first) {
             if start >= range.end {
                 break;
             }
-            let end = start + nodes[index].data().len();
             let (from, to) = (range.start.max(start), range.end.min(end));
             if from < to {
                 pieces.push((index, from - start, to - start));

@@ -1,6 +1,6 @@
 //! Read: the file, the range read, and the lines with their numbers (or the image read).
 
-use crate::model::body::{ImageSource, ResultItem, ToolResultContent};
+use crate::model::body::ImageSource;
 use crate::model::tool_result::ToolUseResult;
 use crate::present::calls::CallView;
 use crate::present::highlight::language_of_path;
@@ -61,13 +61,7 @@ impl ReadBody {
 impl ReadBody {
     fn from_numbered_text(call: &CallView) -> Option<ReadBody> {
         let result = call.result.as_ref().filter(|r| !r.is_error)?;
-        let text = match &result.content {
-            ToolResultContent::Text(text) => text.as_str(),
-            ToolResultContent::Items(items) => items.iter().find_map(|i| match i {
-                ResultItem::Text(t) => Some(t.as_str()),
-                _ => None,
-            })?,
-        };
+        let text = result.content.texts().next()?;
         let (first, lines) = numbered_lines(text)?;
         let count = lines.lines().count() as u64;
         let path = call.text("file_path").unwrap_or_default().to_owned();
