@@ -13,6 +13,8 @@ use common::{fixture, fixture_files};
 
 /// A real session of about 10 kB with non-ASCII text, small enough to cut at every size.
 const SMALL_REAL: &str = "moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68/subagents/agent-aa5ef13.jsonl";
+/// A real session of 3.3 MB, cut in a few places.
+const ATHENA_LARGE: &str = "tensiondriven__athena/data/claude-logs/archive/20250608_234910_claude_projects_backup/-Users-j-Code-athena/f059ad9a-9964-437c-90a1-28f4dd6d245b.jsonl";
 
 /// Feeds `bytes` in slices of `slice` bytes and, like the loader, parses until caught up after
 /// each one.
@@ -220,4 +222,24 @@ fn feeding_in_place_gives_the_same_lines_as_feeding_a_slice() {
 fn feeding_in_place_refuses_a_slice_other_than_the_one_given() {
     let mut growing = GrowingTranscript::new("t.jsonl", 4).unwrap();
     growing.feed_in_place(4, |_spare| Vec::leak(b"{}\n\n".to_vec()));
+}
+
+#[test]
+fn what_is_parsed_so_far_is_the_file_cut_after_its_last_parsed_line() {
+    for name in [SMALL_REAL, ATHENA_LARGE] {
+        let bytes = fixture(name);
+        let mut growing = GrowingTranscript::new("t.jsonl", bytes.len()).unwrap();
+        let mut seen = 0;
+        for chunk in bytes.chunks(bytes.len() / 7 + 1) {
+            growing.feed(chunk);
+            // A page shows the beginning while the rest arrives: after a step, not caught up.
+            growing.step(bytes.len() / 20 + 1);
+            let so_far = growing.parsed_so_far();
+            assert_eq!(so_far.bytes, &bytes[..growing.bytes_parsed()], "{name}: bytes");
+            assert_same(&so_far, &so_far.bytes.clone(), &format!("{name}: after {} bytes", so_far.bytes.len()));
+            assert!(so_far.lines.len() >= seen, "{name}: lines went missing");
+            seen = so_far.lines.len();
+        }
+        assert!(seen > 0, "{name}: nothing was parsed early");
+    }
 }

@@ -125,6 +125,18 @@ impl GrowingTranscript {
         Transcript { name: self.name, bytes: self.bytes, lines: self.lines }
     }
 
+    /// A copy of the lines parsed so far with the bytes they span: what a page shows while the
+    /// rest of a large file is still being read. It is the transcript [`parse`](super::parse)
+    /// gives for the file cut after its last parsed line, so normalizing it gives the beginning of
+    /// the conversation (a tool call whose result is further on shows as still running).
+    pub fn parsed_so_far(&self) -> Transcript {
+        Transcript {
+            name: self.name.clone(),
+            bytes: self.bytes[..self.next_line_at].to_vec(),
+            lines: self.lines.clone(),
+        }
+    }
+
     fn parse_until(&mut self, end: usize, budget: usize) -> bool {
         let region = &self.bytes[..end];
         // A BOM counts only at the very start of the file. The first region that has a line

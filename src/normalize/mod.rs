@@ -87,7 +87,7 @@ fn rejection(t: &Transcript) -> Option<String> {
 }
 
 /// `agent-<id>.jsonl` or `agent-<id>.meta.json` -> `<id>`.
-fn agent_id_of_name(name: &str) -> Option<String> {
+pub fn agent_id_of_name(name: &str) -> Option<String> {
     let base = name.rsplit(['/', '\\']).next()?;
     let id = base.strip_prefix("agent-")?;
     let id = id.strip_suffix(".jsonl").or_else(|| id.strip_suffix(".meta.json"))?;

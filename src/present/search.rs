@@ -91,6 +91,11 @@ pub fn count_label(hits: usize, current: Option<usize>) -> String {
     }
 }
 
+/// What the search box says while a search is still going: `3 matches so far · 40%`.
+pub fn searching_label(hits: usize, done: f64) -> String {
+    format!("{} so far · {:.0}%", count_label(hits, None), (done * 100.0).floor())
+}
+
 impl Matcher {
     /// Where the matches are in `text`, as byte ranges, in order; empty matches (a pattern such
     /// as `a*`) are left out, since there is nothing to mark.
@@ -105,15 +110,61 @@ impl Matcher {
 
 /// Every item with a match, main line first, then branches, then sub-agents.
 pub fn hits(ws: &Workspace, session: &Session, matcher: &Matcher) -> Vec<(ThreadRef, u32)> {
-    let mut out = Vec::new();
-    for (thread_ref, thread) in session.threads() {
-        for (index, item) in thread.items.iter().enumerate() {
-            if search_text(ws, item, matcher.scope).is_some_and(|text| matcher.is_match(&text)) {
-                out.push((thread_ref, index as u32));
+    let mut search = Search::new(session);
+    search.step(ws, session, matcher, usize::MAX);
+    search.hits
+}
+
+/// A search through a session in steps, so that a page can paint and take a new query between
+/// them in a session of GBs: the hits so far, and where to go on.
+#[derive(Clone, Debug, Default)]
+pub struct Search {
+    pub hits: Vec<(ThreadRef, u32)>,
+    /// The thread and item to look at next, in the order of [`Session::threads`].
+    thread: usize,
+    item: usize,
+    /// Items looked at, and in all.
+    looked_at: usize,
+    items: usize,
+}
+
+impl Search {
+    pub fn new(session: &Session) -> Search {
+        Search { items: session.threads().map(|(_, t)| t.items.len()).sum(), ..Search::default() }
+    }
+
+    /// Looks at items until about `budget` bytes of text were searched (at least one item), and
+    /// says whether the session is done.
+    pub fn step(&mut self, ws: &Workspace, session: &Session, matcher: &Matcher, budget: usize) -> bool {
+        let mut searched = 0usize;
+        for (thread_ref, thread) in session.threads().skip(self.thread) {
+            while let Some(item) = thread.items.get(self.item) {
+                if searched >= budget.max(1) {
+                    return false;
+                }
+                if let Some(text) = search_text(ws, item, matcher.scope) {
+                    searched += text.len() + 1;
+                    if matcher.is_match(&text) {
+                        self.hits.push((thread_ref, self.item as u32));
+                    }
+                }
+                self.item += 1;
+                self.looked_at += 1;
             }
+            self.thread += 1;
+            self.item = 0;
+        }
+        true
+    }
+
+    /// How much of the session has been looked at, from 0 to 1.
+    pub fn done(&self) -> f64 {
+        if self.items == 0 {
+            1.0
+        } else {
+            self.looked_at as f64 / self.items as f64
         }
     }
-    out
 }
 
 /// The text a search in `scope` looks in for an item (`None` when the scope leaves the item out):
@@ -208,6 +259,26 @@ mod tests {
         let found = hits(&ws, s, &query("GREEN CURRY").matcher().unwrap().unwrap());
         assert!(found.iter().any(|(t, _)| matches!(t, ThreadRef::Agent(_))), "{found:?}");
         assert!(found.iter().any(|(t, _)| *t == ThreadRef::Main), "{found:?}");
+    }
+
+    #[test]
+    fn a_search_in_small_steps_finds_what_one_step_finds_and_counts_its_way_to_done() {
+        let ws = moredip();
+        let s = &ws.sessions[0];
+        let matcher = query("curry").matcher().unwrap().unwrap();
+        let whole = hits(&ws, s, &matcher);
+        assert!(whole.len() > 3, "{whole:?}");
+        let mut search = Search::new(s);
+        let mut steps = 0;
+        let mut done = 0.0;
+        while !search.step(&ws, s, &matcher, 500) {
+            steps += 1;
+            assert!(search.done() >= done && search.done() < 1.0, "{} after {}", search.done(), done);
+            done = search.done();
+        }
+        assert!(steps > 10, "{steps} steps");
+        assert_eq!(search.done(), 1.0);
+        assert_eq!(search.hits, whole);
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! says while loading or when something went wrong.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -12,7 +11,6 @@ use super::list::ConversationList;
 use super::navigation::{go_to_hash, keyboard};
 use super::state::{Theme, Viewer};
 use super::{load, side, style, top, warm};
-use crate::normalize::Workspace;
 use crate::present::rows::{self, Row};
 use crate::present::when::{self, Above};
 
@@ -64,12 +62,18 @@ pub fn App(
         when::above(&ws, s, &rows, &reader_zone()).into_iter().map(|(i, a)| (rows[i], a)).collect()
     });
 
-    // #<uuid> in the address: show that item, now and whenever the hash changes.
+    // #<uuid> in the address: show that item, now and whenever the hash changes. Files that are
+    // still arriving follow it once, when the place is first there, and leave the reader be after.
     if !embedded {
-        Effect::new(move |_| {
-            if viewer.workspace.with(Option::is_some) {
+        Effect::new(move |followed: Option<u64>| {
+            let loaded = viewer.loaded.get();
+            if !viewer.workspace.with(Option::is_some) {
+                return 0;
+            }
+            if followed != Some(loaded) || viewer.wanted.get_untracked().is_some() {
                 go_to_hash(viewer);
             }
+            loaded
         });
         let hash = window_event_listener(ev::hashchange, move |_| go_to_hash(viewer));
         on_cleanup(move || hash.remove());
@@ -122,7 +126,8 @@ pub fn App(
                     <code>"~/.claude/projects/"</code>" anywhere on this page, or use Open. Nothing is uploaded."
                 </div>
             })}
-            {move || (!embedded).then(|| viewer.wanted.get()).flatten().map(|link| view! {
+            // A place further on in files still arriving is not missing yet.
+            {move || (!embedded && viewer.progress.with(Option::is_none)).then(|| viewer.wanted.get()).flatten().map(|link| view! {
                 <div class="cctv-demo-note" role="status">{link.not_open_note()}</div>
             })}
             {move || {
@@ -134,12 +139,15 @@ pub fn App(
                     </div>
                 })
             }}
-            {move || match viewer.workspace.get() {
-                None => view! { <Welcome /> }.into_any(),
-                Some(ws) if ws.sessions.is_empty() => view! { <Welcome /> }.into_any(),
-                Some(ws) => {
-                    let session = viewer.session.get();
-                    view! { <Conversation workspace=ws session=session rows=rows above=above /> }.into_any()
+            // Rebuilt for other files or another session; more of the same files is drawn in place.
+            {move || {
+                viewer.loaded.track();
+                let session = viewer.session.get();
+                match viewer.workspace.get_untracked() {
+                    Some(ws) if !ws.sessions.is_empty() => {
+                        view! { <Conversation session=session rows=rows above=above /> }.into_any()
+                    }
+                    _ => view! { <Welcome /> }.into_any(),
                 }
             }}
             <div class="cctv-drop-hint" aria-hidden="true">"Drop transcripts or a project folder to open them"</div>
@@ -163,18 +171,13 @@ fn Welcome() -> impl IntoView {
 }
 
 #[component]
-fn Conversation(
-    workspace: Arc<Workspace>,
-    session: usize,
-    rows: Memo<Vec<Row>>,
-    above: Memo<HashMap<Row, Above>>,
-) -> impl IntoView {
+fn Conversation(session: usize, rows: Memo<Vec<Row>>, above: Memo<HashMap<Row, Above>>) -> impl IntoView {
     view! {
         <div class="cctv-main">
             <section class="cctv-conversation" aria-label="conversation">
-                <ConversationList workspace=workspace.clone() rows=rows above=above />
+                <ConversationList rows=rows above=above />
             </section>
-            {side::side(workspace, session)}
+            {side::side(session)}
         </div>
     }
 }

@@ -95,8 +95,6 @@ fn parse_key(key: &str) -> Option<Row> {
 
 #[component]
 pub fn ConversationList(
-    /// The loaded transcripts.
-    workspace: Arc<Workspace>,
     /// The rows to show, in order.
     rows: Memo<Vec<Row>>,
     /// What is said above some rows: the date where it changes, a long pause.
@@ -214,7 +212,12 @@ pub fn ConversationList(
     container.on_load(move |el| viewport.set(el.client_height() as f64));
     super::marks::watch(viewer, container);
 
-    let ws = workspace;
+    // Rows are drawn from the workspace they were made in: when more of the files arrives, the
+    // rows on screen are drawn again (a call's result may have arrived), at the same place.
+    let shown = move || {
+        let ws = viewer.workspace.get()?;
+        Some(window_rows.get().0.into_iter().map(|row| (ws.clone(), row)).collect::<Vec<_>>())
+    };
     view! {
         <div
             class="cctv-list"
@@ -229,9 +232,9 @@ pub fn ConversationList(
             <div class="cctv-list__spacer" style=move || format!("height: {}px", window_rows.with(|w| w.1))></div>
             <div role="list" aria-label="conversation rows">
             <For
-                each=move || window_rows.get().0
-                key=|row| *row
-                children=move |row| {
+                each=move || shown().unwrap_or_default()
+                key=|(ws, row)| (Arc::as_ptr(ws) as usize, *row)
+                children=move |(ws, row): (Arc<Workspace>, Row)| {
                     let node = NodeRef::<Div>::new();
                     on_cleanup(move || {
                         if let Some(el) = node.get_untracked() {
@@ -255,7 +258,7 @@ pub fn ConversationList(
                                 {date.map(|d| view! { <h2 class="cctv-day">{d}</h2> })}
                                 {gap.map(|g| view! { <div class="cctv-gap">{g}</div> })}
                             })}
-                            {row_view(ws.clone(), session, row)}
+                            {row_view(ws, session, row)}
                         </div>
                     }
                 }

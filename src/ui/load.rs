@@ -119,14 +119,71 @@ const PARSE_STEP: usize = 4 * 1024 * 1024;
 /// How long the loader works before it lets the browser paint and handle input.
 const TASK_BUDGET_MS: f64 = 40.0;
 
+/// A load this large shows its beginning while the rest is read: the first file's lines parsed
+/// so far, first at [`EARLY_FIRST`] bytes, then each time four times as many are parsed, up to
+/// [`EARLY_LAST`]. Each early view is a copy of those lines normalized on their own, so they stay
+/// few and small; the whole is shown when every file is read.
+const EARLY_FROM_TOTAL: f64 = 4e6;
+const EARLY_FIRST: usize = 1 << 20;
+const EARLY_LAST: usize = 16 << 20;
+/// The first slice of such a load: enough for the first early view.
+const FIRST_READ: f64 = 2.0 * EARLY_FIRST as f64;
+
+/// When the next early view is due, if any.
+struct EarlyViews {
+    next_at: Option<usize>,
+    shown: bool,
+}
+
+impl EarlyViews {
+    fn new(total: f64) -> EarlyViews {
+        EarlyViews { next_at: (total >= EARLY_FROM_TOTAL).then_some(EARLY_FIRST), shown: false }
+    }
+
+    /// Whether a view of `parsed` bytes is due; `whole` says the file is parsed to its end and
+    /// other files follow (then it always is, once).
+    fn due(&mut self, parsed: usize, whole: bool) -> bool {
+        let Some(at) = self.next_at else { return false };
+        if parsed < at && !whole {
+            return false;
+        }
+        self.next_at = (!whole && parsed < EARLY_LAST).then(|| (parsed * 4).min(EARLY_LAST));
+        true
+    }
+}
+
 /// Reads `files` in slices (one copy into wasm memory) and parses each slice while the next is
 /// read, in steps that let the page paint; shows progress; loads them into the viewer.
-pub async fn load(viewer: Viewer, files: Vec<Named>) {
+pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
     if files.is_empty() {
         return;
     }
-    // `File.size` can cost a round trip to the browser process: ask once per file.
-    let sizes: Vec<f64> = files.iter().map(|f| f.file.size()).collect();
+    // Sessions first, so the first file read is one whose beginning can be shown early; then
+    // sub-agents; then the files beside them (the order of sessions is kept).
+    files.sort_by_key(|f| match (beside(&f.name), normalize::agent_id_of_name(&f.name)) {
+        (Some(_), _) => 2,
+        (None, Some(_)) => 1,
+        (None, None) => 0,
+    });
+    // The first file is being read while the others are asked their sizes (`File.size` can
+    // cost a round trip to the browser process: ask once per file), in a short slice, so that
+    // its beginning can be parsed and shown at once.
+    let first_size = files[0].file.size();
+    let first_end = first_size.min(if first_size >= EARLY_FROM_TOTAL { FIRST_READ } else { READ_STEP });
+    let mut next = Some(read_slice(&files[0].file, 0.0, first_end));
+    let mut sizes = Vec::with_capacity(files.len());
+    sizes.push(first_size);
+    // Listing the files was this task's work already.
+    next_frame().await;
+    let mut asked_since = now();
+    for f in &files[1..] {
+        // A folder of thousands of files: a few ms a hundred, so the page paints meanwhile.
+        if now() - asked_since >= TASK_BUDGET_MS {
+            next_frame().await;
+            asked_since = now();
+        }
+        sizes.push(f.file.size());
+    }
     // A tab that runs out of memory dies without a word; refuse what cannot fit instead.
     let size: f64 = sizes.iter().sum();
     let limit = viewer.max_bytes.get_untracked();
@@ -145,19 +202,25 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
     // Every byte is read once and parsed once.
     let total = size * 2.0;
     mark("cctv:load");
+    // Shown from the start: the beginning of the conversation may be on screen long before the
+    // end is read, and the reader must see that more is coming.
+    viewer.progress.set(Some(Progress { label: format!("Reading {}", files[0].name), done: 0.0, total }));
     let mut reading = 0.0;
     let mut parsing = 0.0;
     let mut done = 0.0;
     let mut last_yield = now();
+    let mut early = EarlyViews::new(size);
     let mut transcripts = Vec::with_capacity(files.len());
     let mut side = Vec::new();
     let mut problems = Vec::new();
     // One read is always in flight: the next slice of this file, or the first of the next file,
     // so the browser reads (off the main thread) while this one is parsed.
-    let first_slice = |index: usize| files.get(index).map(|f| read_slice(&f.file, 0.0, sizes[index]));
-    let mut next = first_slice(0);
+    let first_slice =
+        |index: usize| files.get(index).map(|f| read_slice(&f.file, 0.0, sizes[index].min(READ_STEP)));
     for (index, Named { name, file }) in files.iter().enumerate() {
         let size = sizes[index];
+        // Where the slice in flight ends.
+        let mut end = if index == 0 { first_end } else { size.min(READ_STEP) };
         let Some(mut arriving) = Arriving::new(name, size) else {
             problems.push((name.clone(), format!("not enough memory to open its {:.0} MB", size / 1e6)));
             done += 2.0 * size;
@@ -165,13 +228,17 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
             continue;
         };
         let mut failed = None;
-        let mut at = 0.0;
         while let Some(pending) = next.take() {
             let started = now();
             let chunk = pending.await;
             reading += now() - started;
-            at = (at + READ_STEP).min(size);
-            next = if at < size { Some(read_slice(file, at, size)) } else { first_slice(index + 1) };
+            let received = end;
+            if received < size {
+                end = (received + READ_STEP).min(size);
+                next = Some(read_slice(file, received, end));
+            } else {
+                next = first_slice(index + 1);
+            }
             match chunk {
                 Ok(buffer) => arriving.append(&Uint8Array::new(&buffer)),
                 Err(e) => {
@@ -195,12 +262,17 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
                     let started = now();
                     let caught_up = transcript.step(PARSE_STEP);
                     parsing += now() - started;
+                    if index == 0 && early.due(transcript.bytes_parsed(), received >= size && caught_up && files.len() > 1) {
+                        show_early(viewer, transcript, early.shown).await;
+                        early.shown = true;
+                        last_yield = now();
+                    }
                     if caught_up {
                         break;
                     }
                 }
             }
-            if at >= size {
+            if received >= size {
                 break;
             }
         }
@@ -228,9 +300,26 @@ pub async fn load(viewer: Viewer, files: Vec<Named>) {
     // Linking and the first screen are separate tasks, so neither waits for the other.
     next_frame().await;
     viewer.progress.set(None);
-    viewer.show(workspace);
+    if early.shown {
+        viewer.show_more(workspace);
+    } else {
+        viewer.show(workspace);
+    }
     // For benchmarks and the curious: where the time went, as a mark in the Performance panel.
     mark(&format!("cctv:phases read {reading:.0} ms, parse {parsing:.0} ms, normalize {normalizing:.0} ms"));
+}
+
+/// Shows what is parsed of the first file so far, in a task of its own.
+async fn show_early(viewer: Viewer, transcript: &GrowingTranscript, shown: bool) {
+    next_frame().await;
+    let workspace = normalize::assemble(vec![transcript.parsed_so_far()], Vec::new());
+    if shown {
+        viewer.show_more(workspace);
+    } else {
+        viewer.show(workspace);
+    }
+    mark("cctv:early");
+    next_frame().await;
 }
 
 /// A file being read: a transcript parsed as it arrives, or a file beside one (a sub-agent's
@@ -270,7 +359,7 @@ impl Arriving {
     }
 }
 
-fn now() -> f64 {
+pub fn now() -> f64 {
     window().performance().map(|p| p.now()).unwrap_or(0.0)
 }
 
@@ -278,13 +367,9 @@ fn mark(name: &str) {
     let _ = window().performance().map(|p| p.mark(name));
 }
 
-/// Starts reading `file[at..at + READ_STEP]`.
-fn read_slice(
-    file: &File,
-    at: f64,
-    size: f64,
-) -> impl std::future::Future<Output = Result<JsValue, JsValue>> {
-    let blob = file.slice_with_f64_and_f64(at, (at + READ_STEP).min(size));
+/// Starts reading `file[from..to]`.
+fn read_slice(file: &File, from: f64, to: f64) -> impl std::future::Future<Output = Result<JsValue, JsValue>> {
+    let blob = file.slice_with_f64_and_f64(from, to);
     let promise = blob.map(|b| b.array_buffer());
     async move {
         match promise {

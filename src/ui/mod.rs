@@ -13,6 +13,7 @@ mod marks;
 mod markup;
 mod navigation;
 mod panel;
+mod searching;
 mod side;
 pub mod state;
 mod style;

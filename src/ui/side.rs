@@ -5,6 +5,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use super::item::reader_zone;
+use super::load::next_frame;
 use super::navigation::reveal;
 use super::state::use_viewer;
 use super::tools::todo_list;
@@ -22,19 +23,30 @@ enum Tab {
 }
 
 /// The side panel: the contents of the session, and what is known about it. Beside the
-/// conversation on a wide screen; over it, behind a button, on a narrow one.
-pub fn side(ws: Arc<Workspace>, session: usize) -> AnyView {
+/// conversation on a wide screen; over it, behind a button, on a narrow one. Drawn again as more
+/// of the files arrives, on the same tab.
+pub fn side(session: usize) -> impl IntoView {
+    let viewer = use_viewer();
+    let tab = RwSignal::new(None::<Tab>);
+    move || viewer.workspace.get().map(|ws| panel(ws, session, tab))
+}
+
+/// The panel for `ws`; `tab` is the tab shown (chosen on the first draw).
+fn panel(ws: Arc<Workspace>, session: usize, tab: RwSignal<Option<Tab>>) -> AnyView {
     let viewer = use_viewer();
     let Some(s) = ws.sessions.get(session) else { return ().into_any() };
     let entries = contents(&ws, s);
-    let tab = RwSignal::new(if entries.len() > 1 { Tab::Contents } else { Tab::Session });
+    // The first time, the contents if there is more than one entry in them.
+    if tab.get_untracked().is_none() {
+        tab.set(Some(if entries.len() > 1 { Tab::Contents } else { Tab::Session }));
+    }
     let tab_button = move |which: Tab, label: &'static str| {
         view! {
             <button
                 class="cctv-side__tab"
                 role="tab"
-                aria-selected=move || (tab.get() == which).to_string()
-                on:click=move |_| tab.set(which)
+                aria-selected=move || (tab.get() == Some(which)).to_string()
+                on:click=move |_| tab.set(Some(which))
             >
                 {label}
             </button>
@@ -51,50 +63,72 @@ pub fn side(ws: Arc<Workspace>, session: usize) -> AnyView {
                 {tab_button(Tab::Session, "Session")}
                 <button class="cctv-button cctv-side__close" on:click=move |_| viewer.side_open.set(false)>"Close"</button>
             </div>
-            <div role="tabpanel" hidden=move || tab.get() != Tab::Contents>{contents_view(ws.clone(), session, entries)}</div>
-            <div role="tabpanel" hidden=move || tab.get() != Tab::Session>{session_part}</div>
+            <div role="tabpanel" hidden=move || tab.get() != Some(Tab::Contents)>{contents_view(ws.clone(), session, entries)}</div>
+            <div role="tabpanel" hidden=move || tab.get() != Some(Tab::Session)>{session_part}</div>
         </aside>
     }
     .into_any()
 }
 
 /// The prompts and commands, each a button that goes to its row.
+/// Contents entries drawn at once; the rest follow a batch per frame, so that a session of
+/// thousands of prompts does not hold the page while its contents are built.
+const CONTENTS_BATCH: usize = 300;
+
 fn contents_view(ws: Arc<Workspace>, session: usize, entries: Vec<Entry>) -> AnyView {
     let viewer = use_viewer();
     if entries.is_empty() {
         return view! { <p class="cctv-muted">"No prompts typed in this session."</p> }.into_any();
     }
+    // The date once per day, the time on every entry.
     let zone = reader_zone();
     let mut day = None;
-    let items = entries
-        .into_iter()
-        .map(|e| {
-            // The date once per day, the time on every entry.
-            let date =
-                e.time.map(|t| when::date(t, &zone)).filter(|d| day.replace(d.clone()).as_ref() != Some(d));
-            let time = e.time.map(|t| when::short_clock(t, &zone)).unwrap_or_default();
-            let class = match e.kind {
-                EntryKind::Prompt => "cctv-contents__entry",
-                EntryKind::Command => "cctv-contents__entry cctv-contents__entry--command",
-                EntryKind::Compaction => "cctv-contents__entry cctv-contents__entry--compaction",
-            };
-            let ws = ws.clone();
-            let (thread, item) = (e.thread, e.item);
-            view! {
-                {date.map(|d| view! { <li class="cctv-contents__date">{d}</li> })}
-                <li>
-                    <button class=class on:click=move |_| {
-                        viewer.side_open.set(false);
-                        reveal(viewer, &ws, session, thread, item);
-                    }>
-                        <span class="cctv-contents__time">{time}</span>
-                        <bdi class="cctv-contents__text">{e.text}</bdi>
-                    </button>
-                </li>
-            }
-        })
-        .collect_view();
-    view! { <nav aria-label="contents"><ol class="cctv-contents">{items}</ol></nav> }.into_any()
+    let entries: Arc<Vec<(Option<String>, Entry)>> = Arc::new(
+        entries
+            .into_iter()
+            .map(|e| (e.time.map(|t| when::date(t, &zone)).filter(|d| day.replace(d.clone()).as_ref() != Some(d)), e))
+            .collect(),
+    );
+    let count = entries.len();
+    let shown = RwSignal::new(count.min(CONTENTS_BATCH));
+    leptos::task::spawn_local(async move {
+        // Stops when this panel is gone (more of the files arrived, or another session).
+        while shown.try_get_untracked().is_some_and(|n| n < count) {
+            next_frame().await;
+            shown.try_update(|n| *n = (*n + CONTENTS_BATCH).min(count));
+        }
+    });
+    let entry = move |index: usize| {
+        let (date, e) = &entries[index];
+        let time = e.time.map(|t| when::short_clock(t, &reader_zone())).unwrap_or_default();
+        let class = match e.kind {
+            EntryKind::Prompt => "cctv-contents__entry",
+            EntryKind::Command => "cctv-contents__entry cctv-contents__entry--command",
+            EntryKind::Compaction => "cctv-contents__entry cctv-contents__entry--compaction",
+        };
+        let ws = ws.clone();
+        let (thread, item) = (e.thread, e.item);
+        view! {
+            {date.clone().map(|d| view! { <li class="cctv-contents__date">{d}</li> })}
+            <li>
+                <button class=class on:click=move |_| {
+                    viewer.side_open.set(false);
+                    reveal(viewer, &ws, session, thread, item);
+                }>
+                    <span class="cctv-contents__time">{time}</span>
+                    <bdi class="cctv-contents__text">{e.text.clone()}</bdi>
+                </button>
+            </li>
+        }
+    };
+    view! {
+        <nav aria-label="contents">
+            <ol class="cctv-contents">
+                <For each=move || 0..shown.get() key=|index| *index children=entry />
+            </ol>
+        </nav>
+    }
+    .into_any()
 }
 
 fn session_view(ws: Arc<Workspace>, session: usize) -> AnyView {

@@ -43,6 +43,9 @@ pub struct Progress {
 #[derive(Clone, Copy)]
 pub struct Viewer {
     pub workspace: RwSignal<Option<Arc<Workspace>>>,
+    /// Bumped when other files are shown ([`show`](Viewer::show)), not when more of the same
+    /// files arrives ([`show_more`](Viewer::show_more)): what the conversation is rebuilt on.
+    pub loaded: RwSignal<u64>,
     pub session: RwSignal<usize>,
     pub choices: RwSignal<Choices>,
     pub open: RwSignal<HashSet<PanelKey>>,
@@ -85,6 +88,7 @@ impl Viewer {
         let query = RwSignal::new(Query::default());
         Viewer {
             workspace: RwSignal::new(None),
+            loaded: RwSignal::new(0),
             session: RwSignal::new(0),
             choices: RwSignal::new(Choices::default()),
             open: RwSignal::new(HashSet::new()),
@@ -111,6 +115,21 @@ impl Viewer {
         self.problems.set(workspace.rejected.clone());
         self.session.set(0);
         self.reset_view();
+        self.workspace.set(Some(Arc::new(workspace)));
+        self.loaded.update(|n| *n += 1);
+    }
+
+    /// Shows more of the files already shown (a large load shows its beginning first), keeping
+    /// the reader's place: the session, the scroll position and the panels open in the main
+    /// line. Branches and sub-agents are numbered anew as more of them is known, so the choices
+    /// and panels that name them are let go.
+    pub fn show_more(&self, workspace: Workspace) {
+        self.problems.set(workspace.rejected.clone());
+        self.choices.set(Choices::default());
+        self.open.update(|open| open.retain(|(thread, _, _)| *thread == ThreadRef::Main));
+        if self.target.get_untracked().is_some_and(|(thread, _)| thread != ThreadRef::Main) {
+            self.target.set(None);
+        }
         self.workspace.set(Some(Arc::new(workspace)));
     }
 

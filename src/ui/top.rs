@@ -4,11 +4,11 @@ use leptos::ev;
 use leptos::html::Input;
 use leptos::prelude::*;
 
-use super::load;
+use super::{load, searching};
 use super::navigation::reveal;
 use super::state::{part, use_viewer, Filter, Theme, Viewer};
 use crate::present::format::isolate;
-use crate::present::search::{count_label, hits, Matcher, Query, Scope};
+use crate::present::search::{count_label, searching_label, Query, Scope};
 use crate::present::session::{session_groups, session_label, SessionLabel};
 
 #[component]
@@ -32,27 +32,9 @@ pub fn TopBar() -> impl IntoView {
         leptos::task::spawn_local(load::load(viewer, files));
     };
 
-    let search_hits = Memo::new(move |_| {
-        let Ok(Some(matcher)) = viewer.matcher.get() else { return Vec::new() };
-        let Some(ws) = viewer.workspace.get() else { return Vec::new() };
-        let Some(s) = ws.sessions.get(viewer.session.get()) else { return Vec::new() };
-        hits(&ws, s, &matcher)
-    });
-    // A new search that does not find the highlighted row takes its highlight away (a new
-    // search only: following a link to another session must keep the row it leads to).
-    Effect::new(move |previous: Option<Option<Matcher>>| {
-        let matcher = viewer.matcher.get().ok().flatten();
-        let changed = previous.is_some_and(|p| p != matcher);
-        if changed && matcher.is_some() {
-            let hits = search_hits.get_untracked();
-            if viewer.target.get_untracked().is_some_and(|t| !hits.contains(&t)) {
-                viewer.target.set(None);
-            }
-        }
-        matcher
-    });
+    let found = searching::run(viewer);
     let step = move |forward: bool| {
-        let hits = search_hits.get_untracked();
+        let hits = found.with_untracked(|f| f.hits.clone());
         if hits.is_empty() {
             return;
         }
@@ -75,10 +57,13 @@ pub fn TopBar() -> impl IntoView {
     let count = move || match viewer.matcher.get() {
         Err(message) => message,
         Ok(None) => String::new(),
-        Ok(Some(_)) => {
-            let at = viewer.target.get().and_then(|t| search_hits.with(|h| h.iter().position(|x| *x == t)));
-            count_label(search_hits.with(Vec::len), at)
-        }
+        Ok(Some(_)) => found.with(|f| {
+            if f.done < 1.0 {
+                return searching_label(f.hits.len(), f.done);
+            }
+            let at = viewer.target.get().and_then(|t| f.hits.iter().position(|x| *x == t));
+            count_label(f.hits.len(), at)
+        }),
     };
     let option = move |label: &'static str,
                        title: &'static str,

@@ -1,9 +1,12 @@
 // The in-browser benchmark: the built site in headless Chromium, generated sessions handed to it
 // through the file picker as a user would. For each size it reports the time to the first screen
-// of the conversation, the time until everything is indexed, JS heap and wasm memory after load,
-// the longest main-thread task while loading, and frame times scrolling end to end. Each size is
-// loaded RUNS times (default 3) in a fresh page; the table gives the median of each figure and,
-// for the ratio, the range (the browser reads files on the same 2 cores it parses on).
+// of the conversation, the time until everything is indexed, against the time the same page takes
+// only to read the same files, JS heap and wasm memory after load and the growth of the renderer's
+// resident memory as the OS sees it, the longest main-thread task while loading, the time to search
+// for a word, and frame times scrolling end to end. Each size is loaded RUNS times (default 3) in a
+// fresh page; the table gives the median of each figure and, for the ratio, the range (the browser
+// reads files on the same 2 cores it parses on). A size the viewer refuses to open is reported as
+// refused, with its message.
 //
 //   node tests/e2e/bench.mjs DIR [MB...]     (DIR from `cctv-bench --write DIR MB...`)
 //
@@ -11,6 +14,7 @@
 // which shows how much of a short load ran in the baseline tier.
 
 import { readdir } from "node:fs/promises";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -26,9 +30,15 @@ if (!dir) {
   process.exit(2);
 }
 const RUNS = Number(process.env.RUNS ?? 3);
-// How long the page sits after its first screen before the files are handed over (default 0: at
-// once, before V8 has finished optimizing the code the start-up warm-up ran; see src/ui/warm.rs).
+// How long the page sits, after the read-only baseline and the half second that follows it, before
+// the files are handed over (default 0). V8 has finished optimizing the code the start-up warm-up
+// ran by then (see src/ui/warm.rs).
 const IDLE_MS = Number(process.env.IDLE_MS ?? 0);
+// Searched for after loading: a word of the generated code (`lines.iter().enumerate()`), so only in
+// tool inputs and outputs; about 13 matching rows per MB, where the common words match most rows.
+const WORD = "enumerate";
+// How long reading, loading or searching may take: sizes up to 2 GB.
+const TIMEOUT = 600000;
 const server = await serve();
 const chrome = await browser();
 const rows = [];
@@ -36,11 +46,66 @@ for (const mb of sizes.length ? sizes : ["10", "50", "200"]) {
   for (let run = 0; run < RUNS; run++) rows.push(await measure(mb));
 }
 
+/// Resident memory of this browser's renderers, from the OS: the processes under this one (not
+/// another Chromium on the machine) whose command line says `--type=renderer`. Each load has its own
+/// context and the previous one is closed by then, so the sum is that page's renderer and idle ones
+/// (two with Chromium 156) whose memory stays the same.
+function rendererRss() {
+  const parents = new Map();
+  const renderers = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      parents.set(pid, status.match(/^PPid:\s+(\d+)/m)[1]);
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type=renderer")) renderers.push({ pid, status });
+    } catch {
+      // Exited while we looked.
+    }
+  }
+  const ours = (pid) => {
+    for (let p = pid; p && p !== "0"; p = parents.get(p)) if (p === String(process.pid)) return true;
+    return false;
+  };
+  return renderers.filter((r) => ours(r.pid)).reduce((sum, r) => sum + Number(r.status.match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) * 1024, 0);
+}
+
+/// Times the page reading every byte of `files` and nothing else, the way the viewer reads them
+/// (16 MB slices, the next read in flight while one is awaited), through a file input of its own.
+async function readOnly(page, files) {
+  await page.evaluate(() => {
+    const input = Object.assign(document.createElement("input"), { type: "file", multiple: true, hidden: true, id: "bench-read-only" });
+    document.body.append(input);
+  });
+  await page.setInputFiles("#bench-read-only", files);
+  return page.evaluate(async () => {
+    const input = document.querySelector("#bench-read-only");
+    const step = 16 * 1024 * 1024;
+    const start = performance.now();
+    const slices = [];
+    for (const file of input.files) {
+      const size = file.size;
+      for (let at = 0; at < size; at += step) slices.push(() => file.slice(at, Math.min(at + step, size)).arrayBuffer());
+    }
+    let bytes = 0;
+    let next = slices[0]?.();
+    for (let i = 0; i < slices.length; i++) {
+      const current = next;
+      next = slices[i + 1]?.();
+      bytes += (await current).byteLength;
+    }
+    const ms = performance.now() - start;
+    input.remove();
+    return { ms, bytes };
+  });
+}
+
 /// Loads the `mb` session once in a fresh page and measures it.
 async function measure(mb) {
   const root = join(dir, `${mb}mb`);
   const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, f));
+  const bytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
   const context = await chrome.newContext({ viewport: { width: 1400, height: 1000 } });
+  context.setDefaultTimeout(TIMEOUT);
   const page = await context.newPage();
   await page.addInitScript(() => {
     window.__longTasks = [];
@@ -51,19 +116,34 @@ async function measure(mb) {
   });
   await page.goto(server.url);
   await page.waitForSelector(".cctv-item");
-  await page.waitForTimeout(IDLE_MS);
+  const read = await readOnly(page, files);
+  if (read.bytes !== bytes) throw new Error(`read ${read.bytes} bytes of ${bytes}`);
+  // Let the baseline's buffers go before the renderer's memory is taken (a GC through DevTools:
+  // no --js-flags=--expose-gc needed), and give the allocator a moment to hand pages back.
+  const devtools = await context.newCDPSession(page);
+  await devtools.send("HeapProfiler.collectGarbage");
+  await devtools.detach();
+  await page.waitForTimeout(500 + IDLE_MS);
+  const rssBefore = rendererRss();
   await page.evaluate(() => (window.__longTasks = []));
   const firstTitle = await page.locator(".cctv-title").textContent();
-  // Watch, in the page, for the first row of the new session and for loading to end.
+  // Watch, in the page, for the first row of the new session and for loading to end, or for the
+  // load to end with a problem and no session (a refusal: too large to open).
   await page.evaluate((demoTitle) => {
+    // Times count from the picker's change event: when the page has the files (handing them over
+    // through DevTools takes time a person's picker does not).
     window.__t = { start: performance.now() };
+    addEventListener("change", () => (window.__t.start = performance.now()), { capture: true, once: true });
     const check = () => {
       const title = document.querySelector(".cctv-title")?.textContent ?? "";
       const loading = document.querySelector(".cctv-progress");
+      const problem = document.querySelector(".cctv-errors > div");
       if (!window.__t.firstPaint && title !== demoTitle && document.querySelector(".cctv-item")) {
         window.__t.firstPaint = performance.now() - window.__t.start;
       }
       if (window.__t.firstPaint && !loading) window.__t.indexed = performance.now() - window.__t.start;
+      // The problem is "<files>: <reason>"; the files can be hundreds of names.
+      else if (!window.__t.firstPaint && !loading && problem) window.__t.refused = problem.textContent.slice((problem.querySelector("bdi")?.textContent.length ?? 0) + 2);
       else requestAnimationFrame(check);
     };
     requestAnimationFrame(check);
@@ -71,8 +151,13 @@ async function measure(mb) {
   const handed = Date.now();
   await page.locator('input[type="file"]').first().setInputFiles(files);
   const handOver = Date.now() - handed;
-  await page.waitForFunction(() => window.__t.indexed, null, { timeout: 600000, polling: 100 });
+  await page.waitForFunction(() => window.__t.indexed || window.__t.refused, null, { timeout: TIMEOUT, polling: 100 });
+  const rssAfter = rendererRss();
   const t = await page.evaluate(() => window.__t);
+  if (t.refused) {
+    await context.close();
+    return { mb, bytes, read, refused: t.refused };
+  }
   const memory = await page.evaluate(() => ({
     js: performance.memory?.usedJSHeapSize ?? 0,
     wasm: window.__wasm?.memory?.buffer?.byteLength ?? 0,
@@ -99,12 +184,32 @@ async function measure(mb) {
     deltas.sort((a, b) => a - b);
     return { count: deltas.length, max: deltas.at(-1) ?? 0, p95: deltas[Math.floor(deltas.length * 0.95)] ?? 0 };
   });
-  const bytes = (await Promise.all(files.map((f) => import("node:fs").then((fs) => fs.statSync(f).size)))).reduce((a, b) => a + b, 0);
+  // Search: from the input event until the count says how many matched (not "… so far · 40%"),
+  // and the longest task meanwhile.
+  await page.evaluate(() => {
+    window.__longTasks = [];
+    const count = document.querySelector("#cctv-search-count");
+    let start;
+    addEventListener("input", () => (start = performance.now()), { capture: true, once: true });
+    new MutationObserver((_, observer) => {
+      if (start !== undefined && /^(no matches|1 match|\d+ matches|\d+ of \d+)$/.test(count.textContent.trim())) {
+        observer.disconnect();
+        window.__search = { ms: performance.now() - start, label: count.textContent.trim() };
+      }
+    }).observe(count, { childList: true, characterData: true, subtree: true });
+  });
+  await page.fill("#cctv-search", WORD);
+  await page.waitForFunction(() => window.__search, null, { timeout: TIMEOUT, polling: 50 });
+  // Long tasks are reported after they end: let two frames pass.
+  const search = await page.evaluate(async () => {
+    for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
+    return { ...window.__search, longest: Math.max(0, ...window.__longTasks) };
+  });
   await context.close();
   const [, parse, normalize] = (phases.match(/parse (\d+) ms, normalize (\d+) ms/) ?? []).map(Number);
   const wasm = bytes / 1e6 / ((parse + normalize) / 1000);
   const native = baseline(root);
-  return { mb, handOver, ...t, memory, longest, frames, bytes, phases, baseline: native, wasm, ratio: wasm / native };
+  return { mb, handOver, ...t, read, rss: rssAfter - rssBefore, memory, longest, frames, search, bytes, phases, baseline: native, wasm, ratio: wasm / native };
 }
 // Opening a collapsed panel whose tool output is 1 MB.
 const openPanel = [];
@@ -146,16 +251,25 @@ await chrome.close();
 await server.close();
 console.log(`Opening a panel with 1 MB of output: ${openPanel.map((t) => t.toFixed(0) + " ms").join(", ")} (click to painted)`);
 const median = (values) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
-console.log(`Median of ${RUNS} loads per size; ratio = parse + normalize in wasm / native serde_json baseline, each load against a baseline run right after it.`);
-console.log("| size | first screen | fully indexed | parse + normalize in wasm | native serde_json baseline | ratio (range) | JS heap + wasm memory | / size | longest task | scroll frames (n, p95, max) | where the time went (median load) |");
-console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+console.log(`Median of ${RUNS} loads per size. read only = the same page reading the same files and nothing else; indexed vs read = read-only time / fully indexed time (goal: at least 0.9x). ratio = parse + normalize in wasm / native serde_json baseline, each load against a baseline run right after it. Renderer RSS growth = resident memory of the renderer (from /proc) after indexing minus before the files were handed over (goal: at most 0.5x the size). search = typing "${WORD}" until the count is final.`);
+console.log("| size | first screen | fully indexed | read only (MB/s) | indexed vs read | parse + normalize in wasm | native serde_json baseline | ratio (range) | JS heap + wasm memory / size | renderer RSS growth / size | longest task | search (longest task) | scroll frames (n, p95, max) | where the time went (median load) |");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const mb of [...new Set(rows.map((r) => r.mb))]) {
-  const runs = rows.filter((r) => r.mb === mb);
+  const all = rows.filter((r) => r.mb === mb);
+  const runs = all.filter((r) => !r.refused);
+  const size = `${(all[0].bytes / 1e6).toFixed(0)} MB`;
+  const readMs = median(all.map((r) => r.read.ms));
+  const read = `${readMs.toFixed(0)} ms (${(all[0].bytes / 1e3 / readMs).toFixed(0)} MB/s)`;
+  if (!runs.length) {
+    console.log(`| ${size} | refused: ${all[0].refused} | | ${read} |`);
+    continue;
+  }
   const m = (f) => median(runs.map(f));
   const ratios = runs.map((r) => r.ratio);
   const memory = m((r) => r.memory.js + r.memory.wasm);
+  const rss = m((r) => r.rss);
   const typical = runs.find((r) => r.indexed === m((r) => r.indexed)) ?? runs[0];
   console.log(
-    `| ${(runs[0].bytes / 1e6).toFixed(0)} MB | ${m((r) => r.firstPaint).toFixed(0)} ms | ${m((r) => r.indexed).toFixed(0)} ms | ${m((r) => r.wasm).toFixed(0)} MB/s | ${m((r) => r.baseline).toFixed(0)} MB/s | ${m((r) => r.ratio).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) | ${(memory / 1e6).toFixed(0)} MB | ${(memory / runs[0].bytes).toFixed(2)}x | ${m((r) => r.longest).toFixed(0)} ms (max ${Math.max(...runs.map((r) => r.longest)).toFixed(0)}) | ${typical.frames.count}, ${m((r) => r.frames.p95).toFixed(0)} ms, ${m((r) => r.frames.max).toFixed(0)} ms | ${typical.phases} |`,
+    `| ${size} | ${m((r) => r.firstPaint).toFixed(0)} ms | ${m((r) => r.indexed).toFixed(0)} ms | ${read} | ${m((r) => r.read.ms / r.indexed).toFixed(2)}x | ${m((r) => r.wasm).toFixed(0)} MB/s | ${m((r) => r.baseline).toFixed(0)} MB/s | ${m((r) => r.ratio).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) | ${(memory / 1e6).toFixed(0)} MB (${(memory / runs[0].bytes).toFixed(2)}x) | ${(rss / 1e6).toFixed(0)} MB (${(rss / runs[0].bytes).toFixed(2)}x) | ${m((r) => r.longest).toFixed(0)} ms (max ${Math.max(...runs.map((r) => r.longest)).toFixed(0)}) | ${m((r) => r.search.ms).toFixed(0)} ms (${m((r) => r.search.longest).toFixed(0)} ms) | ${typical.frames.count}, ${m((r) => r.frames.p95).toFixed(0)} ms, ${m((r) => r.frames.max).toFixed(0)} ms | ${typical.phases} |`,
   );
 }

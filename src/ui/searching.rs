@@ -1,0 +1,70 @@
+//! Running the reader's search over the session shown, in steps: a session of GBs takes seconds
+//! to search, and the page must keep painting and taking keys meanwhile. A new query (or other
+//! files, or another session) stops the search that was running and starts its own.
+
+use leptos::prelude::*;
+
+use super::load::{next_frame, now};
+use super::state::Viewer;
+use crate::present::rows::ThreadRef;
+use crate::present::search::Search;
+
+/// How long a search runs before the page may paint, and the text it reads between looks at
+/// the clock.
+const BUDGET_MS: f64 = 30.0;
+const STEP_BYTES: usize = 256 * 1024;
+
+/// What the running search found so far.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Found {
+    pub hits: Vec<(ThreadRef, u32)>,
+    /// How much of the session was searched, from 0 to 1.
+    pub done: f64,
+}
+
+/// Starts searching whenever the query, the files or the session change; returns what is found,
+/// growing as the search goes.
+pub fn run(viewer: Viewer) -> RwSignal<Found> {
+    let found = RwSignal::new(Found { hits: Vec::new(), done: 1.0 });
+    // Each search has a number; a search whose number is no longer the latest stops.
+    let latest = StoredValue::new(0u64);
+    Effect::new(move |previous: Option<Option<crate::present::search::Matcher>>| {
+        let matcher = viewer.matcher.get().ok().flatten();
+        let workspace = viewer.workspace.get();
+        let session = viewer.session.get();
+        let number = latest.get_value() + 1;
+        latest.set_value(number);
+        // A new search that does not find the highlighted row takes its highlight away (a new
+        // search only: following a link to another session, or more of the files arriving, must
+        // keep the row it leads to).
+        let new_query = previous.is_some_and(|p| p != matcher) && matcher.is_some();
+        let (Some(m), Some(ws)) = (matcher.clone(), workspace) else {
+            found.set(Found { hits: Vec::new(), done: 1.0 });
+            return matcher;
+        };
+        leptos::task::spawn_local(async move {
+            let Some(s) = ws.sessions.get(session) else { return };
+            let mut search = Search::new(s);
+            loop {
+                let started = now();
+                let mut finished = false;
+                while !finished && now() - started < BUDGET_MS {
+                    finished = search.step(&ws, s, &m, STEP_BYTES);
+                }
+                if latest.try_get_value() != Some(number) {
+                    return;
+                }
+                found.set(Found { hits: search.hits.clone(), done: if finished { 1.0 } else { search.done() } });
+                if finished {
+                    break;
+                }
+                next_frame().await;
+            }
+            if new_query && viewer.target.get_untracked().is_some_and(|t| !search.hits.contains(&t)) {
+                viewer.target.set(None);
+            }
+        });
+        matcher
+    });
+    found
+}

@@ -1,0 +1,74 @@
+// A large session, as a person opens one: a generated session of 300 MB (written for the test,
+// not kept) handed to the file picker. Its beginning is on screen while the rest is still being
+// read, and once everything is read its last row is reachable by scrolling.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, open as openFile, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { site, open, ROOT } from "./harness.mjs";
+
+const web = site();
+const MB = 300;
+let dir;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), "cctv-large-"));
+  // cctv's own generator (src/generate.rs), the one `make bench` uses; `make test` has built it.
+  execFileSync("cargo", ["run", "--quiet", "--no-default-features", "--features", "generate", "--bin", "cctv-bench", "--", "--write", dir, String(MB)], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+});
+after(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** The uuid of the last assistant line of `path`: the last row of the conversation. */
+async function lastAssistant(path) {
+  const file = await openFile(path);
+  const { size } = await file.stat();
+  const tail = Buffer.alloc(Math.min(size, 1 << 20));
+  await file.read(tail, 0, tail.length, size - tail.length);
+  await file.close();
+  const line = tail.toString("utf8").split("\n").filter((l) => l.includes('"type":"assistant"')).at(-1);
+  return JSON.parse(line).uuid;
+}
+
+test("a 300 MB session shows its beginning while it loads, and its last row once loaded", { timeout: 180000 }, async () => {
+  const root = join(dir, `${MB}mb`);
+  const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, f));
+  const main = files.find((f) => !f.includes("/subagents/"));
+  const last = await lastAssistant(main);
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  const demo = await page.locator(".cctv-title").textContent();
+  // In the page, every frame: was a row of the new session on screen while the progress bar was?
+  await page.evaluate((demoTitle) => {
+    window.__seen = { rowsWhileLoading: false, loaded: false };
+    const check = () => {
+      const loading = document.querySelector(".cctv-progress");
+      const ours = document.querySelector(".cctv-title")?.textContent !== demoTitle;
+      if (ours && loading && document.querySelector(".cctv-list .cctv-item")) window.__seen.rowsWhileLoading = true;
+      if (ours && !loading) window.__seen.loaded = true;
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  }, demo);
+  await page.locator('input[type="file"]').first().setInputFiles(files);
+  await page.waitForFunction(() => window.__seen.loaded, null, { timeout: 120000, polling: 100 });
+  assert.ok(await page.evaluate(() => window.__seen.rowsWhileLoading), "no row was shown before loading finished");
+
+  // Scrolled to the end (rows are measured as they come into view, so the end moves a little
+  // until it settles), the last row is there.
+  const end = page.locator(`.cctv-item[data-id="${last}"]`);
+  for (let i = 0; i < 20 && !(await end.isVisible()); i++) {
+    await page.evaluate(() => {
+      const list = document.querySelector(".cctv-list");
+      list.scrollTop = list.scrollHeight;
+    });
+    await page.waitForTimeout(200);
+  }
+  assert.ok(await end.isVisible(), `the last row (${last}) is not on screen at the end of the list`);
+  assert.equal(await page.locator(".cctv-errors").count(), 0, "the load reported a problem");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
