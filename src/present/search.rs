@@ -38,6 +38,10 @@ pub const MIN_CHARS: usize = 2;
 #[derive(Clone, Debug)]
 pub struct Matcher {
     regex: Regex,
+    /// For a plain query that JSON writes as it is (letters, digits, spaces and `_-.:,`), the
+    /// same text over a row's raw lines: a row whose lines do not hold it cannot match, and
+    /// finding that out needs no decoding. A search through GBs reads most rows only this way.
+    raw: Option<regex::bytes::Regex>,
     pub scope: Scope,
 }
 
@@ -69,7 +73,15 @@ impl Query {
                 regex::Error::CompiledTooBig(_) => "regular expression too large".to_owned(),
                 _ => "not a valid regular expression".to_owned(),
             })?;
-        Ok(Some(Matcher { regex, scope: self.scope }))
+        // Without word boundaries: in the raw line a word can follow an escape (`\nword`).
+        let written_as_is = |c: char| c.is_ascii_alphanumeric() || " _-.:,".contains(c);
+        let raw = (!self.regex && text.chars().all(written_as_is))
+            .then(|| {
+                let flags = if self.case_sensitive { "" } else { "(?i)" };
+                regex::bytes::Regex::new(&format!("{flags}{}", regex::escape(text))).ok()
+            })
+            .flatten();
+        Ok(Some(Matcher { regex, raw, scope: self.scope }))
     }
 }
 
@@ -142,6 +154,15 @@ impl Search {
                 if searched >= budget.max(1) {
                     return false;
                 }
+                let lines = matcher.raw.as_ref().and_then(|raw| Some((raw, source_lines(ws, item)?)));
+                if let Some((raw, lines)) = lines {
+                    searched += lines.iter().map(|l| l.len()).sum::<usize>() / RAW_SPEEDUP;
+                    if !lines.iter().any(|line| raw.is_match(line)) {
+                        self.item += 1;
+                        self.looked_at += 1;
+                        continue;
+                    }
+                }
                 if let Some(text) = search_text(ws, item, matcher.scope) {
                     searched += text.len() + 1;
                     if matcher.is_match(&text) {
@@ -164,6 +185,23 @@ impl Search {
         } else {
             self.looked_at as f64 / self.items as f64
         }
+    }
+}
+
+/// Raw bytes are scanned this many times faster than text is decoded and searched: how much a
+/// byte of raw line weighs against a step's budget.
+const RAW_SPEEDUP: usize = 8;
+
+/// The raw lines an item's [`search_text`] is made from, when it is made from its lines alone:
+/// its own, and a call's result (unless results may have been saved to files beside).
+fn source_lines<'w>(ws: &'w Workspace, item: &Item) -> Option<Vec<&'w [u8]>> {
+    let own = |line| ws.line(line).span.bytes(ws.src(line));
+    match &item.kind {
+        ItemKind::Prompt | ItemKind::Text | ItemKind::Thinking => Some(vec![own(item.line)]),
+        ItemKind::ToolCall(call) if ws.saved_outputs.is_empty() => {
+            Some(std::iter::once(item.line).chain(call.result.map(|r| r.line)).map(own).collect())
+        }
+        _ => None,
     }
 }
 
@@ -324,6 +362,60 @@ mod tests {
         let empty = Query { regex: true, ..query("x*") }.matcher().unwrap().unwrap();
         assert_eq!(empty.ranges("abc"), Vec::<Range<usize>>::new());
         assert!(!empty.is_match("abc"));
+    }
+
+    /// Real sessions of every era, with escapes, non-ASCII text, MCP results and sub-agents.
+    fn fixture_dirs() -> Vec<String> {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/");
+        [
+            "moredip__session-share/samples/claude-code-projects/",
+            "marot__spotter/test/fixtures/transcripts/",
+            "blackgirlbytes__planetfall-seed-signalkit/",
+            "M-Thisness__M-Claude/",
+            "obsessiondb__chkit/",
+        ]
+        .iter()
+        .map(|d| format!("{root}{d}"))
+        .collect()
+    }
+
+    #[test]
+    fn looking_at_raw_lines_first_never_loses_a_row_that_matches() {
+        for dir in fixture_dirs() {
+            let inputs: Vec<Input> = walk(&dir)
+                .into_iter()
+                .map(|path| Input { name: path.strip_prefix(&dir).unwrap().to_owned(), bytes: std::fs::read(&path).unwrap() })
+                .collect();
+            let ws = normalize(inputs);
+            for s in &ws.sessions {
+                // Words as the rows show them, in both cases, a few per session.
+                let mut words: Vec<String> = s
+                    .threads()
+                    .flat_map(|(_, t)| t.items.iter())
+                    .filter_map(|item| search_text(&ws, item, Scope::Everything))
+                    .flat_map(|text| {
+                        text.split(|c: char| !c.is_alphanumeric() && c != '_')
+                            .filter(|w| w.len() >= 3)
+                            .map(str::to_owned)
+                            .collect::<Vec<_>>()
+                    })
+                    .step_by(97)
+                    .take(12)
+                    .collect();
+                words.extend(words.clone().iter().map(|w| w.to_uppercase()));
+                for word in words {
+                    for case_sensitive in [false, true] {
+                        let matcher = Query { case_sensitive, ..query(&word) }.matcher().unwrap().unwrap();
+                        let decoded_only = Matcher { raw: None, ..matcher.clone() };
+                        assert_eq!(
+                            hits(&ws, s, &matcher),
+                            hits(&ws, s, &decoded_only),
+                            "{dir}: {word:?} (case sensitive: {case_sensitive})"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     fn walk(dir: &str) -> Vec<String> {
