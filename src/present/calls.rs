@@ -83,36 +83,12 @@ impl Outcome {
 }
 
 pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
-    let src = &ws.file(item.line).bytes;
-    let name = call.name.map(|n| n.decode(src).into_owned()).unwrap_or_default();
-    let input = match input_span(ws, item).and_then(|span| body::value(src, span).ok()) {
-        // Some writers store the input as a JSON string of the object (Claude Code parses it
-        // back: seed 000, processContent).
-        Some(Value::String(text)) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        Some(value) => value,
-        None => Value::Object(Default::default()),
-    };
-    let result = call.result.and_then(|r| {
+    let CallText { name, input, result } = call_text(ws, item, call);
+    let result = result.and_then(|(content, saved)| {
+        let r = call.result?;
         let file = ws.file(r.line);
         let entry = ws.entry(r.line)?;
         let message = entry.message()?;
-        let result = match &message.content.block(r.block)?.kind {
-            BlockKind::ToolResult(result) | BlockKind::ServerToolResult { result, .. } => result,
-            _ => return None,
-        };
-        let mut content = match result.content {
-            Some(span) => body::tool_result_content(&file.bytes, span),
-            None => ToolResultContent::Text(String::new()),
-        };
-        let found = content.texts().find_map(persisted_output);
-        let saved = found.map(|output| {
-            let file = saved_file(ws, call, src, &output);
-            let loaded_from = file.map(|f| {
-                content = saved_content(f);
-                f.name.clone()
-            });
-            Saved { output, loaded_from }
-        });
         // `toolUseResult` belongs to the line, so it says something about this call only when the
         // line carries this one result (Claude Code writes one result per line).
         let results =
@@ -147,6 +123,48 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
         Some(texts.join("\n\n"))
     });
     CallView { name, mcp, input, result, loaded: loaded.collect() }
+}
+
+/// What a search reads of a call: its name, its input and what the model was told (from the
+/// file beside when the output was saved), without the structured result, which repeats it.
+pub struct CallText {
+    pub name: String,
+    pub input: Value,
+    pub result: Option<(ToolResultContent, Option<Saved>)>,
+}
+
+pub fn call_text(ws: &Workspace, item: &Item, call: &ToolCall) -> CallText {
+    let src = &ws.file(item.line).bytes;
+    let name = call.name.map(|n| n.decode(src).into_owned()).unwrap_or_default();
+    let input = match input_span(ws, item).and_then(|span| body::value(src, span).ok()) {
+        // Some writers store the input as a JSON string of the object (Claude Code parses it
+        // back: seed 000, processContent).
+        Some(Value::String(text)) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        Some(value) => value,
+        None => Value::Object(Default::default()),
+    };
+    let result = call.result.and_then(|r| {
+        let file = ws.file(r.line);
+        let result = match &ws.entry(r.line)?.message()?.content.block(r.block)?.kind {
+            BlockKind::ToolResult(result) | BlockKind::ServerToolResult { result, .. } => result,
+            _ => return None,
+        };
+        let mut content = match result.content {
+            Some(span) => body::tool_result_content(&file.bytes, span),
+            None => ToolResultContent::Text(String::new()),
+        };
+        let found = content.texts().find_map(persisted_output);
+        let saved = found.map(|output| {
+            let file = saved_file(ws, call, src, &output);
+            let loaded_from = file.map(|f| {
+                content = saved_content(f);
+                f.name.clone()
+            });
+            Saved { output, loaded_from }
+        });
+        Some((content, saved))
+    });
+    CallText { name, input, result }
 }
 
 /// The file of `tool-results/` holding the whole output of `call`, if it was loaded: named by

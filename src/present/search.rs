@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use regex::{Regex, RegexBuilder};
 
-use super::calls::call_view;
+use super::calls::call_text;
 use crate::model::body::ToolResultContent;
 use crate::normalize::{outline, Item, ItemKind, Session, ThreadRef, Workspace};
 
@@ -210,14 +210,14 @@ fn source_lines<'w>(ws: &'w Workspace, item: &Item) -> Option<Vec<&'w [u8]>> {
 pub fn search_text(ws: &Workspace, item: &Item, scope: Scope) -> Option<String> {
     match (&item.kind, scope) {
         (ItemKind::ToolCall(call), Scope::Everything | Scope::ToolOutput) => {
-            let view = call_view(ws, item, call);
+            let call = call_text(ws, item, call);
             let mut text = String::new();
             if scope == Scope::Everything {
-                text.push_str(&view.name);
-                push_values(&view.input, &mut text);
+                text.push_str(&call.name);
+                push_values(&call.input, &mut text);
             }
-            if let Some(result) = &view.result {
-                push_result(&result.content, &mut text);
+            if let Some((content, _)) = &call.result {
+                push_result(content, &mut text);
             }
             Some(text)
         }
