@@ -281,6 +281,8 @@ async fn fenced_code_in_markdown_is_highlighted() {
         serde_json::json!({"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "s",
                            "message": {"id": "m", "role": "assistant", "content": [{"type": "text", "text": "```rust\nfn main() { let x = \"hi\"; }\n```"}]}}),
     ]);
+    // A page fetches the grammars from beside the wasm; the test server has no such file.
+    cctv::present::highlight::load_grammars(include_bytes!("../www/grammars.packdump")).unwrap();
     let host = viewer(vec![("s.jsonl", session)]).await;
     let keyword =
         host.query_selector(".cctv-md__code .cctv-hl--keyword").unwrap().expect("a highlighted keyword");

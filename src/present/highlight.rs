@@ -8,17 +8,42 @@ use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet
 
 use super::markup::{Element, Node, Tag};
 
-/// Loaded on the first code block shown (about 0.2 s in a browser), then kept.
-fn syntaxes() -> &'static SyntaxSet {
-    static SET: OnceLock<SyntaxSet> = OnceLock::new();
-    SET.get_or_init(SyntaxSet::load_defaults_newlines)
+/// The grammars: syntect's default set, `www/grammars.packdump` (Sublime Text's packages as
+/// syntect 5.3 ships them). A page fetches the file once and hands it to [`load_grammars`] (it
+/// is half of what the wasm would weigh with it inside); until then code is shown plain. Native
+/// builds (tests, the command line) have it built in.
+static GRAMMARS: OnceLock<SyntaxSet> = OnceLock::new();
+
+#[cfg(not(target_arch = "wasm32"))]
+const BUILT_IN: &[u8] = include_bytes!("../../www/grammars.packdump");
+
+/// Loads the grammars from `dump` (the bytes of `grammars.packdump`); later calls keep the first.
+pub fn load_grammars(dump: &[u8]) -> Result<(), String> {
+    if GRAMMARS.get().is_none() {
+        let set = syntect::dumps::from_uncompressed_data(dump).map_err(|e| e.to_string())?;
+        let _ = GRAMMARS.set(set);
+    }
+    Ok(())
+}
+
+/// Whether code can be highlighted yet.
+pub fn grammars_loaded() -> bool {
+    syntaxes().is_some()
+}
+
+fn syntaxes() -> Option<&'static SyntaxSet> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if GRAMMARS.get().is_none() {
+        load_grammars(BUILT_IN).expect("the built-in grammars load");
+    }
+    GRAMMARS.get()
 }
 
 /// Code longer than this is shown plain: highlighting is for reading, not for megabyte dumps.
 const LIMIT: usize = 200_000;
 
 fn syntax_for(language: &str) -> Option<&'static SyntaxReference> {
-    let set = syntaxes();
+    let set = syntaxes()?;
     let language = language.trim().to_ascii_lowercase();
     let alias = match language.as_str() {
         "sh" | "shell" | "zsh" | "console" => "bash",
@@ -72,12 +97,14 @@ pub fn highlight_lines(code: &str, language: Option<&str>) -> Vec<Vec<Node>> {
 pub struct Highlighter {
     state: ParseState,
     stack: ScopeStack,
+    set: &'static SyntaxSet,
 }
 
 impl Highlighter {
     /// `None` for a language cctv has no grammar for.
     pub fn new(language: &str) -> Option<Highlighter> {
-        Some(Highlighter { state: ParseState::new(syntax_for(language)?), stack: ScopeStack::new() })
+        let set = syntaxes()?;
+        Some(Highlighter { state: ParseState::new(syntax_for(language)?), stack: ScopeStack::new(), set })
     }
 
     /// One line (with or without its line break) as spans.
@@ -88,7 +115,7 @@ impl Highlighter {
             Some(text) => (text, "\n"),
             None => (line, ""),
         };
-        let Ok(ops) = self.state.parse_line(&format!("{text}\n"), syntaxes()) else {
+        let Ok(ops) = self.state.parse_line(&format!("{text}\n"), self.set) else {
             return vec![Node::Text(line.to_owned())];
         };
         let mut at = 0;

@@ -10,7 +10,7 @@ use super::item::reader_zone;
 use super::list::ConversationList;
 use super::navigation::{go_to_hash, keyboard};
 use super::state::{Theme, Viewer};
-use super::{load, side, style, top, warm};
+use super::{grammars, load, side, style, top, warm};
 use crate::present::rows::{self, Row};
 use crate::present::when::{self, Above};
 
@@ -40,6 +40,7 @@ pub fn App(
     }
     provide_context(viewer);
     warm::run();
+    grammars::fetch(viewer);
     if let Some(inputs) = initial.filter(|i| !i.is_empty()) {
         viewer.show(crate::normalize::normalize(inputs));
         viewer.demo.set(demo);

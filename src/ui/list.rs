@@ -213,10 +213,12 @@ pub fn ConversationList(
     super::marks::watch(viewer, container);
 
     // Rows are drawn from the workspace they were made in: when more of the files arrives, the
-    // rows on screen are drawn again (a call's result may have arrived), at the same place.
+    // rows on screen are drawn again (a call's result may have arrived), at the same place; and
+    // again when the grammars arrive, with their code highlighted.
     let shown = move || {
         let ws = viewer.workspace.get()?;
-        Some(window_rows.get().0.into_iter().map(|row| (ws.clone(), row)).collect::<Vec<_>>())
+        let highlighted = viewer.grammars.get();
+        Some(window_rows.get().0.into_iter().map(|row| (ws.clone(), highlighted, row)).collect::<Vec<_>>())
     };
     view! {
         <div
@@ -233,8 +235,8 @@ pub fn ConversationList(
             <div role="list" aria-label="conversation rows">
             <For
                 each=move || shown().unwrap_or_default()
-                key=|(ws, row)| (Arc::as_ptr(ws) as usize, *row)
-                children=move |(ws, row): (Arc<Workspace>, Row)| {
+                key=|(ws, highlighted, row)| (Arc::as_ptr(ws) as usize, *highlighted, *row)
+                children=move |(ws, _, row): (Arc<Workspace>, bool, Row)| {
                     let node = NodeRef::<Div>::new();
                     on_cleanup(move || {
                         if let Some(el) = node.get_untracked() {

@@ -5,6 +5,7 @@ mod app;
 mod content;
 mod copy;
 pub mod embed;
+mod grammars;
 mod hooks;
 mod item;
 mod list;

@@ -75,6 +75,8 @@ pub struct Viewer {
     pub problems: RwSignal<Vec<(String, String)>>,
     /// The demo session is showing (until the reader opens files of their own).
     pub demo: RwSignal<bool>,
+    /// The syntax-highlighting grammars have arrived: code drawn before is drawn again.
+    pub grammars: RwSignal<bool>,
     /// The most bytes of files opened at once: the index and the page need about 1.7 times the
     /// files' size, and wasm32 memory ends at 4 GiB.
     pub max_bytes: RwSignal<f64>,
@@ -105,6 +107,7 @@ impl Viewer {
             scroll_request: RwSignal::new(0),
             problems: RwSignal::new(Vec::new()),
             demo: RwSignal::new(false),
+            grammars: RwSignal::new(false),
             max_bytes: RwSignal::new(MAX_BYTES),
         }
     }

@@ -90,6 +90,9 @@ test("mountViewer shows the viewer inside the host element, leaves the host alon
   assert.ok(await page.locator("#viewer .cctv-tool__name", { hasText: "Task" }).count() >= 1, "panels render inside the host element");
   assert.equal(await page.locator(".cctv").count(), 1, "nothing of the viewer outside it");
   assert.equal(await page.locator("#host-title").textContent(), "My project's notes");
+  // The syntax grammars come from beside the package's wasm, not from the host page's folder.
+  const grammars = await page.evaluate(() => performance.getEntriesByType("resource").filter((r) => r.name.endsWith("grammars.packdump")).map((r) => [new URL(r.name).pathname, r.responseStatus]));
+  assert.deepEqual(grammars, [["/node_modules/cctv/grammars.packdump", 200]]);
   const after = await page.evaluate(() => getComputedStyle(document.querySelector("#host-text")).fontFamily);
   assert.equal(after, before, "the viewer's styles do not reach the host's text");
   const viewerFont = await page.evaluate(() => getComputedStyle(document.querySelector("#viewer .cctv")).fontFamily);

@@ -59,7 +59,8 @@ test("a file read is highlighted by its extension, and a turn copies as Markdown
   await header.scrollIntoViewIfNeeded();
   await header.click();
   const code = header.locator("xpath=..").locator(".cctv-code");
-  await code.waitFor();
+  // Highlighted once the grammars have arrived (fetched when the page starts).
+  await code.locator(".cctv-hl--keyword").first().waitFor();
   const keywords = await code.locator(".cctv-hl--keyword").allTextContents();
   assert.ok(keywords.includes("def") || keywords.includes("import"), keywords.join(" "));
   // Highlighting never changes the text: line 1 reads as the file's first line.

@@ -1,0 +1,50 @@
+//! The syntax-highlighting grammars, fetched once from beside the wasm: the first screen does not
+//! wait for them, and rows are drawn again, highlighted, when they arrive.
+
+use js_sys::Uint8Array;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::state::Viewer;
+use crate::present::highlight::{grammars_loaded, load_grammars};
+
+// Where the grammars are: beside the wasm, whoever serves it (the site's dist/, the npm package,
+// a bundler that follows `new URL(…, import.meta.url)`). wasm-bindgen writes this module to
+// `snippets/<crate>/inline0.js`, two folders below.
+#[wasm_bindgen(inline_js = "export function grammars_url() { return new URL('../../grammars.packdump', import.meta.url).href; }")]
+extern "C" {
+    fn grammars_url() -> String;
+}
+
+/// Fetches the grammars unless they are loaded, then sets `viewer.grammars`.
+pub fn fetch(viewer: Viewer) {
+    if grammars_loaded() {
+        viewer.grammars.set(true);
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        match load().await {
+            Ok(()) => viewer.grammars.set(true),
+            // Code is shown plain; everything else works.
+            Err(e) => web_sys::console::warn_1(&format!("cctv: no syntax highlighting: {e}").into()),
+        }
+    });
+}
+
+async fn load() -> Result<(), String> {
+    let describe = |e: JsValue| e.as_string().or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| e.message().into()));
+    let url = grammars_url();
+    let response = JsFuture::from(window().fetch_with_str(&url))
+        .await
+        .map_err(|e| describe(e).unwrap_or_else(|| format!("could not fetch {url}")))?;
+    let response: web_sys::Response = response.unchecked_into();
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let buffer = JsFuture::from(response.array_buffer().map_err(|e| describe(e).unwrap_or_default())?)
+        .await
+        .map_err(|e| describe(e).unwrap_or_default())?;
+    load_grammars(&Uint8Array::new(&buffer).to_vec())
+}
