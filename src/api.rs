@@ -219,7 +219,10 @@ mod viewer {
         pub fn load(&self, files: JsValue) -> Result<(), js_sys::Error> {
             self.live()?;
             let workspace = crate::normalize::normalize(inputs_of(&files)?);
-            self.inner.viewer().show(workspace);
+            let viewer = self.inner.viewer();
+            // Files dropped on the viewer and still loading give way to these.
+            viewer.start_load();
+            viewer.show(workspace);
             Ok(())
         }
 

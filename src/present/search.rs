@@ -42,6 +42,9 @@ pub struct Matcher {
     /// same text over a row's raw lines: a row whose lines do not hold it cannot match, and
     /// finding that out needs no decoding. A search through GBs reads most rows only this way.
     raw: Option<regex::bytes::Regex>,
+    /// The query has a digit: a number in a call's input is searched as serde_json writes it,
+    /// which is not always how the line spells it (`1E5`), so calls are always decoded.
+    digits: bool,
     pub scope: Scope,
 }
 
@@ -81,7 +84,8 @@ impl Query {
                 regex::bytes::Regex::new(&format!("{flags}{}", regex::escape(text))).ok()
             })
             .flatten();
-        Ok(Some(Matcher { regex, raw, scope: self.scope }))
+        let digits = text.chars().any(|c| c.is_ascii_digit());
+        Ok(Some(Matcher { regex, raw, digits, scope: self.scope }))
     }
 }
 
@@ -154,10 +158,16 @@ impl Search {
                 if searched >= budget.max(1) {
                     return false;
                 }
-                let lines = matcher.raw.as_ref().and_then(|raw| Some((raw, source_lines(ws, item)?)));
+                let lines =
+                    matcher.raw.as_ref().and_then(|raw| Some((raw, source_lines(ws, item, matcher.digits)?)));
                 if let Some((raw, lines)) = lines {
                     searched += lines.iter().map(|l| l.len()).sum::<usize>() / RAW_SPEEDUP;
-                    if !lines.iter().any(|line| raw.is_match(line)) {
+                    // Only a line without `\u` escapes can rule a row out: a writer that escapes
+                    // non-ASCII (or anything) spells some of its letters that way, and `(?i)` folds
+                    // `k` and `s` with `K` (Kelvin) and `ſ`.
+                    let may_match =
+                        |line: &&[u8]| raw.is_match(line) || memchr::memmem::find(line, b"\\u").is_some();
+                    if !lines.iter().any(may_match) {
                         self.item += 1;
                         self.looked_at += 1;
                         continue;
@@ -192,13 +202,14 @@ impl Search {
 /// byte of raw line weighs against a step's budget.
 const RAW_SPEEDUP: usize = 8;
 
-/// The raw lines an item's [`search_text`] is made from, when it is made from its lines alone:
-/// its own, and a call's result (unless results may have been saved to files beside).
-fn source_lines<'w>(ws: &'w Workspace, item: &Item) -> Option<Vec<&'w [u8]>> {
+/// The raw lines an item's [`search_text`] is made from, when it is made from its lines alone
+/// and as they spell it: its own, and a call's result (unless results may have been saved to
+/// files beside, or the query has `digits`).
+fn source_lines<'w>(ws: &'w Workspace, item: &Item, digits: bool) -> Option<Vec<&'w [u8]>> {
     let own = |line| ws.line(line).span.bytes(ws.src(line));
     match &item.kind {
         ItemKind::Prompt | ItemKind::Text | ItemKind::Thinking => Some(vec![own(item.line)]),
-        ItemKind::ToolCall(call) if ws.saved_outputs.is_empty() => {
+        ItemKind::ToolCall(call) if ws.saved_outputs.is_empty() && !digits => {
             Some(std::iter::once(item.line).chain(call.result.map(|r| r.line)).map(own).collect())
         }
         _ => None,
@@ -416,6 +427,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn rows_whose_lines_spell_the_text_otherwise_are_still_found() {
+        // A writer that escapes non-ASCII spells the Kelvin sign `\u212a`, which `(?i)k`
+        // matches; a number in a call's input is searched as serde_json writes it.
+        let lines = [
+            r#"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"\u212aelvin"}}"#,
+            r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Wait","input":{"ms":1E5}}]}}"#,
+        ];
+        let ws = normalize(vec![Input { name: "s.jsonl".into(), bytes: lines.join("\n").into_bytes() }]);
+        let s = &ws.sessions[0];
+        let found = |text: &str| hits(&ws, s, &query(text).matcher().unwrap().unwrap());
+        assert_eq!(found("kelvin"), vec![(ThreadRef::Main, 0)]);
+        assert_eq!(found("100000"), vec![(ThreadRef::Main, 1)]);
     }
 
     fn walk(dir: &str) -> Vec<String> {

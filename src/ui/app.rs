@@ -46,6 +46,8 @@ pub fn App(
         viewer.demo.set(demo);
     }
     let (dragging, set_dragging) = signal(0i32);
+    let has_sessions =
+        Memo::new(move |_| viewer.workspace.with(|w| w.as_ref().is_some_and(|w| !w.sessions.is_empty())));
     let rows = Memo::new(move |_| {
         let Some(ws) = viewer.workspace.get() else { return Vec::new() };
         let session = viewer.session.get();
@@ -143,6 +145,7 @@ pub fn App(
             // Rebuilt for other files or another session; more of the same files is drawn in place.
             {move || {
                 viewer.loaded.track();
+                has_sessions.track();
                 let session = viewer.session.get();
                 match viewer.workspace.get_untracked() {
                     Some(ws) if !ws.sessions.is_empty() => {

@@ -122,11 +122,12 @@ const TASK_BUDGET_MS: f64 = 40.0;
 /// A load this large shows its beginning while the rest is read: the first file's lines parsed
 /// so far, first at [`EARLY_FIRST`] bytes, then each time four times as many are parsed, up to
 /// [`EARLY_LAST`]. Each early view is a copy of those lines normalized on their own, so they stay
-/// few and small; the whole is shown when every file is read.
-const EARLY_FROM_TOTAL: f64 = 4e6;
+/// few and small; the whole is shown when every file is read. A first file this large is read
+/// in a short first slice ([`FIRST_READ`]).
+const EARLY_FROM: f64 = 4e6;
 const EARLY_FIRST: usize = 1 << 20;
 const EARLY_LAST: usize = 16 << 20;
-/// The first slice of such a load: enough for the first early view.
+/// The first slice of a first file that large: enough for the first early view.
 const FIRST_READ: f64 = 2.0 * EARLY_FIRST as f64;
 
 /// When the next early view is due, if any.
@@ -137,7 +138,7 @@ struct EarlyViews {
 
 impl EarlyViews {
     fn new(total: f64) -> EarlyViews {
-        EarlyViews { next_at: (total >= EARLY_FROM_TOTAL).then_some(EARLY_FIRST), shown: false }
+        EarlyViews { next_at: (total >= EARLY_FROM).then_some(EARLY_FIRST), shown: false }
     }
 
     /// Whether a view of `parsed` bytes is due; `whole` says the file is parsed to its end and
@@ -158,6 +159,9 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
     if files.is_empty() {
         return;
     }
+    let number = viewer.start_load();
+    // Checked after every wait: other files opened meanwhile (or the viewer gone) end this load.
+    let latest = move || viewer.is_latest_load(number);
     // Sessions first, so the first file read is one whose beginning can be shown early; then
     // sub-agents; then the files beside them (the order of sessions is kept).
     files.sort_by_key(|f| match (beside(&f.name), normalize::agent_id_of_name(&f.name)) {
@@ -169,7 +173,7 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
     // cost a round trip to the browser process: ask once per file), in a short slice, so that
     // its beginning can be parsed and shown at once.
     let first_size = files[0].file.size();
-    let first_end = first_size.min(if first_size >= EARLY_FROM_TOTAL { FIRST_READ } else { READ_STEP });
+    let first_end = first_size.min(if first_size >= EARLY_FROM { FIRST_READ } else { READ_STEP });
     let mut next = Some(read_slice(&files[0].file, 0.0, first_end));
     let mut sizes = Vec::with_capacity(files.len());
     sizes.push(first_size);
@@ -183,6 +187,9 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
             asked_since = now();
         }
         sizes.push(f.file.size());
+    }
+    if !latest() {
+        return;
     }
     // A tab that runs out of memory dies without a word; refuse what cannot fit instead.
     let size: f64 = sizes.iter().sum();
@@ -232,6 +239,9 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
             let started = now();
             let chunk = pending.await;
             reading += now() - started;
+            if !latest() {
+                return;
+            }
             let received = end;
             if received < size {
                 end = (received + READ_STEP).min(size);
@@ -257,14 +267,16 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
                             total,
                         }));
                         next_frame().await;
+                        if !latest() {
+                            return;
+                        }
                         last_yield = now();
                     }
                     let started = now();
                     let caught_up = transcript.step(PARSE_STEP);
                     parsing += now() - started;
                     if index == 0 && early.due(transcript.bytes_parsed(), received >= size && caught_up && files.len() > 1) {
-                        show_early(viewer, transcript, early.shown).await;
-                        early.shown = true;
+                        early.shown |= show_early(viewer, transcript, early.shown, latest).await;
                         last_yield = now();
                     }
                     if caught_up {
@@ -293,12 +305,18 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
     }
     viewer.progress.set(Some(Progress { label: "Linking sessions and sub-agents".into(), done, total }));
     next_frame().await;
+    if !latest() {
+        return;
+    }
     let started = now();
     let mut workspace = normalize::assemble(transcripts, side);
     let normalizing = now() - started;
     workspace.rejected.extend(problems);
     // Linking and the first screen are separate tasks, so neither waits for the other.
     next_frame().await;
+    if !latest() {
+        return;
+    }
     viewer.progress.set(None);
     if early.shown {
         viewer.show_more(workspace);
@@ -309,10 +327,23 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
     mark(&format!("cctv:phases read {reading:.0} ms, parse {parsing:.0} ms, normalize {normalizing:.0} ms"));
 }
 
-/// Shows what is parsed of the first file so far, in a task of its own.
-async fn show_early(viewer: Viewer, transcript: &GrowingTranscript, shown: bool) {
+/// Shows what is parsed of the first file so far, in a task of its own, unless it holds no
+/// session yet (a first line longer than the slice read, a file that is not a transcript) or
+/// the load is no longer the latest. Returns whether it was shown.
+async fn show_early(
+    viewer: Viewer,
+    transcript: &GrowingTranscript,
+    shown: bool,
+    latest: impl Fn() -> bool,
+) -> bool {
     next_frame().await;
+    if !latest() {
+        return false;
+    }
     let workspace = normalize::assemble(vec![transcript.parsed_so_far()], Vec::new());
+    if workspace.sessions.is_empty() {
+        return false;
+    }
     if shown {
         viewer.show_more(workspace);
     } else {
@@ -320,6 +351,7 @@ async fn show_early(viewer: Viewer, transcript: &GrowingTranscript, shown: bool)
     }
     mark("cctv:early");
     next_frame().await;
+    true
 }
 
 /// A file being read: a transcript parsed as it arrives, or a file beside one (a sub-agent's

@@ -28,6 +28,8 @@ pub fn run(viewer: Viewer) -> RwSignal<Found> {
     let found = RwSignal::new(Found { hits: Vec::new(), done: 1.0 });
     // Each search has a number; a search whose number is no longer the latest stops.
     let latest = StoredValue::new(0u64);
+    // A new query's search has yet to finish (one started for more of the files takes it over).
+    let new_query_pending = StoredValue::new(false);
     Effect::new(move |previous: Option<Option<crate::present::search::Matcher>>| {
         let matcher = viewer.matcher.get().ok().flatten();
         let workspace = viewer.workspace.get();
@@ -37,13 +39,20 @@ pub fn run(viewer: Viewer) -> RwSignal<Found> {
         // A new search that does not find the highlighted row takes its highlight away (a new
         // search only: following a link to another session, or more of the files arriving, must
         // keep the row it leads to).
-        let new_query = previous.is_some_and(|p| p != matcher) && matcher.is_some();
+        if previous.is_some_and(|p| p != matcher) {
+            new_query_pending.set_value(matcher.is_some());
+        }
         let (Some(m), Some(ws)) = (matcher.clone(), workspace) else {
             found.set(Found { hits: Vec::new(), done: 1.0 });
             return matcher;
         };
         leptos::task::spawn_local(async move {
-            let Some(s) = ws.sessions.get(session) else { return };
+            let Some(s) = ws.sessions.get(session) else {
+                if latest.try_get_value() == Some(number) {
+                    found.set(Found { hits: Vec::new(), done: 1.0 });
+                }
+                return;
+            };
             let mut search = Search::new(s);
             loop {
                 let started = now();
@@ -60,8 +69,11 @@ pub fn run(viewer: Viewer) -> RwSignal<Found> {
                 }
                 next_frame().await;
             }
-            if new_query && viewer.target.get_untracked().is_some_and(|t| !search.hits.contains(&t)) {
-                viewer.target.set(None);
+            if new_query_pending.try_get_value() == Some(true) {
+                new_query_pending.set_value(false);
+                if viewer.target.get_untracked().is_some_and(|t| !search.hits.contains(&t)) {
+                    viewer.target.set(None);
+                }
             }
         });
         matcher

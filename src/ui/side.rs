@@ -31,22 +31,21 @@ pub fn side(session: usize) -> impl IntoView {
     move || viewer.workspace.get().map(|ws| panel(ws, session, tab))
 }
 
-/// The panel for `ws`; `tab` is the tab shown (chosen on the first draw).
-fn panel(ws: Arc<Workspace>, session: usize, tab: RwSignal<Option<Tab>>) -> AnyView {
+/// The panel for `ws`; `chosen` is the tab the reader clicked, if they did.
+fn panel(ws: Arc<Workspace>, session: usize, chosen: RwSignal<Option<Tab>>) -> AnyView {
     let viewer = use_viewer();
     let Some(s) = ws.sessions.get(session) else { return ().into_any() };
     let entries = contents(&ws, s);
-    // The first time, the contents if there is more than one entry in them.
-    if tab.get_untracked().is_none() {
-        tab.set(Some(if entries.len() > 1 { Tab::Contents } else { Tab::Session }));
-    }
+    // Until the reader chooses, the contents if there is more than one entry in them.
+    let default = if entries.len() > 1 { Tab::Contents } else { Tab::Session };
+    let tab = Signal::derive(move || Some(chosen.get().unwrap_or(default)));
     let tab_button = move |which: Tab, label: &'static str| {
         view! {
             <button
                 class="cctv-side__tab"
                 role="tab"
                 aria-selected=move || (tab.get() == Some(which)).to_string()
-                on:click=move |_| tab.set(Some(which))
+                on:click=move |_| chosen.set(Some(which))
             >
                 {label}
             </button>
@@ -70,11 +69,11 @@ fn panel(ws: Arc<Workspace>, session: usize, tab: RwSignal<Option<Tab>>) -> AnyV
     .into_any()
 }
 
-/// The prompts and commands, each a button that goes to its row.
 /// Contents entries drawn at once; the rest follow a batch per frame, so that a session of
 /// thousands of prompts does not hold the page while its contents are built.
 const CONTENTS_BATCH: usize = 300;
 
+/// The prompts and commands, each a button that goes to its row.
 fn contents_view(ws: Arc<Workspace>, session: usize, entries: Vec<Entry>) -> AnyView {
     let viewer = use_viewer();
     if entries.is_empty() {

@@ -75,6 +75,9 @@ pub struct Viewer {
     pub problems: RwSignal<Vec<(String, String)>>,
     /// The demo session is showing (until the reader opens files of their own).
     pub demo: RwSignal<bool>,
+    /// The number of the latest load: a load that is no longer the latest (the reader opened
+    /// other files meanwhile) stops, and shows nothing.
+    pub load_number: StoredValue<u64>,
     /// The syntax-highlighting grammars have arrived: code drawn before is drawn again.
     pub grammars: RwSignal<bool>,
     /// The most bytes of files opened at once: the index and the page need about 1.7 times the
@@ -107,6 +110,7 @@ impl Viewer {
             scroll_request: RwSignal::new(0),
             problems: RwSignal::new(Vec::new()),
             demo: RwSignal::new(false),
+            load_number: StoredValue::new(0),
             grammars: RwSignal::new(false),
             max_bytes: RwSignal::new(MAX_BYTES),
         }
@@ -122,15 +126,38 @@ impl Viewer {
         self.loaded.update(|n| *n += 1);
     }
 
+    /// Starts a load: any load still running stops. Returns its number for [`is_latest_load`].
+    ///
+    /// [`is_latest_load`]: Viewer::is_latest_load
+    pub fn start_load(&self) -> u64 {
+        let number = self.load_number.get_value() + 1;
+        self.load_number.set_value(number);
+        number
+    }
+
+    /// Whether load `number` is the latest and the viewer is still there (an embed can be
+    /// destroyed while a load awaits the next slice).
+    pub fn is_latest_load(&self, number: u64) -> bool {
+        self.load_number.try_get_value() == Some(number)
+    }
+
     /// Shows more of the files already shown (a large load shows its beginning first), keeping
     /// the reader's place: the session, the scroll position and the panels open in the main
-    /// line. Branches and sub-agents are numbered anew as more of them is known, so the choices
-    /// and panels that name them are let go.
+    /// line, where the main line still has the same rows (it can turn out to be another branch
+    /// once the whole file is read). Branches and sub-agents are numbered anew as more of them
+    /// is known, so the choices and panels that name them are let go.
     pub fn show_more(&self, workspace: Workspace) {
+        let session = self.session.get_untracked();
+        let before = self.workspace.get_untracked();
+        let line_of = |ws: &Workspace, item: u32| Some(ws.sessions.get(session)?.thread.items.get(item as usize)?.line);
+        let same_row = |thread: ThreadRef, item: u32| {
+            thread == ThreadRef::Main
+                && before.as_ref().and_then(|b| line_of(b, item)).is_some_and(|l| line_of(&workspace, item) == Some(l))
+        };
         self.problems.set(workspace.rejected.clone());
         self.choices.set(Choices::default());
-        self.open.update(|open| open.retain(|(thread, _, _)| *thread == ThreadRef::Main));
-        if self.target.get_untracked().is_some_and(|(thread, _)| thread != ThreadRef::Main) {
+        self.open.update(|open| open.retain(|(thread, item, _)| same_row(*thread, *item)));
+        if self.target.get_untracked().is_some_and(|(thread, item)| !same_row(thread, item)) {
             self.target.set(None);
         }
         self.workspace.set(Some(Arc::new(workspace)));
