@@ -124,7 +124,8 @@ const TASK_BUDGET_MS: f64 = 40.0;
 /// [`EARLY_LAST`]. Each early view is a copy of those lines normalized on their own, so they stay
 /// few and small; the whole is shown when every file is read. A first file this large is read
 /// in a short first slice ([`FIRST_READ`]).
-const EARLY_FROM: f64 = 4e6;
+// Smaller loads are on screen whole in about 0.2 s.
+const EARLY_FROM: f64 = 32e6;
 const EARLY_FIRST: usize = 1 << 20;
 const EARLY_LAST: usize = 16 << 20;
 /// The first slice of a first file that large: enough for the first early view.

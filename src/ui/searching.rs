@@ -46,6 +46,8 @@ pub fn run(viewer: Viewer) -> RwSignal<Found> {
             found.set(Found { hits: Vec::new(), done: 1.0 });
             return matcher;
         };
+        // Until its first step, the count says the search has begun, not "no matches".
+        found.set(Found { hits: Vec::new(), done: 0.0 });
         leptos::task::spawn_local(async move {
             let Some(s) = ws.sessions.get(session) else {
                 if latest.try_get_value() == Some(number) {
