@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use super::load::{next_frame, now};
 use super::state::Viewer;
 use crate::present::rows::ThreadRef;
-use crate::present::search::Search;
+use crate::present::search::{Matcher, Search};
 
 /// How long a search runs before the page may paint, and the text it reads between looks at
 /// the clock.
@@ -17,6 +17,8 @@ const STEP_BYTES: usize = 256 * 1024;
 /// What the running search found so far.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Found {
+    /// The search these are the hits of (the box may already hold a newer one).
+    pub matcher: Option<Matcher>,
     pub hits: Vec<(ThreadRef, u32)>,
     /// How much of the session was searched, from 0 to 1.
     pub done: f64,
@@ -25,12 +27,12 @@ pub struct Found {
 /// Starts searching whenever the query, the files or the session change; returns what is found,
 /// growing as the search goes.
 pub fn run(viewer: Viewer) -> RwSignal<Found> {
-    let found = RwSignal::new(Found { hits: Vec::new(), done: 1.0 });
+    let found = RwSignal::new(Found { matcher: None, hits: Vec::new(), done: 1.0 });
     // Each search has a number; a search whose number is no longer the latest stops.
     let latest = StoredValue::new(0u64);
     // A new query's search has yet to finish (one started for more of the files takes it over).
     let new_query_pending = StoredValue::new(false);
-    Effect::new(move |previous: Option<Option<crate::present::search::Matcher>>| {
+    Effect::new(move |previous: Option<Option<Matcher>>| {
         let matcher = viewer.matcher.get().ok().flatten();
         let workspace = viewer.workspace.get();
         let session = viewer.session.get();
@@ -43,15 +45,15 @@ pub fn run(viewer: Viewer) -> RwSignal<Found> {
             new_query_pending.set_value(matcher.is_some());
         }
         let (Some(m), Some(ws)) = (matcher.clone(), workspace) else {
-            found.set(Found { hits: Vec::new(), done: 1.0 });
+            found.set(Found { matcher: None, hits: Vec::new(), done: 1.0 });
             return matcher;
         };
         // Until its first step, the count says the search has begun, not "no matches".
-        found.set(Found { hits: Vec::new(), done: 0.0 });
+        found.set(Found { matcher: Some(m.clone()), hits: Vec::new(), done: 0.0 });
         leptos::task::spawn_local(async move {
             let Some(s) = ws.sessions.get(session) else {
                 if latest.try_get_value() == Some(number) {
-                    found.set(Found { hits: Vec::new(), done: 1.0 });
+                    found.set(Found { matcher: Some(m), hits: Vec::new(), done: 1.0 });
                 }
                 return;
             };
@@ -65,7 +67,8 @@ pub fn run(viewer: Viewer) -> RwSignal<Found> {
                 if latest.try_get_value() != Some(number) {
                     return;
                 }
-                found.set(Found { hits: search.hits.clone(), done: if finished { 1.0 } else { search.done() } });
+                let done = if finished { 1.0 } else { search.done() };
+                found.set(Found { matcher: Some(m.clone()), hits: search.hits.clone(), done });
                 if finished {
                     break;
                 }

@@ -57,7 +57,11 @@ pub fn TopBar() -> impl IntoView {
     let count = move || match viewer.matcher.get() {
         Err(message) => message,
         Ok(None) => String::new(),
-        Ok(Some(_)) => found.with(|f| {
+        Ok(Some(current)) => found.with(|f| {
+            // The box can hold a newer search than the one the hits are of, for a moment.
+            if f.matcher.as_ref() != Some(&current) {
+                return searching_label(0, 0.0);
+            }
             if f.done < 1.0 {
                 return searching_label(f.hits.len(), f.done);
             }
