@@ -222,6 +222,7 @@ mod viewer {
             let viewer = self.inner.viewer();
             // Files dropped on the viewer and still loading give way to these.
             viewer.start_load();
+            viewer.progress.set(None);
             viewer.show(workspace);
             Ok(())
         }

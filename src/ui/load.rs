@@ -119,12 +119,11 @@ const PARSE_STEP: usize = 4 * 1024 * 1024;
 /// How long the loader works before it lets the browser paint and handle input.
 const TASK_BUDGET_MS: f64 = 40.0;
 
-/// A load this large shows its beginning while the rest is read: the first file's lines parsed
-/// so far, first at [`EARLY_FIRST`] bytes, then each time four times as many are parsed, up to
-/// [`EARLY_LAST`]. Each early view is a copy of those lines normalized on their own, so they stay
-/// few and small; the whole is shown when every file is read. A first file this large is read
-/// in a short first slice ([`FIRST_READ`]).
-// Smaller loads are on screen whole in about 0.2 s.
+/// A load this large shows its beginning while the rest is read (smaller ones are on screen
+/// whole in about 0.2 s): the first file's lines parsed so far, first at [`EARLY_FIRST`] bytes,
+/// then each time four times as many are parsed, up to [`EARLY_LAST`]. Each early view is a copy
+/// of those lines normalized on their own, so they stay few and small; the whole is shown when
+/// every file is read. A first file this large is read in a short first slice ([`FIRST_READ`]).
 const EARLY_FROM: f64 = 32e6;
 const EARLY_FIRST: usize = 1 << 20;
 const EARLY_LAST: usize = 16 << 20;
@@ -196,6 +195,8 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
     let size: f64 = sizes.iter().sum();
     let limit = viewer.max_bytes.get_untracked();
     if size > limit {
+        // A load this one stopped leaves its progress to the latest.
+        viewer.progress.set(None);
         let names: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
         viewer.problems.set(vec![(
             names.join(", "),
