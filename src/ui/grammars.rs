@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+use super::load::describe;
 use super::state::Viewer;
 use crate::present::highlight::{grammars_loaded, load_grammars};
 
@@ -34,17 +35,13 @@ pub fn fetch(viewer: Viewer) {
 }
 
 async fn load() -> Result<(), String> {
-    let describe = |e: JsValue| e.as_string().or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| e.message().into()));
     let url = grammars_url();
-    let response = JsFuture::from(window().fetch_with_str(&url))
-        .await
-        .map_err(|e| describe(e).unwrap_or_else(|| format!("could not fetch {url}")))?;
+    let failed = |e: JsValue| format!("{url}: {}", describe(&e));
+    let response = JsFuture::from(window().fetch_with_str(&url)).await.map_err(failed)?;
     let response: web_sys::Response = response.unchecked_into();
     if !response.ok() {
         return Err(format!("{url}: HTTP {}", response.status()));
     }
-    let buffer = JsFuture::from(response.array_buffer().map_err(|e| describe(e).unwrap_or_default())?)
-        .await
-        .map_err(|e| describe(e).unwrap_or_default())?;
+    let buffer = JsFuture::from(response.array_buffer().map_err(failed)?).await.map_err(failed)?;
     load_grammars(&Uint8Array::new(&buffer).to_vec())
 }

@@ -413,7 +413,8 @@ fn read_slice(file: &File, from: f64, to: f64) -> impl std::future::Future<Outpu
     }
 }
 
-fn describe(error: &JsValue) -> String {
+/// What went wrong, from a JavaScript error or whatever else a promise was rejected with.
+pub fn describe(error: &JsValue) -> String {
     error
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
