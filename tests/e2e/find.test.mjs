@@ -99,8 +99,16 @@ test("marks stay off the viewer's own buttons and line numbers, and follow the s
   assert.ok((await page.locator(".cctv-copy").allTextContents()).every((t) => t === "copy" || t === "md"));
   await page.fill("#cctv-search", "plugin");
   await page.selectOption(".cctv-search__scope", "prompts");
-  await page.waitForFunction(() => document.querySelectorAll("mark.cctv-mark").length > 0);
+  // The marks of the scope "any" are there until the next frame lays the new scope's over them:
+  // wait for that pass (its marks all in the person's rows), or fail with what is outside.
+  const settled = await page
+    .waitForFunction(() => {
+      const marks = [...document.querySelectorAll("mark.cctv-mark")];
+      return marks.length > 0 && marks.every((m) => m.closest(".cctv-item--user"));
+    }, null, { timeout: 5000 })
+    .then(() => true, () => false);
   const outside = await page.locator("mark.cctv-mark").evaluateAll((marks) => marks.filter((m) => !m.closest(".cctv-item--user")).length);
+  assert.ok(settled, "the prompts-only marks were laid");
   assert.equal(outside, 0, "prompts only: no mark outside the person's rows");
   assert.deepEqual(errors, []);
   await context.close();
