@@ -70,6 +70,29 @@ fn parse_transcript_refuses_a_number_with_an_error_not_a_panic() {
     assert!(message.contains("Uint8Array"), "{message}");
 }
 
+#[wasm_bindgen_test]
+fn the_raw_finder_agrees_with_the_obvious_answer_in_wasm_simd() {
+    use cctv::present::raw_find::RawFinder;
+    // Natively the finder runs its u64 path; here it runs wasm SIMD: the same answers, at every
+    // position of a needle in haystacks longer than one SIMD step, in either case.
+    for len in 0..48 {
+        for at in 0..len {
+            for (needle, case_sensitive) in [("enumerate", false), ("ZqXj", false), ("a b", true)] {
+                if at + needle.len() > len {
+                    continue;
+                }
+                let mut haystack = vec![b'.'; len];
+                haystack[at..at + needle.len()].copy_from_slice(needle.to_ascii_uppercase().as_bytes());
+                let finder = RawFinder::new(needle, case_sensitive).unwrap();
+                let expected = !case_sensitive || needle == needle.to_ascii_uppercase();
+                assert_eq!(finder.is_in(&haystack), expected, "{needle:?} at {at} of {len}");
+                haystack[at + needle.len() - 1] = b'#';
+                assert!(!finder.is_in(&haystack), "{needle:?} cut at {at} of {len}");
+            }
+        }
+    }
+}
+
 // ---- Components, mounted in a real browser ----------------------------------------------------
 
 use cctv::normalize::Input;

@@ -23,6 +23,7 @@ pub mod item;
 pub mod link;
 pub mod markdown;
 pub mod markup;
+pub mod raw_find;
 pub mod rows;
 pub mod search;
 pub mod session;

@@ -7,6 +7,7 @@ use std::ops::Range;
 use regex::{Regex, RegexBuilder};
 
 use super::calls::call_text;
+use super::raw_find::RawFinder;
 use crate::model::body::ToolResultContent;
 use crate::normalize::{outline, Item, ItemKind, Session, ThreadRef, Workspace};
 
@@ -41,7 +42,7 @@ pub struct Matcher {
     /// For a plain query that JSON writes as it is (letters, digits, spaces and `_-.:,`), the
     /// same text over a row's raw lines: a row whose lines do not hold it cannot match, and
     /// finding that out needs no decoding. A search through GBs reads most rows only this way.
-    raw: Option<regex::bytes::Regex>,
+    raw: Option<RawFinder>,
     /// The query has a digit: a number in a call's input is searched as serde_json writes it,
     /// which is not always how the line spells it (`1E5`), so calls are always decoded.
     digits: bool,
@@ -79,10 +80,7 @@ impl Query {
         // Without word boundaries: in the raw line a word can follow an escape (`\nword`).
         let written_as_is = |c: char| c.is_ascii_alphanumeric() || " _-.:,".contains(c);
         let raw = (!self.regex && text.chars().all(written_as_is))
-            .then(|| {
-                let flags = if self.case_sensitive { "" } else { "(?i)" };
-                regex::bytes::Regex::new(&format!("{flags}{}", regex::escape(text))).ok()
-            })
+            .then(|| RawFinder::new(text, self.case_sensitive))
             .flatten();
         let digits = text.chars().any(|c| c.is_ascii_digit());
         Ok(Some(Matcher { regex, raw, digits, scope: self.scope }))
@@ -163,10 +161,9 @@ impl Search {
                 if let Some((raw, lines)) = lines {
                     searched += lines.iter().map(|l| l.len()).sum::<usize>() / RAW_SPEEDUP;
                     // Only a line without `\u` escapes can rule a row out: a writer that escapes
-                    // non-ASCII (or anything) spells some of its letters that way, and `(?i)` folds
-                    // `k` and `s` with `K` (Kelvin) and `ſ`.
+                    // non-ASCII (or anything) spells some of its letters that way.
                     let may_match =
-                        |line: &&[u8]| raw.is_match(line) || memchr::memmem::find(line, b"\\u").is_some();
+                        |line: &&[u8]| raw.may_be_in(line) || memchr::memmem::find(line, b"\\u").is_some();
                     if !lines.iter().any(may_match) {
                         self.item += 1;
                         self.looked_at += 1;
@@ -395,7 +392,10 @@ mod tests {
         for dir in fixture_dirs() {
             let inputs: Vec<Input> = walk(&dir)
                 .into_iter()
-                .map(|path| Input { name: path.strip_prefix(&dir).unwrap().to_owned(), bytes: std::fs::read(&path).unwrap() })
+                .map(|path| Input {
+                    name: path.strip_prefix(&dir).unwrap().to_owned(),
+                    bytes: std::fs::read(&path).unwrap(),
+                })
                 .collect();
             let ws = normalize(inputs);
             for s in &ws.sessions {
