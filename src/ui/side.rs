@@ -5,7 +5,6 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use super::item::reader_zone;
-use super::load::next_frame;
 use super::navigation::reveal;
 use super::state::use_viewer;
 use super::tools::todo_list;
@@ -52,29 +51,54 @@ fn panel(ws: Arc<Workspace>, session: usize, chosen: RwSignal<Option<Tab>>) -> A
         }
     };
     let session_part = session_view(ws.clone(), session);
+    // Counts the panel's scrolls, and the moments its contents come into view: the contents
+    // draw the lines in view then.
+    let scrolled = RwSignal::new(0u64);
+    Effect::new(move |_| {
+        tab.track();
+        viewer.side_open.track();
+        scrolled.update(|n| *n += 1);
+    });
     view! {
         <aside
             class=move || if viewer.side_open.get() { "cctv-side cctv-side--open" } else { "cctv-side" }
             aria-label="contents and stats"
+            on:scroll=move |_| scrolled.update(|n| *n += 1)
         >
             <div class="cctv-side__tabs" role="tablist">
                 {tab_button(Tab::Contents, "Contents")}
                 {tab_button(Tab::Session, "Session")}
                 <button class="cctv-button cctv-side__close" on:click=move |_| viewer.side_open.set(false)>"Close"</button>
             </div>
-            <div role="tabpanel" hidden=move || tab.get() != Some(Tab::Contents)>{contents_view(ws.clone(), session, entries)}</div>
+            <div role="tabpanel" hidden=move || tab.get() != Some(Tab::Contents)>{contents_view(ws.clone(), session, entries, scrolled)}</div>
             <div role="tabpanel" hidden=move || tab.get() != Some(Tab::Session)>{session_part}</div>
         </aside>
     }
     .into_any()
 }
 
-/// Contents entries drawn at once; the rest follow a batch per frame, so that a session of
-/// thousands of prompts does not hold the page while its contents are built.
-const CONTENTS_BATCH: usize = 300;
+/// The height of every line of the contents, in CSS pixels (`.cctv-contents > li` says the same):
+/// one height for all, so that the lines on screen are found by dividing, not by laying out the
+/// tens of thousands of prompts of a GB session.
+const CONTENTS_LINE_PX: f64 = 24.0;
+/// Lines drawn above and below the part of the list in view.
+const CONTENTS_MARGIN: usize = 20;
 
-/// The prompts and commands, each a button that goes to its row.
-fn contents_view(ws: Arc<Workspace>, session: usize, entries: Vec<Entry>) -> AnyView {
+/// A line of the contents: the date where the day changes, or an entry.
+#[derive(Clone)]
+enum ContentsLine {
+    Date(String),
+    Entry(usize),
+}
+
+/// The prompts and commands, each a button that goes to its row. Only the lines in view are
+/// drawn (the side panel's scrolling moves them); the list keeps the height of all of them.
+fn contents_view(
+    ws: Arc<Workspace>,
+    session: usize,
+    entries: Vec<Entry>,
+    scrolled: RwSignal<u64>,
+) -> AnyView {
     let viewer = use_viewer();
     if entries.is_empty() {
         return view! { <p class="cctv-muted">"No prompts typed in this session."</p> }.into_any();
@@ -82,48 +106,70 @@ fn contents_view(ws: Arc<Workspace>, session: usize, entries: Vec<Entry>) -> Any
     // The date once per day, the time on every entry.
     let zone = reader_zone();
     let mut day = None;
-    let entries: Arc<Vec<(Option<String>, Entry)>> = Arc::new(
-        entries
-            .into_iter()
-            .map(|e| (e.time.map(|t| when::date(t, &zone)).filter(|d| day.replace(d.clone()).as_ref() != Some(d)), e))
-            .collect(),
-    );
-    let count = entries.len();
-    let shown = RwSignal::new(count.min(CONTENTS_BATCH));
-    leptos::task::spawn_local(async move {
-        // Stops when this panel is gone (more of the files arrived, or another session).
-        while shown.try_get_untracked().is_some_and(|n| n < count) {
-            next_frame().await;
-            shown.try_update(|n| *n = (*n + CONTENTS_BATCH).min(count));
+    let mut lines = Vec::with_capacity(entries.len() + 1);
+    for (index, e) in entries.iter().enumerate() {
+        if let Some(date) = e.time.map(|t| when::date(t, &zone)) {
+            if day.replace(date.clone()).as_ref() != Some(&date) {
+                lines.push(ContentsLine::Date(date));
+            }
         }
-    });
-    let entry = move |index: usize| {
-        let (date, e) = &entries[index];
-        let time = e.time.map(|t| when::short_clock(t, &reader_zone())).unwrap_or_default();
-        let class = match e.kind {
-            EntryKind::Prompt => "cctv-contents__entry",
-            EntryKind::Command => "cctv-contents__entry cctv-contents__entry--command",
-            EntryKind::Compaction => "cctv-contents__entry cctv-contents__entry--compaction",
+        lines.push(ContentsLine::Entry(index));
+    }
+    let (entries, lines) = (Arc::new(entries), Arc::new(lines));
+    let count = lines.len();
+    let list = NodeRef::<leptos::html::Ol>::new();
+    // The lines in view: where the panel's visible part falls on the list.
+    let in_view = Memo::new(move |_| {
+        scrolled.track();
+        let Some(ol) = list.get() else { return 0..count.min(2 * CONTENTS_MARGIN) };
+        let Some(panel) = ol.closest(".cctv-side").ok().flatten() else {
+            return 0..count.min(2 * CONTENTS_MARGIN);
         };
-        let ws = ws.clone();
-        let (thread, item) = (e.thread, e.item);
-        view! {
-            {date.clone().map(|d| view! { <li class="cctv-contents__date">{d}</li> })}
-            <li>
-                <button class=class on:click=move |_| {
-                    viewer.side_open.set(false);
-                    reveal(viewer, &ws, session, thread, item);
-                }>
-                    <span class="cctv-contents__time">{time}</span>
-                    <bdi class="cctv-contents__text">{e.text.clone()}</bdi>
-                </button>
-            </li>
+        let (list_top, panel) = (ol.get_bounding_client_rect().top(), panel.get_bounding_client_rect());
+        let first = ((panel.top() - list_top) / CONTENTS_LINE_PX).floor().max(0.0) as usize;
+        let last = ((panel.bottom() - list_top) / CONTENTS_LINE_PX).ceil().max(0.0) as usize;
+        first.saturating_sub(CONTENTS_MARGIN).min(count)..(last + CONTENTS_MARGIN).min(count)
+    });
+    list.on_load(move |_| scrolled.update(|n| *n += 1));
+    let line = move |index: usize| match &lines[index] {
+        ContentsLine::Date(date) => view! { <li class="cctv-contents__date">{date.clone()}</li> }.into_any(),
+        ContentsLine::Entry(at) => {
+            let e = &entries[*at];
+            let time = e.time.map(|t| when::short_clock(t, &reader_zone())).unwrap_or_default();
+            let class = match e.kind {
+                EntryKind::Prompt => "cctv-contents__entry",
+                EntryKind::Command => "cctv-contents__entry cctv-contents__entry--command",
+                EntryKind::Compaction => "cctv-contents__entry cctv-contents__entry--compaction",
+            };
+            let ws = ws.clone();
+            let (thread, item) = (e.thread, e.item);
+            view! {
+                <li>
+                    <button class=class title=e.text.clone() on:click=move |_| {
+                        viewer.side_open.set(false);
+                        reveal(viewer, &ws, session, thread, item);
+                    }>
+                        <span class="cctv-contents__time">{time}</span>
+                        <bdi class="cctv-contents__text">{e.text.clone()}</bdi>
+                    </button>
+                </li>
+            }
+            .into_any()
         }
+    };
+    let style = move || {
+        let first = in_view.with(|r| r.start) as f64;
+        // Important: the list's own padding is (against a host page's `ol` rules).
+        format!(
+            "height: {}px; padding-top: {}px !important",
+            count as f64 * CONTENTS_LINE_PX,
+            first * CONTENTS_LINE_PX
+        )
     };
     view! {
         <nav aria-label="contents">
-            <ol class="cctv-contents">
-                <For each=move || 0..shown.get() key=|index| *index children=entry />
+            <ol class="cctv-contents" node_ref=list style=style>
+                <For each=move || in_view.get() key=|index| *index children=line />
             </ol>
         </nav>
     }

@@ -1,6 +1,7 @@
 // A large session, as a person opens one: a generated session of 300 MB (written for the test,
 // not kept) handed to the file picker. Its beginning is on screen while the rest is still being
-// read, and once everything is read its last row is reachable by scrolling.
+// read, and once everything is read its last row is reachable by scrolling, and so is the last
+// entry of its contents.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -68,6 +69,28 @@ test("a 300 MB session shows its beginning while it loads, and its last row once
     await page.waitForTimeout(200);
   }
   assert.ok(await end.isVisible(), `the last row (${last}) is not on screen at the end of the list`);
+
+  // The contents: thousands of lines, of which only those in view are drawn; scrolled to the
+  // end, the last entry is there and leads to its prompt.
+  const contents = page.locator(".cctv-contents");
+  const lines = Math.round((await contents.boundingBox()).height / 24);
+  const drawn = await page.locator(".cctv-contents > li").count();
+  assert.ok(lines > 1000 && drawn < 150, `${drawn} of ${lines} contents lines drawn`);
+  await page.evaluate(() => {
+    const side = document.querySelector(".cctv-side");
+    side.scrollTop = side.scrollHeight;
+  });
+  const lastEntry = page.locator(".cctv-contents > li").last().locator(".cctv-contents__entry");
+  await lastEntry.waitFor();
+  const bottom = await page.evaluate(() => document.querySelector(".cctv-contents").getBoundingClientRect().bottom);
+  const box = await lastEntry.boundingBox();
+  assert.ok(Math.abs(box.y + box.height - bottom) < 2, "the last line drawn is the list's last");
+  const time = await lastEntry.locator(".cctv-contents__time").textContent();
+  await lastEntry.click();
+  const target = page.locator(".cctv-item--target");
+  await target.waitFor();
+  assert.match(await target.getAttribute("class"), /cctv-item--user/);
+  assert.equal((await target.locator(".cctv-item__time").first().textContent()).slice(0, 5), time);
   assert.equal(await page.locator(".cctv-errors").count(), 0, "the load reported a problem");
   assert.deepEqual(errors, []);
   await context.close();
