@@ -236,7 +236,11 @@ fn what_is_parsed_so_far_is_the_file_cut_after_its_last_parsed_line() {
             growing.step(bytes.len() / 20 + 1);
             let so_far = growing.parsed_so_far();
             assert_eq!(so_far.bytes, &bytes[..growing.bytes_parsed()], "{name}: bytes");
-            assert_same(&so_far, &so_far.bytes.clone(), &format!("{name}: after {} bytes", so_far.bytes.len()));
+            assert_same(
+                &so_far,
+                &so_far.bytes.clone(),
+                &format!("{name}: after {} bytes", so_far.bytes.len()),
+            );
             assert!(so_far.lines.len() >= seen, "{name}: lines went missing");
             seen = so_far.lines.len();
         }

@@ -277,7 +277,10 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
                     let started = now();
                     let caught_up = transcript.step(PARSE_STEP);
                     parsing += now() - started;
-                    if index == 0 && early.due(transcript.bytes_parsed(), received >= size && caught_up && files.len() > 1) {
+                    if index == 0
+                        && early
+                            .due(transcript.bytes_parsed(), received >= size && caught_up && files.len() > 1)
+                    {
                         early.shown |= show_early(viewer, transcript, early.shown, latest).await;
                         last_yield = now();
                     }
@@ -402,7 +405,11 @@ fn mark(name: &str) {
 }
 
 /// Starts reading `file[from..to]`.
-fn read_slice(file: &File, from: f64, to: f64) -> impl std::future::Future<Output = Result<JsValue, JsValue>> {
+fn read_slice(
+    file: &File,
+    from: f64,
+    to: f64,
+) -> impl std::future::Future<Output = Result<JsValue, JsValue>> {
     let blob = file.slice_with_f64_and_f64(from, to);
     let promise = blob.map(|b| b.array_buffer());
     async move {

@@ -80,13 +80,13 @@ pub struct Viewer {
     pub load_number: StoredValue<u64>,
     /// The syntax-highlighting grammars have arrived: code drawn before is drawn again.
     pub grammars: RwSignal<bool>,
-    /// The most bytes of files opened at once: the index and the page need about 1.7 times the
-    /// files' size, and wasm32 memory ends at 4 GiB.
+    /// The most bytes of files opened at once: wasm32 memory ends at 4 GiB, and the bytes, the
+    /// index and the page take about 1.2 times the files' size.
     pub max_bytes: RwSignal<f64>,
 }
 
 /// What `max_bytes` is unless a page says otherwise.
-pub const MAX_BYTES: f64 = 1.5e9;
+pub const MAX_BYTES: f64 = 2.5e9;
 
 impl Viewer {
     pub fn new() -> Viewer {
@@ -149,10 +149,14 @@ impl Viewer {
     pub fn show_more(&self, workspace: Workspace) {
         let session = self.session.get_untracked();
         let before = self.workspace.get_untracked();
-        let line_of = |ws: &Workspace, item: u32| Some(ws.sessions.get(session)?.thread.items.get(item as usize)?.line);
+        let line_of =
+            |ws: &Workspace, item: u32| Some(ws.sessions.get(session)?.thread.items.get(item as usize)?.line);
         let same_row = |thread: ThreadRef, item: u32| {
             thread == ThreadRef::Main
-                && before.as_ref().and_then(|b| line_of(b, item)).is_some_and(|l| line_of(&workspace, item) == Some(l))
+                && before
+                    .as_ref()
+                    .and_then(|b| line_of(b, item))
+                    .is_some_and(|l| line_of(&workspace, item) == Some(l))
         };
         self.problems.set(workspace.rejected.clone());
         self.choices.set(Choices::default());

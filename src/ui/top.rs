@@ -4,9 +4,9 @@ use leptos::ev;
 use leptos::html::Input;
 use leptos::prelude::*;
 
-use super::{load, searching};
 use super::navigation::reveal;
 use super::state::{part, use_viewer, Filter, Theme, Viewer};
+use super::{load, searching};
 use crate::present::format::isolate;
 use crate::present::search::{count_label, searching_label, Query, Scope};
 use crate::present::session::{session_groups, session_label, SessionLabel};
