@@ -5,6 +5,7 @@
 
 use serde::Deserialize;
 
+use super::pace::Pace;
 use super::view::LineRef;
 use crate::model::{EntryKind, MetadataKind, Transcript};
 
@@ -54,12 +55,13 @@ pub struct Started {
     pub agent_name: Option<String>,
 }
 
-pub fn about(file: &Transcript, file_index: u32) -> About {
+pub async fn about(file: &Transcript, file_index: u32, pace: &mut Pace<'_>) -> About {
     let src = &file.bytes[..];
     let mut about = About::default();
     let text = |v: Option<crate::model::JsonStr>| v.map(|v| v.decode(src).into_owned());
     let mut first_conversation = None;
     for (index, line) in file.lines.iter().enumerate() {
+        pace.step().await;
         let Some(entry) = line.entry() else { continue };
         if let Some(version) = entry.envelope.version.map(|v| v.decode(src)) {
             match &mut about.versions {
@@ -119,7 +121,7 @@ mod tests {
 
     fn about_of(lines: &[&str]) -> About {
         let t = Transcript::parse("s.jsonl".to_owned(), lines.join("\n").into_bytes());
-        about(&t, 0)
+        crate::normalize::pace::finish(about(&t, 0, &mut Pace::never()))
     }
 
     #[test]

@@ -14,6 +14,7 @@
 use std::collections::hash_map::Entry;
 
 use super::fxhash::FxMap;
+use super::pace::Pace;
 
 use crate::model::{Content, EntryKind, Line};
 
@@ -29,7 +30,8 @@ pub struct Plan {
 }
 
 /// Plans the conversation made of `lines` (indices into `all`, in file order).
-pub fn plan(all: &[Line], src: &[u8], lines: &[u32]) -> Plan {
+/// Pauses where `pace` says: a GB session's main line is a million lines.
+pub async fn plan(all: &[Line], src: &[u8], lines: &[u32], pace: &mut Pace<'_>) -> Plan {
     let mut plan = Plan::default();
     // Nodes are the lines with a uuid, first occurrence wins.
     let mut node_of: FxMap<&[u8], usize> = FxMap::with_capacity_and_hasher(lines.len(), Default::default());
@@ -37,6 +39,7 @@ pub fn plan(all: &[Line], src: &[u8], lines: &[u32]) -> Plan {
     let mut node_at: Vec<Option<usize>> = vec![None; lines.len()];
     let mut duplicate = vec![false; lines.len()];
     for (position, &index) in lines.iter().enumerate() {
+        pace.step().await;
         let Some(uuid) = all[index as usize].entry().and_then(|e| e.envelope.uuid) else { continue };
         match node_of.entry(uuid.key(src)) {
             Entry::Occupied(_) => {
@@ -50,7 +53,7 @@ pub fn plan(all: &[Line], src: &[u8], lines: &[u32]) -> Plan {
             }
         }
     }
-    let parents = parents(all, src, &nodes, &node_of);
+    let parents = parents(all, src, &nodes, &node_of, pace).await;
     let Some(leaf) =
         (0..nodes.len()).rev().find(|&n| is_message(&all[nodes[n] as usize])).or(nodes.len().checked_sub(1))
     else {
@@ -70,6 +73,7 @@ pub fn plan(all: &[Line], src: &[u8], lines: &[u32]) -> Plan {
     // One path buffer for all walks: a vector per node was most of plan's allocations.
     let mut path = Vec::new();
     for start in 0..nodes.len() {
+        pace.step().await;
         if on_chain[start] || top[start].is_some() {
             continue;
         }
@@ -105,6 +109,7 @@ pub fn plan(all: &[Line], src: &[u8], lines: &[u32]) -> Plan {
 
     let mut branch_index: FxMap<usize, usize> = FxMap::default();
     for (position, &index) in lines.iter().enumerate() {
+        pace.step().await;
         let branch = node_at[position].and_then(branch_of);
         match branch {
             Some(t) => {
@@ -122,23 +127,32 @@ pub fn plan(all: &[Line], src: &[u8], lines: &[u32]) -> Plan {
 }
 
 /// Each node's parent: `parentUuid`, or across a compaction `logicalParentUuid`; cycles cut.
-fn parents(all: &[Line], src: &[u8], nodes: &[u32], node_of: &FxMap<&[u8], usize>) -> Vec<Option<usize>> {
+async fn parents(
+    all: &[Line],
+    src: &[u8],
+    nodes: &[u32],
+    node_of: &FxMap<&[u8], usize>,
+    pace: &mut Pace<'_>,
+) -> Vec<Option<usize>> {
     let uuid = |n: usize| all[nodes[n] as usize].entry().and_then(|e| e.envelope.uuid).map(|u| u.key(src));
-    let mut parents: Vec<Option<usize>> = (0..nodes.len())
-        .map(|n| {
-            let envelope = &all[nodes[n] as usize].entry()?.envelope;
-            let find = |id: Option<crate::model::JsonStr>| {
-                let id = id?.key(src);
-                // Almost every line's parent is the line before it: comparing with that line's
-                // uuid, which was just read, saves a hash lookup into a map of every line.
-                if n > 0 && uuid(n - 1) == Some(id) {
-                    return Some(n - 1);
-                }
-                node_of.get(id).copied()
-            };
-            find(envelope.parent_uuid).or_else(|| find(envelope.logical_parent_uuid))
-        })
-        .collect();
+    let parent = |n: usize| {
+        let envelope = &all[nodes[n] as usize].entry()?.envelope;
+        let find = |id: Option<crate::model::JsonStr>| {
+            let id = id?.key(src);
+            // Almost every line's parent is the line before it: comparing with that line's
+            // uuid, which was just read, saves a hash lookup into a map of every line.
+            if n > 0 && uuid(n - 1) == Some(id) {
+                return Some(n - 1);
+            }
+            node_of.get(id).copied()
+        };
+        find(envelope.parent_uuid).or_else(|| find(envelope.logical_parent_uuid))
+    };
+    let mut parents: Vec<Option<usize>> = Vec::with_capacity(nodes.len());
+    for n in 0..nodes.len() {
+        pace.step().await;
+        parents.push(parent(n));
+    }
     // Hostile files can close a loop; walk each chain once and cut where it comes back.
     const NEW: u8 = 0;
     const WALKING: u8 = 1;
@@ -146,6 +160,7 @@ fn parents(all: &[Line], src: &[u8], nodes: &[u32], node_of: &FxMap<&[u8], usize
     let mut state = vec![NEW; nodes.len()];
     let mut path = Vec::new();
     for start in 0..nodes.len() {
+        pace.step().await;
         path.clear();
         let mut n = start;
         loop {

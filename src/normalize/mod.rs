@@ -14,6 +14,7 @@ pub mod dag;
 mod fxhash;
 pub mod ids;
 pub mod outline;
+pub mod pace;
 mod progress_agents;
 pub mod sidechains;
 pub mod stats;
@@ -28,6 +29,7 @@ pub use sidechains::AgentMeta;
 pub use view::*;
 
 use crate::model::{EntryKind, Transcript};
+use pace::Pace;
 
 /// A file as the user gave it: its path (relative inside a dropped folder) and its bytes.
 #[derive(Clone, Debug)]
@@ -48,6 +50,11 @@ pub fn normalize(inputs: Vec<Input>) -> Workspace {
 /// Normalizes files already parsed (a page parses large files in steps), with the files beside
 /// them that are not transcripts ([`beside`]: sub-agent metadata, saved outputs, workflow runs).
 pub fn assemble(transcripts: Vec<Transcript>, side: Vec<Input>) -> Workspace {
+    pace::finish(assemble_paced(transcripts, side, &mut Pace::never()))
+}
+
+/// [`assemble`], pausing where `pace` says (a page paints meanwhile).
+pub async fn assemble_paced(transcripts: Vec<Transcript>, side: Vec<Input>, pace: &mut Pace<'_>) -> Workspace {
     let mut files = Vec::new();
     let beside::Read { metas, saved_outputs, workflow_runs, mut rejected } = beside::read(side);
     let agent_metas: HashMap<String, AgentMeta> =
@@ -63,7 +70,7 @@ pub fn assemble(transcripts: Vec<Transcript>, side: Vec<Input>) -> Workspace {
     // lines the session file already accounts for).
     let given = files.len();
     files.extend(progress_agents::rebuild(&files));
-    let sessions = sessions(&files, &agent_metas, given);
+    let sessions = sessions(&files, &agent_metas, given, pace).await;
     Workspace { files, given, sessions, rejected, saved_outputs, workflow_runs }
 }
 
@@ -107,7 +114,12 @@ fn first_session_id(t: &Transcript) -> Option<String> {
 }
 
 /// Files from `given` on were rebuilt by cctv ([`progress_agents`]).
-fn sessions(files: &[Transcript], metas: &HashMap<String, AgentMeta>, given: usize) -> Vec<Session> {
+async fn sessions(
+    files: &[Transcript],
+    metas: &HashMap<String, AgentMeta>,
+    given: usize,
+    pace: &mut Pace<'_>,
+) -> Vec<Session> {
     let mut sessions: Vec<Session> = Vec::new();
     // Sub-agent files name their session twice: by folder (`<session>/subagents/`) and in their
     // lines' `sessionId`. Either may be the one that matches a loaded session.
@@ -139,7 +151,7 @@ fn sessions(files: &[Transcript], metas: &HashMap<String, AgentMeta>, given: usi
         session_agent_files[at].push((index, agent_id));
     }
     for (session, agent_files) in sessions.iter_mut().zip(session_agent_files) {
-        build_session(session, files, &agent_files, metas, given);
+        build_session(session, files, &agent_files, metas, given, pace).await;
     }
     continued::link(&mut sessions, files);
     // A copy holds its original's title lines too: it is named by its own first prompt instead.
@@ -160,12 +172,13 @@ fn stem(name: &str) -> String {
 }
 
 /// Builds one session's threads, links its agents, counts it.
-fn build_session(
+async fn build_session(
     session: &mut Session,
     files: &[Transcript],
     agent_files: &[(usize, Option<String>)],
     metas: &HashMap<String, AgentMeta>,
     given: usize,
+    pace: &mut Pace<'_>,
 ) {
     let mut placements: HashMap<u32, Vec<Placement>> = HashMap::new();
     let mut agent_metas: Vec<Option<AgentMeta>> = Vec::new();
@@ -179,26 +192,26 @@ fn build_session(
         // Inline sidechains (the oldest layout) are separate conversations in the same file.
         let (side, main): (Vec<u32>, Vec<u32>) = (0..file.lines.len() as u32)
             .partition(|&i| file.lines[i as usize].entry().is_some_and(|e| e.envelope.is_sidechain));
-        let plan = dag::plan(&file.lines, src, &main);
+        let plan = dag::plan(&file.lines, src, &main, pace).await;
         for &d in &plan.duplicates {
             place[d as usize] = Placement::NotShown(NotShown::Duplicate);
         }
-        session.thread = thread::build(&ctx, &plan.main, &mut place);
+        session.thread = thread::build(&ctx, &plan.main, &mut place, pace).await;
         for (fork_point, lines) in &plan.branches {
             session.branches.push(Branch {
                 fork_point: fork_point.map(|line| LineRef { file: file_index, line }),
-                thread: thread::build(&ctx, lines, &mut place),
+                thread: thread::build(&ctx, lines, &mut place, pace).await,
             });
         }
         for lines in inline_agents(file, &side) {
             let agent_id = lines.iter().find_map(|&i| {
                 Some(file.lines[i as usize].entry()?.envelope.agent_id?.decode(src).into_owned())
             });
-            let thread = agent_thread(&ctx, &lines, &mut place);
+            let thread = agent_thread(&ctx, &lines, &mut place, pace).await;
             agent_metas.push(agent_id.as_ref().and_then(|id| metas.get(id).cloned()));
             session.agents.push(Agent { agent_id, file: None, thread, ..Agent::default() });
         }
-        session.about = about::about(file, file_index);
+        session.about = about::about(file, file_index, pace).await;
         // The person's own title, else Claude's, else the latest summary.
         let a = &session.about;
         session.title = a.custom_title.clone().or(a.ai_title.clone()).or(a.summary.clone());
@@ -210,7 +223,7 @@ fn build_session(
         let tombstoned = tombstoned(file);
         let ctx = thread::Context { file, file_index: *file_index as u32, tombstoned: &tombstoned };
         let all: Vec<u32> = (0..file.lines.len() as u32).collect();
-        let thread = agent_thread(&ctx, &all, &mut place);
+        let thread = agent_thread(&ctx, &all, &mut place, pace).await;
         agent_metas.push(agent_id.as_ref().and_then(|id| metas.get(id).cloned()));
         let rebuilt = *file_index >= given;
         session.agents.push(Agent {
@@ -231,12 +244,12 @@ fn build_session(
 
     let mut stats = Stats::default();
     if let Some(file_index) = session.file {
-        stats::add_thread(&mut stats, &session.thread, &files[file_index as usize]);
+        stats::add_thread(&mut stats, &session.thread, &files[file_index as usize], pace).await;
     }
     for agent in &mut session.agents {
         let mut agent_stats = Stats::default();
         if let Some(first) = agent.thread.items.first() {
-            stats::add_thread(&mut agent_stats, &agent.thread, &files[first.line.file as usize]);
+            stats::add_thread(&mut agent_stats, &agent.thread, &files[first.line.file as usize], pace).await;
         }
         stats::add_agent(&mut stats, &agent_stats);
         agent.stats = agent_stats;
@@ -247,6 +260,7 @@ fn build_session(
     files_in_order.sort_by_key(|(f, _)| *f);
     for (file_index, place) in files_in_order {
         for (line, placement) in place.into_iter().enumerate() {
+            pace.step().await;
             let at = LineRef { file: file_index, line: line as u32 };
             session.accounting.lines += 1;
             match placement {
@@ -267,14 +281,19 @@ fn build_session(
 
 /// An agent's conversation: its lines in file order, replays dropped. Agents are never rewound
 /// by a user, so forks inside them are structure, not alternatives, and read in place.
-fn agent_thread(ctx: &thread::Context, lines: &[u32], place: &mut [Placement]) -> Thread {
-    let plan = dag::plan(&ctx.file.lines, &ctx.file.bytes, lines);
+async fn agent_thread(
+    ctx: &thread::Context<'_>,
+    lines: &[u32],
+    place: &mut [Placement],
+    pace: &mut Pace<'_>,
+) -> Thread {
+    let plan = dag::plan(&ctx.file.lines, &ctx.file.bytes, lines, pace).await;
     let duplicates: HashSet<u32> = plan.duplicates.iter().copied().collect();
     for &d in &duplicates {
         place[d as usize] = Placement::NotShown(NotShown::Duplicate);
     }
     let keep: Vec<u32> = lines.iter().copied().filter(|i| !duplicates.contains(i)).collect();
-    thread::build(ctx, &keep, place)
+    thread::build(ctx, &keep, place, pace).await
 }
 
 /// Groups a file's inline sidechain lines into agents: by `agentId` where lines carry one, else

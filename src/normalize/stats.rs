@@ -1,13 +1,14 @@
 //! Counting a thread: tokens per API response, models, tool calls, errors, time.
 
 use super::fxhash::FxMap;
+use super::pace::Pace;
 use super::time::parse_millis;
 use super::view::{ItemKind, Stats, Thread};
 use crate::model::synthetic::{synthetic, Synthetic};
 use crate::model::{EntryKind, SystemSubtype, Transcript};
 
 /// Adds what `thread` (of `file`) holds to `stats`.
-pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
+pub async fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript, pace: &mut Pace<'_>) {
     let src = &file.bytes[..];
     // Counted by the names as written, turned into owned keys once at the end: one allocation
     // per distinct name rather than per call.
@@ -36,6 +37,7 @@ pub fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript) {
     type Moment<'s> = (i64, &'s [u8]);
     let mut span: Option<(Moment, Moment)> = None;
     for item in &thread.items {
+        pace.step().await;
         let line = &file.lines[item.line.line as usize];
         let Some(entry) = line.entry() else { continue };
         if let Some(text) = entry.envelope.timestamp.map(|t| t.key(src)) {

@@ -5,6 +5,7 @@
 //! (`reorderMessagesInUI`), whatever order they were written in; [`ToolCall`] holds that group.
 
 use super::fxhash::{FxMap, FxSet};
+use super::pace::Pace;
 
 use super::accounting::{NotShown, Placement};
 use super::view::*;
@@ -65,13 +66,15 @@ struct Builder<'a> {
 
 /// Builds the thread of `lines` (indices into the file, in reading order), recording each line's
 /// placement.
-pub fn build(ctx: &Context, lines: &[u32], placements: &mut [Placement]) -> Thread {
+/// Pauses where `pace` says: a GB session's main line is a million lines.
+pub async fn build(ctx: &Context<'_>, lines: &[u32], placements: &mut [Placement], pace: &mut Pace<'_>) -> Thread {
     let src = &ctx.file.bytes[..];
     let mut known_calls = FxSet::default();
     let mut uuids = FxSet::default();
     let mut boundary_after = FxMap::default();
     let mut summaries = false;
     for &index in lines {
+        pace.step().await;
         let Some(entry) = ctx.file.lines[index as usize].entry() else { continue };
         match &entry.kind {
             EntryKind::Assistant(a) => {
@@ -116,6 +119,7 @@ pub fn build(ctx: &Context, lines: &[u32], placements: &mut [Placement]) -> Thre
         last_command: None,
     };
     for &index in lines {
+        pace.step().await;
         builder.line(index);
     }
     builder.finish()

@@ -2,6 +2,11 @@
 //! Files are read as bytes (`File.arrayBuffer()`, one copy into wasm memory), never as strings,
 //! and nothing leaves the page.
 
+use std::cell::Cell;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+
 use js_sys::{Array, Promise, Uint8Array};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -12,6 +17,7 @@ use web_sys::{DataTransfer, File, FileSystemDirectoryEntry, FileSystemEntry, Fil
 use super::state::{Progress, Viewer};
 use crate::model::GrowingTranscript;
 use crate::normalize::beside::beside;
+use crate::normalize::pace::{Pace, Pause};
 use crate::normalize::{self, Input};
 
 /// A file to read, with the name it should carry (its path inside a dropped folder).
@@ -314,8 +320,9 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
         return;
     }
     let started = now();
-    let mut workspace = normalize::assemble(transcripts, side);
-    let normalizing = now() - started;
+    let mut turns = PageTurns::default();
+    let mut workspace = normalize::assemble_paced(transcripts, side, &mut Pace::with(&mut turns)).await;
+    let normalizing = now() - started - turns.waited.get();
     workspace.rejected.extend(problems);
     // Linking and the first screen are separate tasks, so neither waits for the other.
     next_frame().await;
@@ -357,6 +364,35 @@ async fn show_early(
     mark("cctv:early");
     next_frame().await;
     true
+}
+
+/// Lets a paced normalize pause every [`TASK_BUDGET_MS`] for the page's next task: a GB session
+/// takes about a second to link, and the page paints and takes input meanwhile.
+#[derive(Default)]
+struct PageTurns {
+    /// When the current task began (zero: at the first question).
+    since: Rc<Cell<f64>>,
+    /// How long the pauses took in all, so that the time normalize took can be told apart.
+    waited: Rc<Cell<f64>>,
+}
+
+impl Pause for PageTurns {
+    fn due(&mut self) -> bool {
+        if self.since.get() == 0.0 {
+            self.since.set(now());
+        }
+        now() - self.since.get() >= TASK_BUDGET_MS
+    }
+
+    fn pause(&mut self) -> Pin<Box<dyn Future<Output = ()>>> {
+        let (since, waited) = (self.since.clone(), self.waited.clone());
+        Box::pin(async move {
+            let started = now();
+            next_frame().await;
+            since.set(now());
+            waited.set(waited.get() + since.get() - started);
+        })
+    }
 }
 
 /// A file being read: a transcript parsed as it arrives, or a file beside one (a sub-agent's
