@@ -11,7 +11,7 @@ pub mod accounting;
 pub mod beside;
 pub mod continued;
 pub mod dag;
-mod fxhash;
+pub mod fxhash;
 pub mod ids;
 pub mod outline;
 pub mod pace;
@@ -54,7 +54,11 @@ pub fn assemble(transcripts: Vec<Transcript>, side: Vec<Input>) -> Workspace {
 }
 
 /// [`assemble`], pausing where `pace` says (a page paints meanwhile).
-pub async fn assemble_paced(transcripts: Vec<Transcript>, side: Vec<Input>, pace: &mut Pace<'_>) -> Workspace {
+pub async fn assemble_paced(
+    transcripts: Vec<Transcript>,
+    side: Vec<Input>,
+    pace: &mut Pace<'_>,
+) -> Workspace {
     let mut files = Vec::new();
     let beside::Read { metas, saved_outputs, workflow_runs, mut rejected } = beside::read(side);
     let agent_metas: HashMap<String, AgentMeta> =

@@ -67,7 +67,12 @@ struct Builder<'a> {
 /// Builds the thread of `lines` (indices into the file, in reading order), recording each line's
 /// placement.
 /// Pauses where `pace` says: a GB session's main line is a million lines.
-pub async fn build(ctx: &Context<'_>, lines: &[u32], placements: &mut [Placement], pace: &mut Pace<'_>) -> Thread {
+pub async fn build(
+    ctx: &Context<'_>,
+    lines: &[u32],
+    placements: &mut [Placement],
+    pace: &mut Pace<'_>,
+) -> Thread {
     let src = &ctx.file.bytes[..];
     let mut known_calls = FxSet::default();
     let mut uuids = FxSet::default();

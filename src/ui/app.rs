@@ -1,8 +1,6 @@
 //! The viewer: the bar, the conversation and the side panel, the drop zone, and what the page
 //! says while loading or when something went wrong.
 
-use std::collections::HashMap;
-
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -11,6 +9,7 @@ use super::list::ConversationList;
 use super::navigation::{go_to_hash, keyboard};
 use super::state::{Theme, Viewer};
 use super::{grammars, load, side, style, top, warm};
+use crate::normalize::fxhash::FxMap;
 use crate::present::rows::{self, Row};
 use crate::present::when::{self, Above};
 
@@ -60,8 +59,8 @@ pub fn App(
     // The date where the day changes and the long pauses, above the rows they precede.
     let above = Memo::new(move |_| {
         let rows = rows.get();
-        let Some(ws) = viewer.workspace.get_untracked() else { return HashMap::new() };
-        let Some(s) = ws.sessions.get(viewer.session.get_untracked()) else { return HashMap::new() };
+        let Some(ws) = viewer.workspace.get_untracked() else { return FxMap::default() };
+        let Some(s) = ws.sessions.get(viewer.session.get_untracked()) else { return FxMap::default() };
         when::above(&ws, s, &rows, &reader_zone()).into_iter().map(|(i, a)| (rows[i], a)).collect()
     });
 
@@ -175,7 +174,7 @@ fn Welcome() -> impl IntoView {
 }
 
 #[component]
-fn Conversation(session: usize, rows: Memo<Vec<Row>>, above: Memo<HashMap<Row, Above>>) -> impl IntoView {
+fn Conversation(session: usize, rows: Memo<Vec<Row>>, above: Memo<FxMap<Row, Above>>) -> impl IntoView {
     view! {
         <div class="cctv-main">
             <section class="cctv-conversation" aria-label="conversation">

@@ -2,7 +2,6 @@
 //! DOM. Row heights are estimated until measured; a ResizeObserver measures every rendered row,
 //! so opening a panel or an image loading moves what follows it.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use leptos::html::Div;
@@ -12,6 +11,7 @@ use wasm_bindgen::JsCast;
 
 use super::item::row_view;
 use super::state::use_viewer;
+use crate::normalize::fxhash::FxMap;
 use crate::normalize::Workspace;
 use crate::present::rows::{Row, ThreadRef};
 use crate::present::when::Above;
@@ -24,11 +24,11 @@ const ESTIMATE: f64 = 56.0;
 #[derive(Default)]
 struct Layout {
     rows: Vec<Row>,
-    index: HashMap<Row, usize>,
+    index: FxMap<Row, usize>,
     heights: Vec<f64>,
     /// `offsets[i]` is where row i starts; one more entry for the end.
     offsets: Vec<f64>,
-    measured: HashMap<Row, f64>,
+    measured: FxMap<Row, f64>,
 }
 
 impl Layout {
@@ -98,7 +98,7 @@ pub fn ConversationList(
     /// The rows to show, in order.
     rows: Memo<Vec<Row>>,
     /// What is said above some rows: the date where it changes, a long pause.
-    above: Memo<HashMap<Row, Above>>,
+    above: Memo<FxMap<Row, Above>>,
 ) -> impl IntoView {
     let viewer = use_viewer();
     let session = viewer.session.get_untracked();
