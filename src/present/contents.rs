@@ -10,8 +10,6 @@ pub struct Entry {
     pub thread: ThreadRef,
     pub item: u32,
     pub kind: EntryKind,
-    /// The prompt or command on one line, shortened: transcript text.
-    pub text: String,
     /// When it was typed (milliseconds since the epoch).
     pub time: Option<i64>,
 }
@@ -45,19 +43,21 @@ pub fn contents(ws: &Workspace, session: &Session) -> Vec<Entry> {
         }) {
             continue;
         }
-        let text = match kind {
-            EntryKind::Compaction => "Conversation compacted".to_owned(),
-            _ => excerpt(&item_text(ws, item).unwrap_or_default()),
-        };
-        out.push(Entry {
-            thread: ThreadRef::Main,
-            item: index as u32,
-            kind,
-            text,
-            time: item_millis(ws, item),
-        });
+        out.push(Entry { thread: ThreadRef::Main, item: index as u32, kind, time: item_millis(ws, item) });
     }
     out
+}
+
+/// What an entry says: the prompt or command on one line, shortened (transcript text). Made
+/// when the entry is drawn: a GB session has tens of thousands, and only those in view are.
+pub fn entry_text(ws: &Workspace, session: &Session, entry: &Entry) -> String {
+    match entry.kind {
+        EntryKind::Compaction => "Conversation compacted".to_owned(),
+        _ => {
+            let item = session.thread.items.get(entry.item as usize);
+            excerpt(&item.and_then(|item| item_text(ws, item)).unwrap_or_default())
+        }
+    }
 }
 
 #[cfg(test)]
@@ -77,8 +77,9 @@ mod tests {
         assert!(entries.iter().any(|e| e.kind == EntryKind::Compaction));
         assert!(entries.windows(2).all(|w| w[0].item < w[1].item));
         for e in &entries {
-            assert!(!e.text.is_empty() && e.text.chars().count() <= 61, "{e:?}");
-            assert!(!e.text.contains('<'), "no wrapper markup: {e:?}");
+            let text = entry_text(&ws, s, e);
+            assert!(!text.is_empty() && text.chars().count() <= 61, "{e:?}: {text}");
+            assert!(!text.contains('<'), "no wrapper markup: {e:?}: {text}");
             assert!(e.time.is_some());
         }
     }

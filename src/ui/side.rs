@@ -9,7 +9,7 @@ use super::navigation::reveal;
 use super::state::use_viewer;
 use super::tools::todo_list;
 use crate::normalize::Workspace;
-use crate::present::contents::{contents, Entry, EntryKind};
+use crate::present::contents::{contents, entry_text, Entry, EntryKind};
 use crate::present::drift::{as_text, drift};
 use crate::present::session::side_view;
 use crate::present::when;
@@ -136,6 +136,8 @@ fn contents_view(
         ContentsLine::Entry(at) => {
             let e = &entries[*at];
             let time = e.time.map(|t| when::short_clock(t, &reader_zone())).unwrap_or_default();
+            let text = ws.sessions.get(session).map(|s| entry_text(&ws, s, e)).unwrap_or_default();
+            let title = text.clone();
             let class = match e.kind {
                 EntryKind::Prompt => "cctv-contents__entry",
                 EntryKind::Command => "cctv-contents__entry cctv-contents__entry--command",
@@ -145,12 +147,12 @@ fn contents_view(
             let (thread, item) = (e.thread, e.item);
             view! {
                 <li>
-                    <button class=class title=e.text.clone() on:click=move |_| {
+                    <button class=class title=title on:click=move |_| {
                         viewer.side_open.set(false);
                         reveal(viewer, &ws, session, thread, item);
                     }>
                         <span class="cctv-contents__time">{time}</span>
-                        <bdi class="cctv-contents__text">{e.text.clone()}</bdi>
+                        <bdi class="cctv-contents__text">{text}</bdi>
                     </button>
                 </li>
             }
