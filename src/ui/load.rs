@@ -320,7 +320,7 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
         return;
     }
     let started = now();
-    let mut turns = PageTurns::default();
+    let mut turns = PageTurns::from_now();
     let mut workspace = normalize::assemble_paced(transcripts, side, &mut Pace::with(&mut turns)).await;
     let normalizing = now() - started - turns.waited.get();
     workspace.rejected.extend(problems);
@@ -368,19 +368,21 @@ async fn show_early(
 
 /// Lets a paced normalize pause every [`TASK_BUDGET_MS`] for the page's next task: a GB session
 /// takes about a second to link, and the page paints and takes input meanwhile.
-#[derive(Default)]
 struct PageTurns {
-    /// When the current task began (zero: at the first question).
+    /// When the current task began.
     since: Rc<Cell<f64>>,
     /// How long the pauses took in all, so that the time normalize took can be told apart.
     waited: Rc<Cell<f64>>,
 }
 
+impl PageTurns {
+    fn from_now() -> PageTurns {
+        PageTurns { since: Rc::new(Cell::new(now())), waited: Rc::default() }
+    }
+}
+
 impl Pause for PageTurns {
     fn due(&mut self) -> bool {
-        if self.since.get() == 0.0 {
-            self.since.set(now());
-        }
         now() - self.since.get() >= TASK_BUDGET_MS
     }
 
