@@ -6,6 +6,7 @@
 //! touches the DOM, so it builds and tests natively with `cargo test --no-default-features`.
 //! docs/ARCHITECTURE.md says what each folder owns and where new things go.
 
+pub mod catalog;
 pub mod demo;
 /// Generated sessions of any size, for the benchmark and the large-input test.
 #[cfg(feature = "generate")]

@@ -1,0 +1,216 @@
+//! A folder of many sessions sorted onto a shelf: which files make each session (its own file,
+//! its sub-agents', the files beside them), in which project folder, before a byte is read.
+//!
+//! Names say almost everything. `<project>/<session>.jsonl` is a session;
+//! `<project>/<session>/subagents/…/agent-<id>.jsonl` one of its sub-agents, and the other files
+//! under `<project>/<session>/` are beside it. Only the oldest layout's sub-agents,
+//! `<project>/agent-<id>.jsonl`, say whose they are in their lines alone: they wait on the shelf
+//! ([`Shelf::loose`]) until their first line is read ([`Shelf::place_loose`]).
+
+use std::collections::HashMap;
+
+use super::summary::Summary;
+use crate::normalize::{agent_id_of_name, beside::beside};
+
+/// A file handed over: its path inside the folder, and its size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileInfo {
+    pub name: String,
+    pub size: u64,
+}
+
+/// A session on the shelf.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Listed {
+    /// How links and the list name it: the session's id (its file's name until its lines say).
+    pub key: String,
+    /// The project folder it is in (`""` for files at the top of what was handed over).
+    pub folder: String,
+    /// Indices into [`Shelf::files`]: the session's own file (`None` when only its sub-agents'
+    /// files are there), its sub-agents', and the files beside them.
+    pub file: Option<usize>,
+    pub agents: Vec<usize>,
+    pub beside: Vec<usize>,
+    /// What is known of it so far; `None` until its ends are read.
+    pub summary: Option<Summary>,
+    /// The session this one begins with a copy of (a resume, a background copy).
+    pub continues: Option<usize>,
+}
+
+impl Listed {
+    /// Every file of the session, its own first.
+    pub fn files(&self) -> impl Iterator<Item = usize> + '_ {
+        self.file.iter().chain(&self.agents).chain(&self.beside).copied()
+    }
+
+    /// The first and last activity, for sorting and for the list.
+    pub fn last_ms(&self) -> Option<i64> {
+        let s = self.summary.as_ref()?;
+        s.last_ms.or(s.first_ms)
+    }
+}
+
+/// A project folder and its sessions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Project {
+    pub folder: String,
+    /// The directory it stands for ([`super::project::project_path`]).
+    pub path: String,
+    /// Indices into [`Shelf::sessions`], newest first.
+    pub sessions: Vec<usize>,
+    pub size: u64,
+    pub last_ms: Option<i64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Shelf {
+    pub files: Vec<FileInfo>,
+    pub sessions: Vec<Listed>,
+    /// Sub-agent files of the oldest layout, not yet placed.
+    pub loose: Vec<usize>,
+}
+
+/// Folders under a session's own folder that hold its other files.
+const MARKERS: [&str; 3] = ["subagents", "tool-results", "workflows"];
+
+impl Shelf {
+    pub fn new(files: Vec<FileInfo>) -> Shelf {
+        let mut shelf = Shelf { files, ..Shelf::default() };
+        let mut at: HashMap<(String, String), usize> = HashMap::new();
+        let mut others = Vec::new();
+        for (index, file) in shelf.files.iter().enumerate() {
+            let (folder, base) = split_parent(&file.name);
+            if beside(&file.name).is_none()
+                && agent_id_of_name(&file.name).is_none()
+                && base.ends_with(".jsonl")
+            {
+                let key = base.trim_end_matches(".jsonl").to_owned();
+                at.insert((folder.to_owned(), key.clone()), shelf.sessions.len());
+                shelf.sessions.push(Listed {
+                    key,
+                    folder: folder.to_owned(),
+                    file: Some(index),
+                    ..Listed::default()
+                });
+            } else {
+                others.push(index);
+            }
+        }
+        for index in others {
+            let name = &shelf.files[index].name;
+            let parts: Vec<&str> = name.split(['/', '\\']).collect();
+            let agent = agent_id_of_name(name).is_some() && beside(name).is_none();
+            let Some(marker) = parts.iter().position(|p| MARKERS.contains(p)).filter(|&m| m >= 1) else {
+                if agent {
+                    shelf.loose.push(index);
+                }
+                // A file beside no session (a README in the folder) is not part of any.
+                continue;
+            };
+            let key = parts[marker - 1].to_owned();
+            let folder = parts[..marker - 1].join("/");
+            let session = *at.entry((folder.clone(), key.clone())).or_insert_with(|| {
+                shelf.sessions.push(Listed { key, folder, ..Listed::default() });
+                shelf.sessions.len() - 1
+            });
+            let listed = &mut shelf.sessions[session];
+            if agent {
+                listed.agents.push(index);
+            } else {
+                listed.beside.push(index);
+            }
+        }
+        shelf
+    }
+
+    /// Places a sub-agent file of the oldest layout with the session its lines name (or, if
+    /// that session's file is not there, a session of its own, as the viewer does).
+    pub fn place_loose(&mut self, file: usize, session_id: Option<&str>) {
+        self.loose.retain(|&f| f != file);
+        let (folder, base) = split_parent(&self.files[file].name);
+        let key = session_id.map_or_else(|| base.trim_end_matches(".jsonl").to_owned(), str::to_owned);
+        let found = self.sessions.iter().position(|s| s.folder == folder && s.key == key);
+        let session = found.unwrap_or_else(|| {
+            self.sessions.push(Listed { key, folder: folder.to_owned(), ..Listed::default() });
+            self.sessions.len() - 1
+        });
+        self.sessions[session].agents.push(file);
+    }
+
+    /// The bytes of a session's files.
+    pub fn size(&self, session: usize) -> u64 {
+        self.sessions[session].files().map(|f| self.files[f].size).sum()
+    }
+
+    /// Sets what is known of a session; its id, once its lines say it, becomes its key.
+    pub fn set_summary(&mut self, session: usize, summary: Summary) {
+        let listed = &mut self.sessions[session];
+        if let Some(id) = summary.session_id.as_ref().filter(|id| !id.is_empty()) {
+            listed.key = id.clone();
+        }
+        listed.summary = Some(summary);
+    }
+
+    /// Links each session that begins with a copy of another's lines to it: sessions that begin
+    /// with the same line are one conversation, and the one that ended first is the original.
+    pub fn link_continued(&mut self) {
+        let mut by_first: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, s) in self.sessions.iter().enumerate() {
+            if let Some(uuid) = s.summary.as_ref().and_then(|s| s.first_uuid.as_deref()) {
+                by_first.entry(uuid).or_default().push(i);
+            }
+        }
+        let mut links = Vec::new();
+        for group in by_first.values().filter(|g| g.len() > 1) {
+            let ended = |i: usize| self.sessions[i].last_ms().unwrap_or(i64::MAX);
+            let original = *group.iter().min_by_key(|&&i| (ended(i), i)).expect("a group has sessions");
+            links.extend(group.iter().filter(|&&i| i != original).map(|&i| (i, original)));
+        }
+        for s in &mut self.sessions {
+            s.continues = None;
+        }
+        for (copy, original) in links {
+            self.sessions[copy].continues = Some(original);
+        }
+    }
+
+    /// The projects, the one last active first; each with its sessions, newest first.
+    pub fn projects(&self) -> Vec<Project> {
+        let mut projects: Vec<Project> = Vec::new();
+        let mut at: HashMap<&str, usize> = HashMap::new();
+        for (i, s) in self.sessions.iter().enumerate() {
+            let p = *at.entry(&s.folder).or_insert_with(|| {
+                projects.push(Project {
+                    folder: s.folder.clone(),
+                    path: String::new(),
+                    sessions: Vec::new(),
+                    size: 0,
+                    last_ms: None,
+                });
+                projects.len() - 1
+            });
+            let project = &mut projects[p];
+            project.sessions.push(i);
+            project.size += self.size(i);
+            project.last_ms = project.last_ms.max(s.last_ms());
+        }
+        for project in &mut projects {
+            project.sessions.sort_by_key(|&i| std::cmp::Reverse(self.sessions[i].last_ms()));
+            let cwds =
+                project.sessions.iter().filter_map(|&i| self.sessions[i].summary.as_ref()?.cwd.as_deref());
+            let folder = project.folder.rsplit('/').next().unwrap_or_default();
+            project.path = match (folder.is_empty(), super::project::project_path(folder, cwds.clone())) {
+                // Files at the top: the folder's name is not known, its sessions' directory is.
+                (true, _) => cwds.clone().next().unwrap_or("(this folder)").to_owned(),
+                (false, path) => path,
+            };
+        }
+        projects.sort_by_key(|p| std::cmp::Reverse(p.last_ms));
+        projects
+    }
+}
+
+/// `a/b/c.jsonl` -> (`a/b`, `c.jsonl`).
+fn split_parent(name: &str) -> (&str, &str) {
+    name.rsplit_once(['/', '\\']).unwrap_or(("", name))
+}

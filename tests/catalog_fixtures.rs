@@ -1,0 +1,174 @@
+//! The list of many sessions, on real folders: every fixture listed from its two ends agrees with
+//! the same fixture read whole, and real `~/.claude/projects` copies sort into their projects.
+
+mod common;
+
+use cctv::catalog::shelf::{FileInfo, Shelf};
+use cctv::catalog::summary::{from_ends, whole, Summary};
+use cctv::catalog::{wider, HEAD_BYTES, TAIL_BYTES};
+use cctv::normalize::{agent_id_of_name, normalize, Input};
+use common::{fixture, fixture_files};
+
+/// A session's summary from its ends, read as the page reads them: wider while an end holds no
+/// whole line.
+fn ends(name: &str, bytes: &[u8]) -> Summary {
+    let size = bytes.len() as u64;
+    let (mut head, mut tail) = (HEAD_BYTES.min(size), TAIL_BYTES.min(size));
+    while let Some(more) = wider(&bytes[..head as usize], size) {
+        head = more;
+    }
+    while let Some(more) = wider(&bytes[(size - tail) as usize..], size) {
+        tail = more;
+    }
+    let from = (size - tail) as usize;
+    from_ends(name, &bytes[..head as usize], &bytes[from..], from == 0)
+}
+
+fn whole_of(name: &str, bytes: Vec<u8>) -> Summary {
+    let ws = normalize(vec![Input { name: name.to_owned(), bytes }]);
+    whole(&ws, &ws.sessions[0])
+}
+
+#[test]
+fn every_fixture_listed_from_its_ends_says_what_reading_it_whole_says() {
+    let mut compared = 0;
+    for path in fixture_files() {
+        let name = path.to_string_lossy().into_owned();
+        if agent_id_of_name(&name).is_some() || name.ends_with("journal.jsonl") {
+            continue;
+        }
+        let bytes = fixture(&name);
+        let (quick, full) = (ends(&name, &bytes), whole_of(&name, bytes.clone()));
+        if full.first_timestamp.is_none() {
+            // Not a conversation (a hostile or empty sample): nothing to list it by but its name.
+            continue;
+        }
+        assert_eq!(quick.session_id, full.session_id, "{name}");
+        assert_eq!(quick.title, full.title, "{name}");
+        assert_eq!(quick.first_timestamp, full.first_timestamp, "{name}");
+        assert_eq!(quick.last_timestamp, full.last_timestamp, "{name}");
+        assert_eq!(quick.cwd, full.cwd, "{name}");
+        assert_eq!(quick.git_branch, full.git_branch, "{name}");
+        assert_eq!(quick.versions, full.versions, "{name}");
+        assert_eq!(quick.first_uuid, full.first_uuid, "{name}");
+        assert!(
+            full.models.iter().take(1).all(|m| quick.models.contains(m)) || bytes.len() > 192 * 1024,
+            "{name}"
+        );
+        // Counts need every line: from the ends they are not guessed.
+        assert_eq!(quick.counts, None, "{name}");
+        assert!(full.counts.is_some(), "{name}");
+        compared += 1;
+    }
+    assert!(compared >= 25, "only {compared} fixtures compared");
+}
+
+/// Every file under a fixtures folder, named as a folder pick names them.
+fn folder(relative: &str) -> Vec<(FileInfo, Vec<u8>)> {
+    common::folder(relative)
+        .into_iter()
+        .map(|Input { name, bytes }| (FileInfo { name, size: bytes.len() as u64 }, bytes))
+        .collect()
+}
+
+/// A shelf of `files` with every session's ends read, as the page does it.
+fn shelf_of(files: &[(FileInfo, Vec<u8>)]) -> Shelf {
+    let mut shelf = Shelf::new(files.iter().map(|(f, _)| f.clone()).collect());
+    for file in shelf.loose.clone() {
+        let summary = ends(&files[file].0.name, &files[file].1);
+        shelf.place_loose(file, summary.session_id.as_deref());
+    }
+    for s in 0..shelf.sessions.len() {
+        if let Some(file) = shelf.sessions[s].file {
+            let summary = ends(&files[file].0.name, &files[file].1);
+            shelf.set_summary(s, summary);
+        }
+    }
+    shelf.link_continued();
+    shelf
+}
+
+#[test]
+fn a_projects_folder_sorts_into_projects_with_their_sessions_and_sub_agents() {
+    let files = folder("handgemacht-ai__claude-code-log/test/test_data/real_projects");
+    let shelf = shelf_of(&files);
+    assert!(shelf.loose.is_empty());
+    let projects = shelf.projects();
+    let folders: Vec<&str> = projects.iter().map(|p| p.folder.as_str()).collect();
+    assert_eq!(projects.len(), 4, "{folders:?}");
+    // Newest first, each with its sessions newest first.
+    let last: Vec<_> = projects.iter().map(|p| p.last_ms).collect();
+    assert!(last.windows(2).all(|w| w[0] >= w[1]), "{last:?}");
+    for p in &projects {
+        let times: Vec<_> = p.sessions.iter().map(|&s| shelf.sessions[s].last_ms()).collect();
+        assert!(times.windows(2).all(|w| w[0] >= w[1]), "{}: {times:?}", p.folder);
+    }
+    let project = |folder: &str| projects.iter().find(|p| p.folder == folder).unwrap();
+    // The two sessions of one project, by their own ids.
+    assert_eq!(project("-Users-dain-workspace-claude-code-log-sample").sessions.len(), 2);
+    // A sub-agent of the oldest layout joins the session its lines name; a nested one, its folder's.
+    let with_agents = |folder: &str| &shelf.sessions[project(folder).sessions[0]];
+    let deep = with_agents("-src-deep-manifest");
+    assert_eq!(deep.key, "a7da6a22-facc-4fcd-8bab-f83c87862004");
+    assert_eq!(deep.agents.len(), 1);
+    let worktrees = with_agents("-experiments-worktrees");
+    assert_eq!((worktrees.agents.len(), worktrees.beside.len()), (2, 2));
+    // Paths: the sessions' own directory where it fits the folder name, else the name decoded
+    // (this copy's sessions ran in a folder since renamed).
+    assert_eq!(project("-src-deep-manifest").path, "/src/deep-manifest");
+    assert_eq!(
+        project("-Users-dain-workspace-coderabbit-review-helper").path,
+        "/Users/dain/workspace/coderabbit-review-helper"
+    );
+    assert_eq!(
+        project("-Users-dain-workspace-claude-code-log-sample").path,
+        "/Users/dain/workspace/claude/code/log/sample"
+    );
+    // Every file is in exactly one session.
+    let mut placed: Vec<usize> = shelf.sessions.iter().flat_map(|s| s.files().collect::<Vec<_>>()).collect();
+    placed.sort();
+    assert_eq!(placed, (0..files.len()).collect::<Vec<_>>());
+    // Sizes add up.
+    assert_eq!(projects.iter().map(|p| p.size).sum::<u64>(), files.iter().map(|(f, _)| f.size).sum::<u64>());
+}
+
+#[test]
+fn a_session_that_begins_with_a_copy_of_another_is_linked_to_it() {
+    // A resume or a background session replays the earlier session's lines under a new id
+    // (no public pair of files has both halves; the copy is made from a real session the way
+    // Claude Code makes one).
+    let name =
+        "moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl";
+    let original = fixture(name);
+    let id = "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68";
+    let copy_id = "11111111-2222-4333-8444-555555555555";
+    let mut copy = String::from_utf8(original.clone()).unwrap().replace(id, copy_id);
+    copy.push_str(&format!(
+        r#"{{"type":"user","uuid":"c0ffee00-0000-4000-8000-000000000001","parentUuid":null,"sessionId":"{copy_id}","timestamp":"2030-01-01T00:00:00.000Z","message":{{"role":"user","content":"and now the next part"}}}}"#
+    ));
+    copy.push('\n');
+    let files = vec![
+        (FileInfo { name: format!("p/{copy_id}.jsonl"), size: copy.len() as u64 }, copy.into_bytes()),
+        (FileInfo { name: format!("p/{id}.jsonl"), size: original.len() as u64 }, original),
+    ];
+    let shelf = shelf_of(&files);
+    assert_eq!(shelf.sessions[0].key, copy_id);
+    assert_eq!(shelf.sessions[0].continues, Some(1));
+    assert_eq!(shelf.sessions[1].continues, None);
+}
+
+#[test]
+fn the_oldest_and_a_single_project_folder_list_too() {
+    let files =
+        folder("tensiondriven__athena/data/claude-logs/archive/20250608_234910_claude_projects_backup");
+    let shelf = shelf_of(&files);
+    let projects = shelf.projects();
+    assert_eq!(projects.len(), 2);
+    assert!(projects.iter().all(|p| p.sessions.len() == 1));
+    let paths: Vec<&str> = projects.iter().map(|p| p.path.as_str()).collect();
+    assert!(paths.contains(&"/Users/j/Code/athena"), "{paths:?}");
+    let files = folder("d-kimuson__claude-code-viewer/mock-global-claude-dir/projects/sample-project");
+    let shelf = shelf_of(&files);
+    assert_eq!(shelf.sessions.len(), 1);
+    assert_eq!(shelf.sessions[0].folder, "");
+}
