@@ -6,7 +6,10 @@ mod common;
 use cctv::catalog::shelf::{FileInfo, Shelf};
 use cctv::catalog::summary::{from_ends, whole, Summary};
 use cctv::catalog::{wider, HEAD_BYTES, TAIL_BYTES};
-use cctv::normalize::{agent_id_of_name, normalize, Input};
+use cctv::normalize::{agent_id_of_name, normalize, Input, ThreadRef};
+use cctv::present::library::found_in;
+use cctv::present::link::resolve;
+use cctv::present::search::{Query, Scope};
 use common::{fixture, fixture_files};
 
 /// A session's summary from its ends, read as the page reads them: wider while an end holds no
@@ -171,4 +174,26 @@ fn the_oldest_and_a_single_project_folder_list_too() {
     let shelf = shelf_of(&files);
     assert_eq!(shelf.sessions.len(), 1);
     assert_eq!(shelf.sessions[0].folder, "");
+}
+
+#[test]
+fn a_search_across_sessions_finds_a_sub_agents_tool_output_in_context_with_a_link_to_its_row() {
+    let ws = normalize(common::folder("moredip__session-share/samples/claude-code-projects"));
+    let session = &ws.sessions[0];
+    let query = Query { text: "adjectives describe".into(), scope: Scope::ToolOutput, ..Query::default() };
+    let matcher = query.matcher().unwrap().unwrap();
+    let (found, total) = found_in(&ws, session, &matcher, 50);
+    assert!(total >= 1 && found.len() == total, "{total}");
+    let f = found.iter().find(|f| f.what.starts_with("sub-agent · WebSearch")).expect("the WebSearch of a sub-agent");
+    assert_eq!(f.matched, "adjectives describe");
+    assert!(f.before.ends_with("Thai green curry "), "{f:?}");
+    assert!(f.after.chars().count() <= 60 && !f.after.contains('\n'), "{f:?}");
+    // The link names the session and leads to the very row, in the sub-agent's conversation.
+    assert_eq!(f.link.session.as_deref(), Some("0ccf1a04-1b4c-43b6-8aa5-79e41db43a68"));
+    let place = resolve(&ws, &f.link).expect("the link resolves");
+    assert!(matches!(place.thread, ThreadRef::Agent(_)), "{place:?}");
+    // The limit keeps the first matches and still counts them all.
+    let everything = Query { text: "curry".into(), ..Query::default() }.matcher().unwrap().unwrap();
+    let (first, all) = found_in(&ws, session, &everything, 2);
+    assert!(first.len() == 2 && all > 2, "{all}");
 }

@@ -20,6 +20,7 @@ pub mod format;
 pub mod highlight;
 pub mod hooks;
 pub mod item;
+pub mod library;
 pub mod link;
 pub mod markdown;
 pub mod markup;
