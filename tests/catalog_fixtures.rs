@@ -184,7 +184,10 @@ fn a_search_across_sessions_finds_a_sub_agents_tool_output_in_context_with_a_lin
     let matcher = query.matcher().unwrap().unwrap();
     let (found, total) = found_in(&ws, session, &matcher, 50);
     assert!(total >= 1 && found.len() == total, "{total}");
-    let f = found.iter().find(|f| f.what.starts_with("sub-agent · WebSearch")).expect("the WebSearch of a sub-agent");
+    let f = found
+        .iter()
+        .find(|f| f.what.starts_with("sub-agent · WebSearch"))
+        .expect("the WebSearch of a sub-agent");
     assert_eq!(f.matched, "adjectives describe");
     assert!(f.before.ends_with("Thai green curry "), "{f:?}");
     assert!(f.after.chars().count() <= 60 && !f.after.contains('\n'), "{f:?}");

@@ -67,7 +67,10 @@ pub fn project_rows(shelf: &Shelf, projects: &[Project], zone: Zone) -> Vec<Proj
             index,
             path: p.path.clone(),
             sessions: plural(p.sessions.len() as u64, "session"),
-            last: p.last_ms.map(|ms| format!("{} {}", date(ms, zone), short_clock(ms, zone))).unwrap_or_default(),
+            last: p
+                .last_ms
+                .map(|ms| format!("{} {}", date(ms, zone), short_clock(ms, zone)))
+                .unwrap_or_default(),
             size: format::size(p.size as usize),
         })
         .filter(|_| !shelf.sessions.is_empty())
@@ -75,7 +78,13 @@ pub fn project_rows(shelf: &Shelf, projects: &[Project], zone: Zone) -> Vec<Proj
 }
 
 /// A project's sessions as the reader asked for them.
-pub fn session_rows(shelf: &Shelf, project: &Project, sort: SortBy, filter: &ListFilter, zone: Zone) -> Vec<SessionRow> {
+pub fn session_rows(
+    shelf: &Shelf,
+    project: &Project,
+    sort: SortBy,
+    filter: &ListFilter,
+    zone: Zone,
+) -> Vec<SessionRow> {
     let mut sessions: Vec<usize> =
         project.sessions.iter().copied().filter(|&s| keeps(filter, &shelf.sessions[s], zone)).collect();
     let duration = |s: usize| shelf.sessions[s].summary.as_ref().and_then(|s| s.duration_ms());
@@ -142,14 +151,21 @@ fn keeps(filter: &ListFilter, listed: &Listed, zone: Zone) -> bool {
     };
     let text = filter.text.trim().to_lowercase();
     if !text.is_empty() {
-        let haystack = [field(|s| s.title.as_ref()), &listed.key, field(|s| s.git_branch.as_ref()), field(|s| s.cwd.as_ref())]
-            .join("\n")
-            .to_lowercase();
+        let haystack = [
+            field(|s| s.title.as_ref()),
+            &listed.key,
+            field(|s| s.git_branch.as_ref()),
+            field(|s| s.cwd.as_ref()),
+        ]
+        .join("\n")
+        .to_lowercase();
         if !text.split_whitespace().all(|word| haystack.contains(word)) {
             return false;
         }
     }
-    if !filter.model.is_empty() && !summary.is_some_and(|s| s.models.iter().any(|m| m.contains(&filter.model))) {
+    if !filter.model.is_empty()
+        && !summary.is_some_and(|s| s.models.iter().any(|m| m.contains(&filter.model)))
+    {
         return false;
     }
     if !filter.branch.is_empty() && field(|s| s.git_branch.as_ref()) != filter.branch {
@@ -167,8 +183,14 @@ fn keeps(filter: &ListFilter, listed: &Listed, zone: Zone) -> bool {
     true
 }
 
-/// The models and branches of a project's sessions, for the filters' choices.
-pub fn choices(shelf: &Shelf, project: &Project) -> (Vec<String>, Vec<String>) {
+/// What the filters offer: the models and branches of a project's sessions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FilterChoices {
+    pub models: Vec<String>,
+    pub branches: Vec<String>,
+}
+
+pub fn choices(shelf: &Shelf, project: &Project) -> FilterChoices {
     let (mut models, mut branches) = (Vec::new(), Vec::new());
     for summary in project.sessions.iter().filter_map(|&s| shelf.sessions[s].summary.as_ref()) {
         models.extend(summary.models.iter().cloned());
@@ -178,7 +200,7 @@ pub fn choices(shelf: &Shelf, project: &Project) -> (Vec<String>, Vec<String>) {
         list.sort();
         list.dedup();
     }
-    (models, branches)
+    FilterChoices { models, branches }
 }
 
 /// A match found by a search across sessions: a link to its row, what the row is, and the text
@@ -205,7 +227,14 @@ pub fn found_in(ws: &Workspace, session: &Session, matcher: &Matcher, limit: usi
             let it = &session.thread(thread).items[item as usize];
             let text = search_text(ws, it, matcher.scope)?;
             let range = matcher.ranges(&text).into_iter().next().unwrap_or(0..0);
-            let before: String = text[..range.start].chars().rev().take(CONTEXT_CHARS).collect::<Vec<_>>().into_iter().rev().collect();
+            let before: String = text[..range.start]
+                .chars()
+                .rev()
+                .take(CONTEXT_CHARS)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
             let after: String = text[range.end..].chars().take(CONTEXT_CHARS).collect();
             let agent = match thread {
                 ThreadRef::Agent(_) => "sub-agent · ",
@@ -243,7 +272,9 @@ fn what(ws: &Workspace, item: &Item) -> String {
         ItemKind::Prompt => "prompt".to_owned(),
         ItemKind::Text => "answer".to_owned(),
         ItemKind::Thinking => "thinking".to_owned(),
-        ItemKind::ToolCall(call) => call.name.map(|n| n.raw(ws.src(item.line)).to_owned()).unwrap_or_else(|| "tool call".to_owned()),
+        ItemKind::ToolCall(call) => {
+            call.name.map(|n| n.raw(ws.src(item.line)).to_owned()).unwrap_or_else(|| "tool call".to_owned())
+        }
         ItemKind::Command(_) => "command".to_owned(),
         ItemKind::Shell(_) => "shell".to_owned(),
         _ => "event".to_owned(),
@@ -295,7 +326,10 @@ mod tests {
         let shelf = shelf();
         let project = &shelf.projects()[0];
         let order = |sort| -> Vec<String> {
-            session_rows(&shelf, project, sort, &ListFilter::default(), UTC).into_iter().map(|r| r.title).collect()
+            session_rows(&shelf, project, sort, &ListFilter::default(), UTC)
+                .into_iter()
+                .map(|r| r.title)
+                .collect()
         };
         assert_eq!(order(SortBy::Newest), ["Tiny", "Write docs", "Fix the parser"]);
         assert_eq!(order(SortBy::Largest), ["Write docs", "Fix the parser", "Tiny"]);
@@ -309,11 +343,18 @@ mod tests {
         let titles = |filter: ListFilter| -> Vec<String> {
             session_rows(&shelf, project, SortBy::Newest, &filter, UTC).into_iter().map(|r| r.title).collect()
         };
-        assert_eq!(titles(ListFilter { text: "PARSER fix".into(), ..ListFilter::default() }), ["Fix the parser"]);
-        assert_eq!(titles(ListFilter { branch: "main".into(), ..ListFilter::default() }), ["Tiny", "Fix the parser"]);
+        assert_eq!(
+            titles(ListFilter { text: "PARSER fix".into(), ..ListFilter::default() }),
+            ["Fix the parser"]
+        );
+        assert_eq!(
+            titles(ListFilter { branch: "main".into(), ..ListFilter::default() }),
+            ["Tiny", "Fix the parser"]
+        );
         assert_eq!(titles(ListFilter { model: "sonnet".into(), ..ListFilter::default() }), ["Write docs"]);
         // Active at all in the range: "Tiny" ran from the 11th to the 13th.
-        let range = ListFilter { from: "2026-01-11".into(), to: "2026-01-11".into(), ..ListFilter::default() };
+        let range =
+            ListFilter { from: "2026-01-11".into(), to: "2026-01-11".into(), ..ListFilter::default() };
         assert_eq!(titles(range), ["Tiny"]);
     }
 

@@ -96,6 +96,17 @@ impl Link {
     }
 }
 
+/// The session a fragment names (`#s=<session>`, with or without a place in it).
+pub fn session_of(fragment: &str) -> Option<String> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    fragment.split('&').find_map(|pair| pair.strip_prefix("s=")).map(decode).filter(|s| !s.is_empty())
+}
+
+/// The fragment that opens a session at its start.
+pub fn session_fragment(session: &str) -> String {
+    format!("s={}", encode(session))
+}
+
 /// How links name a session: its id, or the name of its file.
 pub fn session_key(ws: &Workspace, session: &Session) -> Option<String> {
     session

@@ -117,6 +117,17 @@ impl Matcher {
         self.regex.find_iter(text).map(|m| m.range()).filter(|r| !r.is_empty()).collect()
     }
 
+    /// Whether `bytes` (a whole file as written) may hold a match: false only for a plain query
+    /// whose raw text is nowhere in them and no `\u` escape could spell it.
+    pub fn may_be_in_raw(&self, bytes: &[u8]) -> bool {
+        match &self.raw {
+            // A number in a call's input is searched as serde_json writes it, not as the file does.
+            Some(_) if self.digits => true,
+            Some(raw) => raw.may_be_in(bytes) || memchr::memmem::find(bytes, b"\\u").is_some(),
+            None => true,
+        }
+    }
+
     pub fn is_match(&self, text: &str) -> bool {
         self.regex.find_iter(text).any(|m| !m.is_empty())
     }

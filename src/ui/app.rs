@@ -5,6 +5,7 @@ use leptos::ev;
 use leptos::prelude::*;
 
 use super::item::reader_zone;
+use super::library_view::LibraryView;
 use super::list::ConversationList;
 use super::navigation::{go_to_hash, keyboard};
 use super::state::{Theme, Viewer};
@@ -38,6 +39,7 @@ pub fn App(
         viewer.max_bytes.set(limit);
     }
     provide_context(viewer);
+    viewer.library.embedded.set_value(embedded);
     warm::run();
     grammars::fetch(viewer);
     if let Some(inputs) = initial.filter(|i| !i.is_empty()) {
@@ -106,13 +108,13 @@ pub fn App(
                 set_dragging.set(0);
                 if let Some(transfer) = e.data_transfer() {
                     leptos::task::spawn_local(async move {
-                        let files = load::from_drop(transfer).await;
-                        load::load(viewer, files).await;
+                        let (files, in_folder) = load::from_drop(transfer).await;
+                        load::open(viewer, files, in_folder).await;
                     });
                 }
             }
         >
-            <top::TopBar />
+            {move || (!viewer.library.showing.get()).then(|| view! { <top::TopBar /> })}
             {move || viewer.progress.get().map(|p| {
                 let percent = if p.total > 0.0 { p.done / p.total * 100.0 } else { 0.0 };
                 view! {
@@ -143,6 +145,9 @@ pub fn App(
             }}
             // Rebuilt for other files or another session; more of the same files is drawn in place.
             {move || {
+                if viewer.library.showing.get() {
+                    return view! { <LibraryView /> }.into_any();
+                }
                 viewer.loaded.track();
                 has_sessions.track();
                 let session = viewer.session.get();

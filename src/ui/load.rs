@@ -58,8 +58,21 @@ fn wanted(name: &str, in_folder: bool) -> bool {
     !in_folder || name.ends_with(".jsonl") || beside(name).is_some()
 }
 
-/// Everything a drop holds: files, and folders walked to the bottom.
-pub async fn from_drop(transfer: DataTransfer) -> Vec<Named> {
+/// Opens what the reader handed over: a folder of many sessions on their list, anything else in
+/// the viewer.
+pub async fn open(viewer: Viewer, files: Vec<Named>, in_folder: bool) {
+    if in_folder && super::library::holds_many_sessions(&files) {
+        super::library::open(viewer, files).await;
+    } else {
+        if !files.is_empty() {
+            viewer.library.close();
+        }
+        load(viewer, files).await;
+    }
+}
+
+/// Everything a drop holds: files, and folders walked to the bottom; and whether it held a folder.
+pub async fn from_drop(transfer: DataTransfer) -> (Vec<Named>, bool) {
     let mut out = Vec::new();
     let items = transfer.items();
     let mut entries = Vec::new();
@@ -75,13 +88,14 @@ pub async fn from_drop(transfer: DataTransfer) -> Vec<Named> {
             }
         }
     }
+    let in_folder = entries.iter().any(|e| e.is_directory());
     for entry in entries {
         walk(entry, String::new(), true, &mut out).await;
     }
     for file in loose {
         out.push(Named { name: file.name(), file });
     }
-    out
+    (out, in_folder)
 }
 
 async fn walk(entry: FileSystemEntry, prefix: String, top: bool, out: &mut Vec<Named>) {
@@ -368,7 +382,7 @@ async fn show_early(
 
 /// Lets a paced normalize pause every [`TASK_BUDGET_MS`] for the page's next task: a GB session
 /// takes about a second to link, and the page paints and takes input meanwhile.
-struct PageTurns {
+pub struct PageTurns {
     /// When the current task began.
     since: Rc<Cell<f64>>,
     /// How long the pauses took in all, so that the time normalize took can be told apart.
@@ -376,7 +390,7 @@ struct PageTurns {
 }
 
 impl PageTurns {
-    fn from_now() -> PageTurns {
+    pub fn from_now() -> PageTurns {
         PageTurns { since: Rc::new(Cell::new(now())), waited: Rc::default() }
     }
 }
@@ -443,7 +457,7 @@ fn mark(name: &str) {
 }
 
 /// Starts reading `file[from..to]`.
-fn read_slice(
+pub fn read_slice(
     file: &File,
     from: f64,
     to: f64,

@@ -8,6 +8,8 @@ pub mod embed;
 mod grammars;
 mod hooks;
 mod item;
+mod library;
+mod library_view;
 mod list;
 pub mod load;
 mod marks;

@@ -14,6 +14,9 @@ use crate::present::rows::{self, Row};
 /// a session that is not loaded yet is kept, and followed when its files are opened.
 pub fn go_to_hash(viewer: Viewer) {
     let hash = window().location().hash().unwrap_or_default();
+    if super::library::follow(viewer, &hash) {
+        return;
+    }
     go_to_link(viewer, &hash);
 }
 
@@ -35,6 +38,13 @@ pub fn go_to_link(viewer: Viewer, fragment: &str) -> bool {
     }
     reveal(viewer, &ws, place.session, place.thread, place.first);
     viewer.span.set(place.last);
+    if viewer.library.take_opening_found() {
+        // Opened from a search across sessions: the row shows its match, as a search step does.
+        viewer.open.update(|o| {
+            o.insert((place.thread, place.first, super::state::part::BODY));
+        });
+        viewer.reveal_match.set(true);
+    }
     true
 }
 

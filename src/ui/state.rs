@@ -83,6 +83,8 @@ pub struct Viewer {
     /// The most bytes of files opened at once: wasm32 memory ends at 4 GiB, and the bytes, the
     /// index and the page take about 1.2 times the files' size.
     pub max_bytes: RwSignal<f64>,
+    /// A folder of many sessions, listed (`super::library`).
+    pub library: super::library::Library,
 }
 
 /// What `max_bytes` is unless a page says otherwise.
@@ -113,6 +115,7 @@ impl Viewer {
             load_number: StoredValue::new(0),
             grammars: RwSignal::new(false),
             max_bytes: RwSignal::new(MAX_BYTES),
+            library: super::library::Library::new(),
         }
     }
 

@@ -14,23 +14,9 @@ use crate::present::session::{session_groups, session_label, SessionLabel};
 #[component]
 pub fn TopBar() -> impl IntoView {
     let viewer = use_viewer();
-    let files = NodeRef::<Input>::new();
-    let folder = NodeRef::<Input>::new();
     let search = NodeRef::<Input>::new();
     // On a phone the filters and the search options fold away behind a button.
     let options_open = RwSignal::new(false);
-    // A folder picker is an <input type=file webkitdirectory>; the attribute is set once mounted.
-    folder.on_load(|el| {
-        let _ = el.set_attribute("webkitdirectory", "");
-    });
-    let picked = move |input: NodeRef<Input>| {
-        let Some(el) = input.get_untracked() else { return };
-        let Some(list) = el.files() else { return };
-        let files = load::from_file_list(&list);
-        // Reset, so picking the same file again loads it again.
-        el.set_value("");
-        leptos::task::spawn_local(load::load(viewer, files));
-    };
 
     let found = searching::run(viewer);
     let step = move |forward: bool| {
@@ -125,10 +111,10 @@ pub fn TopBar() -> impl IntoView {
         <header class=move || if options_open.get() { "cctv-top cctv-top--options" } else { "cctv-top" }>
             <div class="cctv-top__row">
                 <span class="cctv-brand" title="Claude Code Transcript Viewer">"cctv"</span>
-                <button class="cctv-button" on:click=move |_| { if let Some(el) = files.get() { el.click(); } }>"Open files"</button>
-                <button class="cctv-button cctv-top__folder" on:click=move |_| { if let Some(el) = folder.get() { el.click(); } }>"Open folder"</button>
-                <input class="cctv-hidden" type="file" multiple accept=".jsonl,.json,application/json" node_ref=files on:change=move |_| picked(files) />
-                <input class="cctv-hidden" type="file" multiple node_ref=folder on:change=move |_| picked(folder) />
+                {move || viewer.library.shelf.with(Option::is_some).then(|| view! {
+                    <button class="cctv-button" title="every session of the folder" on:click=move |_| super::library::show_list(viewer)>"← Sessions"</button>
+                })}
+                <OpenButtons />
                 {move || groups().filter(|g| g.iter().map(|g| g.sessions.len()).sum::<usize>() > 1).map(|groups| view! {
                     <select
                         class="cctv-sessions"
@@ -231,10 +217,7 @@ pub fn TopBar() -> impl IntoView {
                 >
                     "Contents"
                 </button>
-                <button class="cctv-button" title="switch the theme (t)" on:click=move |_| toggle_theme(viewer)>
-                    <span class="cctv-top__wide">"Theme: "</span>
-                    {move || match viewer.theme.get() { Theme::System => "auto", Theme::Light => "light", Theme::Dark => "dark" }}
-                </button>
+                <ThemeButton />
             </div>
             <div class="cctv-top__row cctv-filters" role="group" aria-label="filters">
                 {chip("you", |f| f.user, |f, v| f.user = v)}
@@ -261,6 +244,43 @@ pub fn TopBar() -> impl IntoView {
                 <span class="cctv-keys">"j/k prompts · / search · e/E expand · t theme"</span>
             </div>
         </header>
+    }
+}
+
+/// The pickers: files, or a folder (a folder of many sessions opens on their list).
+#[component]
+pub fn OpenButtons() -> impl IntoView {
+    let viewer = use_viewer();
+    let files = NodeRef::<Input>::new();
+    let folder = NodeRef::<Input>::new();
+    // A folder picker is an <input type=file webkitdirectory>; the attribute is set once mounted.
+    folder.on_load(|el| {
+        let _ = el.set_attribute("webkitdirectory", "");
+    });
+    let picked = move |input: NodeRef<Input>, in_folder: bool| {
+        let Some(el) = input.get_untracked() else { return };
+        let Some(list) = el.files() else { return };
+        let files = load::from_file_list(&list);
+        // Reset, so picking the same file again loads it again.
+        el.set_value("");
+        leptos::task::spawn_local(load::open(viewer, files, in_folder));
+    };
+    view! {
+        <button class="cctv-button" on:click=move |_| { if let Some(el) = files.get() { el.click(); } }>"Open files"</button>
+        <button class="cctv-button cctv-top__folder" on:click=move |_| { if let Some(el) = folder.get() { el.click(); } }>"Open folder"</button>
+        <input class="cctv-hidden" type="file" multiple accept=".jsonl,.json,application/json" node_ref=files on:change=move |_| picked(files, false) />
+        <input class="cctv-hidden" type="file" multiple node_ref=folder on:change=move |_| picked(folder, true) />
+    }
+}
+
+#[component]
+pub fn ThemeButton() -> impl IntoView {
+    let viewer = use_viewer();
+    view! {
+        <button class="cctv-button" title="switch the theme (t)" on:click=move |_| toggle_theme(viewer)>
+            <span class="cctv-top__wide">"Theme: "</span>
+            {move || match viewer.theme.get() { Theme::System => "auto", Theme::Light => "light", Theme::Dark => "dark" }}
+        </button>
     }
 }
 

@@ -1,0 +1,532 @@
+//! Every session in a folder: a whole `~/.claude/projects` (or one project's folder) handed over
+//! at once opens on a list of its projects and their sessions instead of loading it all.
+//!
+//! Three jobs read the files, each in steps that leave the page free between them:
+//! - listing: the two ends of each session's file ([`catalog::summary::from_ends`]), so the list
+//!   appears after a few kB per session, not after GBs;
+//! - counting: then each session read whole, one at a time, for what only every line can say
+//!   (prompts, tool calls, sub-agents), its bytes let go before the next;
+//! - searching: every session whose bytes may hold the query read whole and searched with the
+//!   same matcher as a single session, its matches shown as they are found.
+//!
+//! Only the session opened is kept in memory; the list holds names, sizes and summaries.
+
+use js_sys::{Array, Promise, Uint8Array};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::File;
+
+use super::load::{describe, load, next_frame, now, read_slice, Named, PageTurns};
+use super::state::Viewer;
+use crate::catalog::shelf::{FileInfo, Shelf};
+use crate::catalog::summary::{from_ends, whole};
+use crate::catalog::{wider, HEAD_BYTES, TAIL_BYTES};
+use crate::model::GrowingTranscript;
+use crate::normalize::beside::beside;
+use crate::normalize::pace::{Pace, Pause};
+use crate::normalize::{assemble_paced, Input, Workspace};
+use crate::present::library::{found_in, Found, ListFilter, SortBy};
+use crate::present::link::{session_fragment, session_key, session_of};
+use crate::present::search::{Matcher, Query};
+
+/// How many files' ends are read at once: the browser reads them in parallel.
+const ENDS_AT_ONCE: usize = 16;
+/// Matches kept per session (all are counted).
+const FOUND_PER_SESSION: usize = 20;
+/// How long a job works before the page may paint.
+const TASK_BUDGET_MS: f64 = 40.0;
+/// Bytes read per slice of a whole file.
+const READ_STEP: f64 = 16.0 * 1024.0 * 1024.0;
+/// Bytes parsed per step.
+const PARSE_STEP: usize = 2 * 1024 * 1024;
+
+/// What a search across sessions found in one session.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FoundIn {
+    /// Into the shelf's sessions.
+    pub session: usize,
+    pub found: Vec<Found>,
+    pub total: usize,
+}
+
+/// The list's state: the shelf and the files behind it, what the reader chose, and the jobs.
+#[derive(Clone, Copy)]
+pub struct Library {
+    /// `None` until a folder of sessions is opened.
+    pub shelf: RwSignal<Option<Shelf>>,
+    files: StoredValue<Vec<File>, LocalStorage>,
+    /// The list is on screen (else the session opened from it, or files opened without it).
+    pub showing: RwSignal<bool>,
+    /// The project whose sessions are listed, by folder.
+    pub project: RwSignal<Option<String>>,
+    pub sort: RwSignal<SortBy>,
+    pub filter: RwSignal<ListFilter>,
+    pub query: RwSignal<Query>,
+    pub found: RwSignal<Vec<FoundIn>>,
+    /// What the listing and counting jobs are doing; empty once done.
+    pub status: RwSignal<String>,
+    pub search_status: RwSignal<String>,
+    /// Each folder opened has a number; jobs of an older one stop.
+    number: StoredValue<u64>,
+    search_number: StoredValue<u64>,
+    /// Where the sessions list was scrolled when a session was opened from it.
+    pub scroll: StoredValue<i32>,
+    /// Inside a host page: the address is the host's.
+    pub embedded: StoredValue<bool>,
+    /// A search result was opened: its row opens on the match once the session is shown.
+    opening_found: StoredValue<bool>,
+}
+
+impl Library {
+    pub fn new() -> Library {
+        Library {
+            shelf: RwSignal::new(None),
+            files: StoredValue::new_local(Vec::new()),
+            showing: RwSignal::new(false),
+            project: RwSignal::new(None),
+            sort: RwSignal::new(SortBy::default()),
+            filter: RwSignal::new(ListFilter::default()),
+            query: RwSignal::new(Query::default()),
+            found: RwSignal::new(Vec::new()),
+            status: RwSignal::new(String::new()),
+            search_status: RwSignal::new(String::new()),
+            number: StoredValue::new(0),
+            search_number: StoredValue::new(0),
+            scroll: StoredValue::new(0),
+            embedded: StoredValue::new(false),
+            opening_found: StoredValue::new(false),
+        }
+    }
+
+    /// Whether a folder of sessions is open (its list may be hidden behind a session).
+    pub fn is_open(&self) -> bool {
+        self.shelf.with_untracked(Option::is_some)
+    }
+
+    /// Closes the list (other files were opened on their own): its jobs stop.
+    pub fn close(&self) {
+        self.number.update_value(|n| *n += 1);
+        self.search_number.update_value(|n| *n += 1);
+        self.shelf.set(None);
+        self.files.set_value(Vec::new());
+        self.showing.set(false);
+        self.found.set(Vec::new());
+        self.status.set(String::new());
+        self.search_status.set(String::new());
+    }
+
+    /// Whether the place being gone to is a search result's (once: asking clears it).
+    pub fn take_opening_found(&self) -> bool {
+        let opening = self.opening_found.get_value();
+        self.opening_found.set_value(false);
+        opening
+    }
+
+    /// The session named `key` on the shelf.
+    pub fn find(&self, key: &str) -> Option<usize> {
+        self.shelf.with_untracked(|s| s.as_ref()?.sessions.iter().position(|l| l.key == key))
+    }
+}
+
+impl Default for Library {
+    fn default() -> Self {
+        Library::new()
+    }
+}
+
+/// Whether `files` are many sessions (so open on the list rather than all loaded at once).
+pub fn holds_many_sessions(files: &[Named]) -> bool {
+    let infos = files.iter().map(|f| FileInfo { name: f.name.clone(), size: 0 }).collect();
+    let shelf = Shelf::new(infos);
+    shelf.sessions.len() + usize::from(!shelf.loose.is_empty()) > 1
+}
+
+/// Opens `files` on the list: sorts them onto the shelf by name, reads the ends of each
+/// session, then counts each session read whole.
+pub async fn open(viewer: Viewer, files: Vec<Named>) {
+    let library = viewer.library;
+    library.close();
+    // A load still running stops; the session shown goes.
+    viewer.start_load();
+    let number = library.number.get_value();
+    let latest = move || library.number.try_get_value() == Some(number);
+    viewer.demo.set(false);
+    viewer.problems.set(Vec::new());
+    viewer.progress.set(None);
+    viewer.workspace.set(None);
+    library.status.set(format!("Listing {} files", files.len()));
+    let mut infos = Vec::with_capacity(files.len());
+    let mut since = now();
+    for f in &files {
+        // `File.size` can be a round trip to the browser: thousands take a while.
+        if now() - since >= TASK_BUDGET_MS {
+            next_frame().await;
+            if !latest() {
+                return;
+            }
+            since = now();
+        }
+        infos.push(FileInfo { name: f.name.clone(), size: f.file.size() as u64 });
+    }
+    library.files.set_value(files.into_iter().map(|n| n.file).collect());
+    library.project.set(None);
+    library.shelf.set(Some(Shelf::new(infos)));
+    library.showing.set(true);
+    read_ends(viewer, number).await;
+    if !latest() {
+        return;
+    }
+    // An address naming a session of the folder opens it.
+    if !library.embedded.get_value() {
+        let hash = window().location().hash().unwrap_or_default();
+        if let Some(session) = session_of(&hash).and_then(|key| library.find(&key)) {
+            open_session(viewer, session, None);
+        }
+    }
+    count(viewer, number).await;
+}
+
+/// Reads the two ends of every session's file (and the first lines of sub-agent files that only
+/// say in them whose they are), a batch at a time.
+async fn read_ends(viewer: Viewer, number: u64) {
+    let library = viewer.library;
+    let latest = move || library.number.try_get_value() == Some(number);
+    let Some((jobs, loose)) = library.shelf.with_untracked(|s| {
+        let s = s.as_ref()?;
+        let jobs: Vec<(usize, usize)> =
+            s.sessions.iter().enumerate().filter_map(|(i, l)| Some((i, l.file?))).collect();
+        Some((jobs, s.loose.clone()))
+    }) else {
+        return;
+    };
+    let total = jobs.len() + loose.len();
+    let mut done = 0;
+    for batch in loose.chunks(ENDS_AT_ONCE) {
+        let ends = read_batch(library, batch).await;
+        if !latest() {
+            return;
+        }
+        library.shelf.update(|s| {
+            let Some(s) = s else { return };
+            for (&file, ends) in batch.iter().zip(ends) {
+                let session_id = ends
+                    .ok()
+                    .and_then(|(name, head, tail, start)| from_ends(&name, &head, &tail, start).session_id);
+                s.place_loose(file, session_id.as_deref());
+            }
+        });
+        done += batch.len();
+        library.status.set(format!("Reading the sessions' first and last lines: {done} of {total} files"));
+    }
+    for batch in jobs.chunks(ENDS_AT_ONCE) {
+        let files: Vec<usize> = batch.iter().map(|(_, f)| *f).collect();
+        let ends = read_batch(library, &files).await;
+        if !latest() {
+            return;
+        }
+        let summaries: Vec<_> = ends
+            .into_iter()
+            .map(|e| e.ok().map(|(name, head, tail, start)| from_ends(&name, &head, &tail, start)))
+            .collect();
+        library.shelf.update(|s| {
+            let Some(s) = s else { return };
+            for (&(session, _), summary) in batch.iter().zip(summaries) {
+                s.set_summary(session, summary.unwrap_or_default());
+            }
+            s.link_continued();
+        });
+        done += batch.len();
+        library.status.set(format!("Reading the sessions' first and last lines: {done} of {total} files"));
+        next_frame().await;
+    }
+}
+
+/// The ends of `files`, read at once: (name, head, tail, whether the tail is the whole file).
+async fn read_batch(
+    library: Library,
+    files: &[usize],
+) -> Vec<Result<(String, Vec<u8>, Vec<u8>, bool), String>> {
+    let mut out = Vec::with_capacity(files.len());
+    let Some(infos) = library.shelf.with_untracked(|s| {
+        s.as_ref().map(|s| files.iter().map(|&f| s.files[f].clone()).collect::<Vec<_>>())
+    }) else {
+        return out;
+    };
+    let handles: Vec<File> = library.files.with_value(|all| files.iter().map(|&f| all[f].clone()).collect());
+    let reads = Array::new();
+    for (info, file) in infos.iter().zip(&handles) {
+        let size = info.size as f64;
+        for (from, to) in [(0.0, size.min(HEAD_BYTES as f64)), ((size - TAIL_BYTES as f64).max(0.0), size)] {
+            reads.push(
+                &file
+                    .slice_with_f64_and_f64(from, to)
+                    .map(|b| b.array_buffer())
+                    .unwrap_or_else(|e| Promise::reject(&e)),
+            );
+        }
+    }
+    let buffers = match JsFuture::from(Promise::all_settled(&reads)).await {
+        Ok(b) => Array::from(&b),
+        Err(e) => return files.iter().map(|_| Err(describe(&e))).collect(),
+    };
+    for (i, (info, file)) in infos.iter().zip(&handles).enumerate() {
+        let bytes = |k: u32| -> Result<Vec<u8>, String> {
+            let settled = buffers.get(k);
+            let value = js_sys::Reflect::get(&settled, &"value".into()).map_err(|e| describe(&e))?;
+            let buffer: js_sys::ArrayBuffer = value.dyn_into().map_err(|_| "could not be read".to_owned())?;
+            Ok(Uint8Array::new(&buffer).to_vec())
+        };
+        let ends = match (bytes(2 * i as u32), bytes(2 * i as u32 + 1)) {
+            (Ok(mut head), Ok(mut tail)) => {
+                // An end without a whole line says nothing: read more of it.
+                while let Some(more) = wider(&head, info.size) {
+                    head = read_bytes(file, 0.0, more as f64).await.unwrap_or_default();
+                }
+                while let Some(more) = wider(&tail, info.size) {
+                    let from = (info.size - more) as f64;
+                    tail = read_bytes(file, from, info.size as f64).await.unwrap_or_default();
+                }
+                let start = tail.len() as u64 == info.size;
+                Ok((info.name.clone(), head, tail, start))
+            }
+            (Err(e), _) | (_, Err(e)) => Err(e),
+        };
+        out.push(ends);
+    }
+    out
+}
+
+async fn read_bytes(file: &File, from: f64, to: f64) -> Result<Vec<u8>, String> {
+    let buffer = read_slice(file, from, to).await.map_err(|e| describe(&e))?;
+    Ok(Uint8Array::new(&buffer.unchecked_into()).to_vec())
+}
+
+/// Reads session `session`'s files whole and normalizes them, in steps.
+async fn read_session(library: Library, session: usize, turns: &mut PageTurns) -> Result<Workspace, String> {
+    let Some(files) = library.shelf.with_untracked(|s| {
+        let s = s.as_ref()?;
+        Some(s.sessions[session].files().map(|f| (f, s.files[f].clone())).collect::<Vec<_>>())
+    }) else {
+        return Err("closed".into());
+    };
+    let mut transcripts = Vec::new();
+    let mut side = Vec::new();
+    for (index, info) in files {
+        let file = library.files.with_value(|all| all[index].clone());
+        let size = info.size as f64;
+        if beside(&info.name).is_some() {
+            side.push(Input { name: info.name, bytes: read_bytes(&file, 0.0, size).await? });
+            continue;
+        }
+        let mut growing = GrowingTranscript::new(info.name, info.size as usize)
+            .map_err(|_| "not enough memory".to_owned())?;
+        let mut from = 0.0;
+        while from < size {
+            let to = (from + READ_STEP).min(size);
+            let buffer = read_slice(&file, from, to).await.map_err(|e| describe(&e))?;
+            let array = Uint8Array::new(&buffer);
+            growing.feed_in_place(array.length() as usize, |spare| array.copy_to_uninit(spare));
+            while !growing.step(PARSE_STEP) {
+                if turns.due() {
+                    turns.pause().await;
+                }
+            }
+            from = to;
+        }
+        transcripts.push(growing.finish());
+    }
+    Ok(assemble_paced(transcripts, side, &mut Pace::with(turns)).await)
+}
+
+/// Reads each session whole, newest first, for its counts.
+async fn count(viewer: Viewer, number: u64) {
+    let library = viewer.library;
+    let latest = move || library.number.try_get_value() == Some(number);
+    let order = newest_first(library);
+    let total = order.len();
+    let mut turns = PageTurns::from_now();
+    for (done, session) in order.into_iter().enumerate() {
+        library.status.set(format!("Counting prompts and tool calls: {done} of {total} sessions"));
+        let ws = read_session(library, session, &mut turns).await;
+        if !latest() {
+            return;
+        }
+        if let Ok(ws) = ws {
+            if let Some(s) = ws.sessions.first() {
+                let summary = whole(&ws, s);
+                library.shelf.update(|shelf| {
+                    if let Some(shelf) = shelf {
+                        shelf.set_summary(session, summary);
+                    }
+                });
+            }
+        }
+        next_frame().await;
+    }
+    library.shelf.update(|s| {
+        if let Some(s) = s {
+            s.link_continued();
+        }
+    });
+    library.status.set(String::new());
+}
+
+/// Every session, the one last active first.
+fn newest_first(library: Library) -> Vec<usize> {
+    library.shelf.with_untracked(|s| {
+        let Some(s) = s else { return Vec::new() };
+        let mut order: Vec<usize> = (0..s.sessions.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(s.sessions[i].last_ms()));
+        order
+    })
+}
+
+/// Searches every session for `matcher`, newest first; stops when another search starts.
+pub async fn search(viewer: Viewer, matcher: Matcher) {
+    let library = viewer.library;
+    let number = library.search_number.get_value() + 1;
+    library.search_number.set_value(number);
+    let latest = move || library.search_number.try_get_value() == Some(number);
+    library.found.set(Vec::new());
+    let order = newest_first(library);
+    let total = order.len();
+    let mut turns = PageTurns::from_now();
+    let (mut matches, mut sessions) = (0, 0);
+    for (done, session) in order.into_iter().enumerate() {
+        library.search_status.set(format!(
+            "Searching: {done} of {total} sessions · {} in {}",
+            crate::present::library::plural(matches as u64, "match"),
+            crate::present::library::plural(sessions, "session"),
+        ));
+        if !may_hold(library, session, &matcher).await {
+            continue;
+        }
+        if !latest() {
+            return;
+        }
+        let ws = read_session(library, session, &mut turns).await;
+        if !latest() {
+            return;
+        }
+        let Ok(ws) = ws else { continue };
+        for s in &ws.sessions {
+            let (found, all) = found_in(&ws, s, &matcher, FOUND_PER_SESSION);
+            if all > 0 {
+                matches += all;
+                sessions += 1;
+                library.found.update(|f| f.push(FoundIn { session, found, total: all }));
+            }
+        }
+        next_frame().await;
+        if !latest() {
+            return;
+        }
+    }
+    library.search_status.set(format!(
+        "{} in {} of {total} sessions",
+        crate::present::library::plural(matches as u64, "match"),
+        sessions
+    ));
+}
+
+/// Stops the search running, if any.
+pub fn stop_search(library: Library) {
+    library.search_number.update_value(|n| *n += 1);
+    library.search_status.set(String::new());
+}
+
+/// Whether any file of `session` may hold a match (a quick look at the raw bytes).
+async fn may_hold(library: Library, session: usize, matcher: &Matcher) -> bool {
+    let Some(files) = library.shelf.with_untracked(|s| {
+        s.as_ref().map(|s| s.sessions[session].files().map(|f| (f, s.files[f].size)).collect::<Vec<_>>())
+    }) else {
+        return false;
+    };
+    for (index, size) in files {
+        let file = library.files.with_value(|all| all[index].clone());
+        let mut from = 0.0;
+        while from < size as f64 {
+            let to = (from + READ_STEP).min(size as f64);
+            // Slices overlap by a query's length, so a match across their edge is seen.
+            let Ok(bytes) = read_bytes(&file, (from - 1024.0).max(0.0), to).await else { return true };
+            if matcher.may_be_in_raw(&bytes) {
+                return true;
+            }
+            from = to;
+        }
+    }
+    false
+}
+
+/// Opens a search result: its session at its row, the row open on the match.
+pub fn open_found(viewer: Viewer, session: usize, fragment: String) {
+    viewer.query.set(viewer.library.query.get_untracked());
+    viewer.library.opening_found.set_value(true);
+    open_session(viewer, session, Some(fragment));
+}
+
+/// Opens a session of the list in the viewer (at `fragment`'s place, else at its start).
+pub fn open_session(viewer: Viewer, session: usize, fragment: Option<String>) {
+    let library = viewer.library;
+    let Some((key, named)) = library.shelf.with_untracked(|s| {
+        let s = s.as_ref()?;
+        let listed = s.sessions.get(session)?;
+        let named = library.files.with_value(|all| {
+            listed
+                .files()
+                .map(|f| Named { name: s.files[f].name.clone(), file: all[f].clone() })
+                .collect::<Vec<_>>()
+        });
+        Some((listed.key.clone(), named))
+    }) else {
+        return;
+    };
+    library.showing.set(false);
+    if !library.embedded.get_value() {
+        let fragment = fragment.unwrap_or_else(|| session_fragment(&key));
+        if window().location().hash().unwrap_or_default().trim_start_matches('#') != fragment {
+            let _ = window().location().set_hash(&fragment);
+        }
+    }
+    leptos::task::spawn_local(load(viewer, named));
+}
+
+/// Back to the list from the session opened from it.
+pub fn show_list(viewer: Viewer) {
+    viewer.library.showing.set(true);
+    if !viewer.library.embedded.get_value() && !window().location().hash().unwrap_or_default().is_empty() {
+        // A step in the history: Back returns to the session.
+        let _ = window().location().set_hash("");
+    }
+}
+
+/// Follows an address in a folder opened on the list: no place shows the list, a session of the
+/// folder not loaded yet is opened. Returns whether it was handled here.
+pub fn follow(viewer: Viewer, hash: &str) -> bool {
+    let library = viewer.library;
+    if !library.is_open() {
+        return false;
+    }
+    let Some(key) = session_of(hash) else {
+        if hash.trim_start_matches('#').is_empty() {
+            library.showing.set(true);
+            return true;
+        }
+        return false;
+    };
+    let loaded = viewer.workspace.with_untracked(|ws| {
+        ws.as_ref().is_some_and(|ws| ws.sessions.iter().any(|s| session_key(ws, s).as_deref() == Some(&key)))
+    });
+    if loaded {
+        library.showing.set(false);
+        return false;
+    }
+    match library.find(&key) {
+        Some(session) => {
+            open_session(viewer, session, Some(hash.trim_start_matches('#').to_owned()));
+            true
+        }
+        None => false,
+    }
+}

@@ -1,0 +1,333 @@
+//! The list of a folder's projects and sessions, and the search across all of them: drawn from
+//! what `present::library` says, nothing decided here.
+
+use leptos::prelude::*;
+
+use super::item::reader_zone;
+use super::library::{open_found, open_session, search, stop_search, FoundIn};
+use super::state::use_viewer;
+use super::top::{OpenButtons, ThemeButton};
+use crate::present::format::size;
+use crate::present::library::{
+    choices, plural, project_rows, session_row, session_rows, FilterChoices, ListFilter, SortBy,
+};
+use crate::present::search::Scope;
+
+#[component]
+pub fn LibraryView() -> impl IntoView {
+    let viewer = use_viewer();
+    let library = viewer.library;
+    let projects =
+        Memo::new(move |_| library.shelf.with(|s| s.as_ref().map(|s| s.projects()).unwrap_or_default()));
+    // The project chosen, else the one last active.
+    let project = Memo::new(move |_| {
+        let chosen = library.project.get();
+        projects.with(|ps| {
+            chosen.and_then(|c| ps.iter().position(|p| p.folder == c)).or((!ps.is_empty()).then_some(0))
+        })
+    });
+    let totals = move || {
+        library.shelf.with(|s| {
+            let Some(s) = s else { return String::new() };
+            let bytes: u64 = s.files.iter().map(|f| f.size).sum();
+            format!(
+                "{} · {} · {}",
+                plural(projects.with(Vec::len) as u64, "project"),
+                plural(s.sessions.len() as u64, "session"),
+                size(bytes as usize)
+            )
+        })
+    };
+    let matcher = Memo::new(move |_| library.query.with(|q| q.matcher()));
+    Effect::new(move |_| match matcher.get() {
+        Ok(Some(m)) => leptos::task::spawn_local(search(viewer, m)),
+        _ => {
+            stop_search(library);
+            library.found.set(Vec::new());
+        }
+    });
+    let searching = move || matcher.with(|m| matches!(m, Ok(Some(_))));
+    let option = move |label: &'static str,
+                       title: &'static str,
+                       get: fn(&crate::present::search::Query) -> bool,
+                       set: fn(&mut crate::present::search::Query, bool)| {
+        view! {
+            <button
+                class="cctv-button cctv-search__option"
+                title=title
+                aria-label=title
+                aria-pressed=move || library.query.with(get).to_string()
+                on:click=move |_| library.query.update(|q| {
+                    let on = !get(q);
+                    set(q, on);
+                })
+            >
+                {label}
+            </button>
+        }
+    };
+
+    view! {
+        <header class="cctv-top">
+            <div class="cctv-top__row">
+                <span class="cctv-brand" title="Claude Code Transcript Viewer">"cctv"</span>
+                <OpenButtons />
+                <span class="cctv-library__totals">{totals}</span>
+                <span class="cctv-top__spacer"></span>
+                <div class="cctv-searchbox" role="search">
+                    <input
+                        class="cctv-search cctv-library__search"
+                        type="search"
+                        placeholder="Search every session"
+                        aria-label="search every session"
+                        prop:value=move || library.query.with(|q| q.text.clone())
+                        on:change=move |e| library.query.update(|q| q.text = event_target_value(&e))
+                        on:keydown=move |e: leptos::ev::KeyboardEvent| if e.key() == "Escape" {
+                            library.query.update(|q| q.text.clear());
+                        }
+                    />
+                    <span class="cctv-search__options">
+                        {option("Aa", "match case", |q| q.case_sensitive, |q, v| q.case_sensitive = v)}
+                        {option("W", "whole words only", |q| q.whole_word, |q, v| q.whole_word = v)}
+                        {option(".*", "regular expression", |q| q.regex, |q, v| q.regex = v)}
+                        <select
+                            class="cctv-search__scope"
+                            aria-label="search in"
+                            on:change=move |e| {
+                                let scope = match event_target_value(&e).as_str() {
+                                    "prompts" => Scope::Prompts,
+                                    "output" => Scope::ToolOutput,
+                                    _ => Scope::Everything,
+                                };
+                                library.query.update(|q| q.scope = scope);
+                            }
+                        >
+                            <option value="all">"everything"</option>
+                            <option value="prompts">"prompts"</option>
+                            <option value="output">"tool output"</option>
+                        </select>
+                    </span>
+                </div>
+                <ThemeButton />
+            </div>
+            {move || {
+                let status = library.status.get();
+                (!status.is_empty()).then(|| view! { <div class="cctv-top__row cctv-muted cctv-library__status" role="status">{status}</div> })
+            }}
+        </header>
+        {move || if searching() {
+            view! { <SearchResults /> }.into_any()
+        } else {
+            view! {
+                <div class="cctv-library">
+                    <nav class="cctv-library__projects" aria-label="projects">
+                        <h2 class="cctv-library__heading">"Projects"</h2>
+                        <ul>
+                            {move || library.shelf.with(|s| {
+                                let Some(s) = s else { return Vec::new() };
+                                projects.with(|ps| project_rows(s, ps, &reader_zone()))
+                            }).into_iter().map(|row| {
+                                let folder = projects.with_untracked(|ps| ps[row.index].folder.clone());
+                                let index = row.index;
+                                let path = row.path.clone();
+                                view! {
+                                    <li>
+                                        <button
+                                            class="cctv-library__project"
+                                            aria-current=move || (project.get() == Some(index)).then_some("true")
+                                            title=path
+                                            on:click=move |_| {
+                                                library.project.set(Some(folder.clone()));
+                                                library.filter.set(ListFilter::default());
+                                            }
+                                        >
+                                            <bdi class="cctv-library__path">{row.path}</bdi>
+                                            <span class="cctv-muted">{format!("{} · {} · {}", row.sessions, row.last, row.size)}</span>
+                                        </button>
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    </nav>
+                    <SessionList project=project projects=projects />
+                </div>
+            }.into_any()
+        }}
+    }
+}
+
+/// The sessions of the project chosen, with the sort and the filters.
+#[component]
+fn SessionList(
+    project: Memo<Option<usize>>,
+    projects: Memo<Vec<crate::catalog::shelf::Project>>,
+) -> impl IntoView {
+    let viewer = use_viewer();
+    let library = viewer.library;
+    let list = NodeRef::<leptos::html::Section>::new();
+    // Back from a session: where the list was.
+    list.on_load(move |el| {
+        let top = library.scroll.get_value();
+        request_animation_frame(move || el.set_scroll_top(top));
+    });
+    let rows = move || {
+        let (Some(p), sort, filter) = (project.get(), library.sort.get(), library.filter.get()) else {
+            return Vec::new();
+        };
+        library.shelf.with(|s| {
+            let Some(s) = s else { return Vec::new() };
+            projects.with(|ps| {
+                ps.get(p).map(|p| session_rows(s, p, sort, &filter, &reader_zone())).unwrap_or_default()
+            })
+        })
+    };
+    let picks = move || {
+        let p = project.get()?;
+        library.shelf.with(|s| projects.with(|ps| Some(choices(s.as_ref()?, ps.get(p)?))))
+    };
+    let text_filter = move |label: &'static str,
+                            get: fn(&ListFilter) -> String,
+                            set: fn(&mut ListFilter, String),
+                            kind: &'static str| {
+        view! {
+            <input
+                class="cctv-library__filter"
+                type=kind
+                aria-label=label
+                placeholder=label
+                prop:value=move || library.filter.with(get)
+                on:input=move |e| library.filter.update(|f| set(f, event_target_value(&e)))
+            />
+        }
+    };
+    let select_filter = move |label: &'static str,
+                              all: &'static str,
+                              pick: fn(FilterChoices) -> Vec<String>,
+                              set: fn(&mut ListFilter, String)| {
+        view! {
+            <select class="cctv-library__filter" aria-label=label on:change=move |e| library.filter.update(|f| set(f, event_target_value(&e)))>
+                <option value="">{all}</option>
+                {move || picks().map(pick).unwrap_or_default().into_iter().map(|v| view! { <option value=v.clone()>{v.clone()}</option> }).collect_view()}
+            </select>
+        }
+    };
+    view! {
+        <section class="cctv-library__sessions" aria-label="sessions" node_ref=list>
+            <div class="cctv-library__tools" role="group" aria-label="sort and filter">
+                <select
+                    class="cctv-library__filter"
+                    aria-label="sort by"
+                    on:change=move |e| library.sort.set(match event_target_value(&e).as_str() {
+                        "size" => SortBy::Largest,
+                        "duration" => SortBy::Longest,
+                        _ => SortBy::Newest,
+                    })
+                >
+                    <option value="date" selected=move || library.sort.get() == SortBy::Newest>"newest first"</option>
+                    <option value="size" selected=move || library.sort.get() == SortBy::Largest>"largest first"</option>
+                    <option value="duration" selected=move || library.sort.get() == SortBy::Longest>"longest first"</option>
+                </select>
+                {text_filter("filter by text", |f| f.text.clone(), |f, v| f.text = v, "search")}
+                {text_filter("active from", |f| f.from.clone(), |f, v| f.from = v, "date")}
+                {text_filter("active until", |f| f.to.clone(), |f, v| f.to = v, "date")}
+                {select_filter("model", "all models", |c| c.models, |f, v| f.model = v)}
+                {select_filter("branch", "all branches", |c| c.branches, |f, v| f.branch = v)}
+            </div>
+            <ol class="cctv-library__list">
+                {move || rows().into_iter().map(|row| {
+                    let session = row.session;
+                    let open = move |_| {
+                        if let Some(el) = list.get_untracked() {
+                            library.scroll.set_value(el.scroll_top());
+                        }
+                        open_session(viewer, session, None);
+                    };
+                    view! {
+                        <li class="cctv-library__session">
+                            <button class="cctv-library__open" on:click=open>
+                                <bdi class="cctv-library__title">{row.title}</bdi>
+                            </button>
+                            <div class="cctv-muted">
+                                {format!("{} · {} · {}", row.when, row.duration, row.size)}
+                            </div>
+                            <div class="cctv-muted">
+                                {row.counts}
+                                {(!row.models.is_empty()).then(|| format!(" · {}", row.models))}
+                                {(!row.branch.is_empty()).then(|| view! { " · branch " <bdi>{row.branch.clone()}</bdi> })}
+                                {(!row.version.is_empty()).then(|| format!(" · {}", row.version))}
+                            </div>
+                            {row.continues.map(|title| view! {
+                                <div class="cctv-muted">"continues " <bdi>{title}</bdi></div>
+                            })}
+                        </li>
+                    }
+                }).collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+/// What a search across sessions found, by project and session, as it is found.
+#[component]
+fn SearchResults() -> impl IntoView {
+    let viewer = use_viewer();
+    let library = viewer.library;
+    let groups = move || {
+        let found = library.found.get();
+        library.shelf.with(|s| {
+            let Some(s) = s else { return Vec::new() };
+            // By project, in the order found (newest session first).
+            let mut groups: Vec<(String, Vec<FoundIn>)> = Vec::new();
+            let projects = s.projects();
+            for f in found {
+                let folder = &s.sessions[f.session].folder;
+                let path =
+                    projects.iter().find(|p| &p.folder == folder).map(|p| p.path.clone()).unwrap_or_default();
+                match groups.iter_mut().find(|g| g.0 == path) {
+                    Some(g) => g.1.push(f),
+                    None => groups.push((path, vec![f])),
+                }
+            }
+            groups
+        })
+    };
+    view! {
+        <section class="cctv-library__results" aria-label="search results">
+            <div class="cctv-library__tools">
+                <span class="cctv-muted" role="status" aria-live="polite">{move || library.search_status.get()}</span>
+                <button class="cctv-button" on:click=move |_| stop_search(library)>"Stop"</button>
+                <button class="cctv-button" on:click=move |_| library.query.update(|q| q.text.clear())>"Back to the list"</button>
+            </div>
+            {move || groups().into_iter().map(|(path, sessions)| view! {
+                <h2 class="cctv-library__heading"><bdi>{path}</bdi></h2>
+                {sessions.into_iter().map(|f| {
+                    let row = library.shelf.with_untracked(|s| s.as_ref().map(|s| session_row(s, f.session, &reader_zone())));
+                    let session = f.session;
+                    view! {
+                        <div class="cctv-library__found">
+                            <div>
+                                <bdi class="cctv-library__title">{row.map(|r| r.title).unwrap_or_default()}</bdi>
+                                <span class="cctv-muted">{format!(" · {}", plural(f.total as u64, "match"))}</span>
+                            </div>
+                            <ul>
+                                {f.found.into_iter().map(|hit| {
+                                    let fragment = hit.link.fragment();
+                                    let go = move |_| open_found(viewer, session, fragment.clone());
+                                    view! {
+                                        <li>
+                                            <button class="cctv-library__hit" on:click=go>
+                                                <span class="cctv-badge">{hit.what}</span>
+                                                " "
+                                                <bdi>{hit.before}<mark>{hit.matched}</mark>{hit.after}</bdi>
+                                            </button>
+                                        </li>
+                                    }
+                                }).collect_view()}
+                            </ul>
+                        </div>
+                    }
+                }).collect_view()}
+            }).collect_view()}
+        </section>
+    }
+}

@@ -1,0 +1,76 @@
+// A whole projects folder: it opens on the list of projects and sessions, a search across every
+// session finds a line in one sub-agent's tool output, its result opens the viewer at that row,
+// and Back returns to the list where it was.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, mkdir, writeFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { site, open } from "./harness.mjs";
+import { writeProjects, uuid, PLANTED } from "./projects.mjs";
+
+const web = site();
+
+const PROJECTS = 10;
+
+test("a projects folder opens on its projects and sessions; a search across them opens the row it found; Back returns to the list", async () => {
+  const root = await mkdtemp(join(tmpdir(), "cctv-projects-"));
+  try {
+    await writeProjects(root, { projects: PROJECTS, perProject: 20, plant: [7, 13] });
+    const { page, context, errors } = await open(web.chrome, web.server.url);
+    await page.locator('input[type="file"]').nth(1).setInputFiles(root);
+
+    // Projects, the one last active first, named by their sessions' own directory.
+    const projects = page.locator(".cctv-library__project .cctv-library__path");
+    await page.waitForFunction((n) => document.querySelectorAll(".cctv-library__project").length === n, PROJECTS);
+    // Listed from the first and last lines of each session; then each is counted.
+    await page.waitForFunction(() => /Counting|^$/.test(document.querySelector(".cctv-library__status")?.textContent ?? ""));
+    const paths = await projects.allTextContents();
+    assert.deepEqual(paths, [...Array(PROJECTS).keys()].reverse().map((p) => `/home/me/src/app-${p}`));
+    assert.match(await page.locator(".cctv-library__totals").textContent(), /10 projects · 200 sessions/);
+
+    // The first project's sessions, newest first, each with its counts once it has been read whole.
+    const titles = page.locator(".cctv-library__session .cctv-library__title");
+    await page.waitForFunction(() => document.querySelectorAll(".cctv-library__session").length === 20);
+    assert.equal(await titles.first().textContent(), "Task number 19 of project 9");
+    await page.locator(".cctv-library__session", { hasText: "1 prompt · 2 tool calls · 1 sub-agent" }).first().waitFor();
+    // Another project, sorted by size.
+    await page.locator(".cctv-library__project", { hasText: "app-7" }).click();
+    await page.waitForFunction(() => document.querySelector(".cctv-library__session .cctv-library__title")?.textContent === "Task number 19 of project 7");
+
+    // Search every session: the planted text is in one sub-agent's command output.
+    const box = page.locator(".cctv-library__search");
+    await box.fill(PLANTED);
+    await box.press("Enter");
+    const hit = page.locator(".cctv-library__hit", { hasText: PLANTED });
+    await hit.waitFor({ timeout: 20000 });
+    assert.equal(await hit.count(), 1);
+    assert.match(await hit.textContent(), /sub-agent · Bash/);
+    await page.waitForFunction(() => /1 match in 1 of 200 sessions/.test(document.querySelector(".cctv-library__results [role=status]")?.textContent ?? ""));
+    assert.match(await page.locator(".cctv-library__results").textContent(), /\/home\/me\/src\/app-7[\s\S]*Task number 13 of project 7/);
+
+    // Its result opens that session at that row, inside the sub-agent's conversation.
+    await hit.click();
+    const target = page.locator(".cctv-item--target");
+    await target.waitFor({ timeout: 20000 });
+    assert.match(await target.textContent(), new RegExp(PLANTED));
+    assert.match(await target.getAttribute("style"), /--depth: 1/);
+    assert.match(page.url(), new RegExp(`#s=${uuid(1, 7, 13)}&i=`));
+
+    // Back returns to the list, with the search and its results.
+    await page.goBack();
+    await hit.waitFor();
+    await page.locator(".cctv-library__results button", { hasText: "Back to the list" }).click();
+    await page.locator(".cctv-library__project[aria-current=true]", { hasText: "app-7" }).waitFor();
+    // A session opened from the list, and the viewer's own way back.
+    await page.locator(".cctv-library__open", { hasText: "Task number 2 of project 7" }).click();
+    await page.locator(".cctv-title", { hasText: "Task number 2 of project 7" }).waitFor();
+    await page.locator("button", { hasText: "← Sessions" }).click();
+    await page.locator(".cctv-library__session").first().waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
