@@ -17,7 +17,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
 
-use super::load::{describe, load, next_frame, now, read_slice, Named, PageTurns};
+use super::load::{describe, load, next_frame, now, Named, PageTurns};
 use super::state::Viewer;
 use crate::catalog::shelf::{FileInfo, Shelf};
 use crate::catalog::summary::{from_ends, whole};
@@ -26,7 +26,7 @@ use crate::model::GrowingTranscript;
 use crate::normalize::beside::beside;
 use crate::normalize::pace::{Pace, Pause};
 use crate::normalize::{assemble_paced, Input, Workspace};
-use crate::present::library::{found_in, Found, ListFilter, SortBy};
+use crate::present::library::{found_in, plural, Found, ListFilter, SortBy};
 use crate::present::link::{session_fragment, session_key, session_of};
 use crate::present::search::{Matcher, Query};
 
@@ -76,6 +76,8 @@ pub struct Library {
     pub embedded: StoredValue<bool>,
     /// A search result was opened: its row opens on the match once the session is shown.
     opening_found: StoredValue<bool>,
+    /// A search is running: counting waits for it.
+    searching: StoredValue<bool>,
 }
 
 impl Library {
@@ -96,6 +98,7 @@ impl Library {
             scroll: StoredValue::new(0),
             embedded: StoredValue::new(false),
             opening_found: StoredValue::new(false),
+            searching: StoredValue::new(false),
         }
     }
 
@@ -108,6 +111,7 @@ impl Library {
     pub fn close(&self) {
         self.number.update_value(|n| *n += 1);
         self.search_number.update_value(|n| *n += 1);
+        self.searching.set_value(false);
         self.shelf.set(None);
         self.files.set_value(Vec::new());
         self.showing.set(false);
@@ -254,16 +258,19 @@ async fn read_batch(
         return out;
     };
     let handles: Vec<File> = library.files.with_value(|all| files.iter().map(|&f| all[f].clone()).collect());
+    // A file no larger than both ends is read once, whole.
     let reads = Array::new();
+    let mut at = Vec::with_capacity(infos.len());
     for (info, file) in infos.iter().zip(&handles) {
         let size = info.size as f64;
-        for (from, to) in [(0.0, size.min(HEAD_BYTES as f64)), ((size - TAIL_BYTES as f64).max(0.0), size)] {
-            reads.push(
-                &file
-                    .slice_with_f64_and_f64(from, to)
-                    .map(|b| b.array_buffer())
-                    .unwrap_or_else(|e| Promise::reject(&e)),
-            );
+        let head = reads.length();
+        if info.size <= HEAD_BYTES + TAIL_BYTES {
+            reads.push(&read_promise(file, 0.0, size, size));
+            at.push((head, head));
+        } else {
+            reads.push(&read_promise(file, 0.0, HEAD_BYTES as f64, size));
+            reads.push(&read_promise(file, size - TAIL_BYTES as f64, size, size));
+            at.push((head, head + 1));
         }
     }
     let buffers = match JsFuture::from(Promise::all_settled(&reads)).await {
@@ -277,7 +284,7 @@ async fn read_batch(
             let buffer: js_sys::ArrayBuffer = value.dyn_into().map_err(|_| "could not be read".to_owned())?;
             Ok(Uint8Array::new(&buffer).to_vec())
         };
-        let ends = match (bytes(2 * i as u32), bytes(2 * i as u32 + 1)) {
+        let ends = match (bytes(at[i].0), bytes(at[i].1)) {
             (Ok(mut head), Ok(mut tail)) => {
                 // An end without a whole line says nothing: read more of it.
                 while let Some(more) = wider(&head, info.size) {
@@ -297,9 +304,20 @@ async fn read_batch(
     out
 }
 
+/// Starts reading `file[from..to]` of a file of `size` bytes: the whole file without a slice,
+/// which costs the browser a round trip per call (2 s of 17 in a search through 2,000 files).
+fn read_promise(file: &File, from: f64, to: f64, size: f64) -> Promise {
+    let read = if from <= 0.0 && to >= size {
+        Ok(file.array_buffer())
+    } else {
+        file.slice_with_f64_and_f64(from, to).map(|b| b.array_buffer())
+    };
+    read.unwrap_or_else(|e| Promise::reject(&e))
+}
+
 async fn read_bytes(file: &File, from: f64, to: f64) -> Result<Vec<u8>, String> {
-    let buffer = read_slice(file, from, to).await.map_err(|e| describe(&e))?;
-    Ok(Uint8Array::new(&buffer.unchecked_into()).to_vec())
+    let buffer = JsFuture::from(read_promise(file, from, to, file.size())).await.map_err(|e| describe(&e))?;
+    Ok(Uint8Array::new(&buffer).to_vec())
 }
 
 /// Reads session `session`'s files whole and normalizes them, in steps.
@@ -324,7 +342,8 @@ async fn read_session(library: Library, session: usize, turns: &mut PageTurns) -
         let mut from = 0.0;
         while from < size {
             let to = (from + READ_STEP).min(size);
-            let buffer = read_slice(&file, from, to).await.map_err(|e| describe(&e))?;
+            let buffer =
+                JsFuture::from(read_promise(&file, from, to, size)).await.map_err(|e| describe(&e))?;
             let array = Uint8Array::new(&buffer);
             growing.feed_in_place(array.length() as usize, |spare| array.copy_to_uninit(spare));
             while !growing.step(PARSE_STEP) {
@@ -348,6 +367,12 @@ async fn count(viewer: Viewer, number: u64) {
     let mut turns = PageTurns::from_now();
     for (done, session) in order.into_iter().enumerate() {
         library.status.set(format!("Counting prompts and tool calls: {done} of {total} sessions"));
+        while library.searching.get_value() {
+            sleep(100).await;
+            if !latest() {
+                return;
+            }
+        }
         let ws = read_session(library, session, &mut turns).await;
         if !latest() {
             return;
@@ -372,6 +397,13 @@ async fn count(viewer: Viewer, number: u64) {
     library.status.set(String::new());
 }
 
+async fn sleep(ms: i32) {
+    let promise = Promise::new(&mut |resolve, _| {
+        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
 /// Every session, the one last active first.
 fn newest_first(library: Library) -> Vec<usize> {
     library.shelf.with_untracked(|s| {
@@ -383,80 +415,136 @@ fn newest_first(library: Library) -> Vec<usize> {
 }
 
 /// Searches every session for `matcher`, newest first; stops when another search starts.
+/// Sessions are looked at a batch at a time: their files read at once (the browser reads them in
+/// parallel) and their raw bytes checked for the query; only those that may hold it are read as
+/// sessions and searched. Counting waits meanwhile: a reader who searches wants the answer first.
 pub async fn search(viewer: Viewer, matcher: Matcher) {
     let library = viewer.library;
     let number = library.search_number.get_value() + 1;
     library.search_number.set_value(number);
     let latest = move || library.search_number.try_get_value() == Some(number);
     library.found.set(Vec::new());
+    library.searching.set_value(true);
     let order = newest_first(library);
     let total = order.len();
     let mut turns = PageTurns::from_now();
-    let (mut matches, mut sessions) = (0, 0);
-    for (done, session) in order.into_iter().enumerate() {
+    let (mut matches, mut sessions, mut done) = (0, 0, 0);
+    // The next batch is read while this one is looked at.
+    let mut batches = batches(library, &order).into_iter();
+    let mut next = batches.next().map(|b| start_reading(library, b));
+    while let Some(reading) = next.take() {
+        next = batches.next().map(|b| start_reading(library, b));
         library.search_status.set(format!(
             "Searching: {done} of {total} sessions · {} in {}",
-            crate::present::library::plural(matches as u64, "match"),
-            crate::present::library::plural(sessions, "session"),
+            plural(matches as u64, "match"),
+            plural(sessions, "session"),
         ));
-        if !may_hold(library, session, &matcher).await {
-            continue;
-        }
+        let looked_at = reading.batch.len();
+        let holding = may_hold(reading, &matcher).await;
         if !latest() {
             return;
         }
-        let ws = read_session(library, session, &mut turns).await;
-        if !latest() {
-            return;
-        }
-        let Ok(ws) = ws else { continue };
-        for s in &ws.sessions {
-            let (found, all) = found_in(&ws, s, &matcher, FOUND_PER_SESSION);
-            if all > 0 {
-                matches += all;
-                sessions += 1;
-                library.found.update(|f| f.push(FoundIn { session, found, total: all }));
+        done += looked_at;
+        for session in holding {
+            let ws = read_session(library, session, &mut turns).await;
+            if !latest() {
+                return;
+            }
+            let Ok(ws) = ws else { continue };
+            for s in &ws.sessions {
+                let (found, all) = found_in(&ws, s, &matcher, FOUND_PER_SESSION);
+                if all > 0 {
+                    matches += all;
+                    sessions += 1;
+                    library.found.update(|f| f.push(FoundIn { session, found, total: all }));
+                }
             }
         }
-        next_frame().await;
-        if !latest() {
-            return;
-        }
     }
-    library.search_status.set(format!(
-        "{} in {} of {total} sessions",
-        crate::present::library::plural(matches as u64, "match"),
-        sessions
-    ));
+    library.searching.set_value(false);
+    library
+        .search_status
+        .set(format!("{} in {sessions} of {total} sessions", plural(matches as u64, "match")));
 }
 
 /// Stops the search running, if any.
 pub fn stop_search(library: Library) {
     library.search_number.update_value(|n| *n += 1);
+    library.searching.set_value(false);
     library.search_status.set(String::new());
 }
 
-/// Whether any file of `session` may hold a match (a quick look at the raw bytes).
-async fn may_hold(library: Library, session: usize, matcher: &Matcher) -> bool {
-    let Some(files) = library.shelf.with_untracked(|s| {
-        s.as_ref().map(|s| s.sessions[session].files().map(|f| (f, s.files[f].size)).collect::<Vec<_>>())
-    }) else {
-        return false;
-    };
-    for (index, size) in files {
-        let file = library.files.with_value(|all| all[index].clone());
-        let mut from = 0.0;
-        while from < size as f64 {
-            let to = (from + READ_STEP).min(size as f64);
-            // Slices overlap by a query's length, so a match across their edge is seen.
-            let Ok(bytes) = read_bytes(&file, (from - 1024.0).max(0.0), to).await else { return true };
-            if matcher.may_be_in_raw(&bytes) {
-                return true;
+/// Bytes of files read at once by a search.
+const BATCH_BYTES: u64 = 64 << 20;
+
+/// `order` cut into batches of sessions whose files add up to about [`BATCH_BYTES`].
+fn batches(library: Library, order: &[usize]) -> Vec<Vec<usize>> {
+    library.shelf.with_untracked(|shelf| {
+        let Some(shelf) = shelf else { return Vec::new() };
+        let mut out: Vec<Vec<usize>> = vec![Vec::new()];
+        let mut bytes = 0;
+        for &session in order {
+            let size = shelf.size(session);
+            if bytes + size > BATCH_BYTES && !out.last().is_some_and(Vec::is_empty) {
+                out.push(Vec::new());
+                bytes = 0;
             }
-            from = to;
+            bytes += size;
+            out.last_mut().expect("one batch at least").push(session);
+        }
+        out
+    })
+}
+
+/// A batch of sessions whose files are being read: (session, file) per file, and the reads.
+struct Reading {
+    batch: Vec<usize>,
+    files: Vec<usize>,
+    reads: Promise,
+}
+
+/// Starts reading every file of `batch` at once (the browser reads them in parallel).
+fn start_reading(library: Library, batch: Vec<usize>) -> Reading {
+    let files: Vec<(usize, usize, u64)> = library.shelf.with_untracked(|s| {
+        let Some(s) = s else { return Vec::new() };
+        batch.iter().flat_map(|&b| s.sessions[b].files().map(move |f| (b, f, s.files[f].size))).collect()
+    });
+    let reads = Array::new();
+    for &(_, index, size) in &files {
+        let file = library.files.with_value(|all| all[index].clone());
+        reads.push(&read_promise(&file, 0.0, size as f64, size as f64));
+    }
+    Reading {
+        batch,
+        files: files.iter().map(|&(session, _, _)| session).collect(),
+        reads: Promise::all_settled(&reads),
+    }
+}
+
+/// The sessions of a batch whose files may hold a match (a look at their raw bytes), in order.
+async fn may_hold(reading: Reading, matcher: &Matcher) -> Vec<usize> {
+    let Ok(buffers) = JsFuture::from(reading.reads).await else { return reading.batch };
+    let buffers = Array::from(&buffers);
+    let mut holding: Vec<usize> = Vec::new();
+    let mut scratch = Vec::new();
+    for (i, &session) in reading.files.iter().enumerate() {
+        if holding.contains(&session) {
+            continue;
+        }
+        let value = js_sys::Reflect::get(&buffers.get(i as u32), &"value".into()).ok();
+        let Some(buffer) = value.and_then(|v| v.dyn_into::<js_sys::ArrayBuffer>().ok()) else {
+            // Unreadable here: the session's own read says why.
+            holding.push(session);
+            continue;
+        };
+        let array = Uint8Array::new(&buffer);
+        scratch.resize(array.length() as usize, 0);
+        array.copy_to(&mut scratch);
+        if matcher.may_be_in_raw(&scratch) {
+            holding.push(session);
         }
     }
-    false
+    reading.batch.into_iter().filter(|s| holding.contains(s)).collect()
 }
 
 /// Opens a search result: its session at its row, the row open on the match.

@@ -1,0 +1,132 @@
+// The benchmark of the list of every session: a generated projects folder (1,000 sessions in 50
+// projects with a sub-agent each, about 2 GB; `projects.mjs`) handed to the built site's folder
+// picker in headless Chromium. It reports the time until the projects are listed and until every
+// session is listed from its ends, the time a project's sessions take to show after a click, the
+// time to the first result and to the end of a search across every session for a string planted in
+// one sub-agent's output, the time until every session is counted, the growth of the renderer's
+// resident memory, and the longest main-thread task in each phase.
+//
+//   node tests/e2e/bench-library.mjs DIR     (the folder is written to DIR/projects when missing)
+
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { serve, browser } from "./harness.mjs";
+import { writeProjects, PLANTED } from "./projects.mjs";
+
+const dir = process.argv[2] ?? "target/bench";
+const root = join(dir, "projects");
+if (!existsSync(root)) await writeProjects(root, { projects: 50, perProject: 20, plant: [37, 13], extraCalls: 500 });
+const bytes = readdirSync(root, { recursive: true }).map((f) => join(root, f)).filter((f) => statSync(f).isFile()).reduce((s, f) => s + statSync(f).size, 0);
+const TIMEOUT = 600000;
+
+/** Resident memory of this browser's renderers (see bench.mjs). */
+function rendererRss() {
+  const parents = new Map();
+  const renderers = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      parents.set(pid, status.match(/^PPid:\s+(\d+)/m)[1]);
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type=renderer")) renderers.push({ pid, status });
+    } catch {
+      // Exited while we looked.
+    }
+  }
+  const ours = (pid) => {
+    for (let p = pid; p && p !== "0"; p = parents.get(p)) if (p === String(process.pid)) return true;
+    return false;
+  };
+  return renderers.filter((r) => ours(r.pid)).reduce((sum, r) => sum + Number(r.status.match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) * 1024, 0);
+}
+
+const server = await serve();
+const chrome = await browser();
+const context = await chrome.newContext({ viewport: { width: 1400, height: 1000 } });
+context.setDefaultTimeout(TIMEOUT);
+const page = await context.newPage();
+await page.addInitScript(() => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+  }).observe({ type: "longtask", buffered: true });
+});
+await page.goto(server.url);
+await page.waitForSelector(".cctv-item");
+await page.waitForTimeout(500);
+const rssBefore = rendererRss();
+const longest = () => page.evaluate(() => {
+  const l = Math.max(0, ...window.__longTasks);
+  window.__longTasks = [];
+  return l;
+});
+await longest();
+// Times count from the picker's change event, in the page.
+await page.evaluate(() => {
+  window.__t = {};
+  addEventListener("change", () => (window.__t.start = performance.now()), { capture: true, once: true });
+  const check = () => {
+    const t = window.__t;
+    const status = document.querySelector(".cctv-library__status")?.textContent ?? "";
+    if (t.start && !t.projects && document.querySelectorAll(".cctv-library__project").length) t.projects = performance.now() - t.start;
+    if (t.projects && !t.listed && !/first and last lines|Listing/.test(status)) t.listed = performance.now() - t.start;
+    if (t.listed && !t.counted && status === "") t.counted = performance.now() - t.start;
+    if (!t.counted) requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+});
+await page.locator('input[type="file"]').nth(1).setInputFiles(root);
+if (process.env.DEBUG) { await page.waitForTimeout(8000); console.log(await page.evaluate(() => JSON.stringify(window.__t)), await page.evaluate(() => document.querySelector(".cctv-library__status")?.textContent)); }
+await page.waitForFunction(() => window.__t.listed, null, { timeout: TIMEOUT, polling: 50 });
+const listing = await page.evaluate(() => window.__t);
+const listingLongest = await longest();
+
+// A project's sessions after a click on it.
+const click = await page.evaluate(async () => {
+  const button = [...document.querySelectorAll(".cctv-library__project")].find((b) => b.textContent.includes("app-12"));
+  const start = performance.now();
+  button.click();
+  while (!document.querySelector(".cctv-library__session .cctv-library__title")?.textContent.includes("project 12")) {
+    await new Promise((r) => requestAnimationFrame(r));
+  }
+  return performance.now() - start;
+});
+
+// Search every session (while they are still being counted, as a reader would).
+await page.evaluate(() => {
+  const t = (window.__s = {});
+  addEventListener("change", () => (t.start = performance.now()), { capture: true, once: true });
+  const check = () => {
+    const status = document.querySelector(".cctv-library__results [role=status]")?.textContent ?? "";
+    if (t.start && !t.first && document.querySelector(".cctv-library__hit")) t.first = performance.now() - t.start;
+    if (t.start && /^\d+ match(es)? in \d+ of \d+ sessions$/.test(status)) {
+      t.all = performance.now() - t.start;
+      t.status = status;
+    } else requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+});
+await page.locator(".cctv-library__search").fill(PLANTED);
+await page.locator(".cctv-library__search").press("Enter");
+await page.waitForFunction(() => window.__s.all, null, { timeout: TIMEOUT, polling: 50 });
+const search = await page.evaluate(() => window.__s);
+const searchLongest = await longest();
+const rssSearched = rendererRss();
+await page.waitForFunction(() => window.__t.counted, null, { timeout: TIMEOUT, polling: 100 });
+const counted = await page.evaluate(() => window.__t.counted);
+const countLongest = await longest();
+const rssAfter = rendererRss();
+await context.close();
+await chrome.close();
+await server.close();
+
+const s = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`);
+console.log(`folder: ${(bytes / 1e9).toFixed(2)} GB, 1,000 sessions in 50 projects\n`);
+console.log("| figure | value |\n|---|---|");
+console.log(`| projects on screen | ${s(listing.projects)} |`);
+console.log(`| every session listed from its ends | ${s(listing.listed)} |`);
+console.log(`| a project's sessions after a click | ${s(click)} |`);
+console.log(`| search: first result | ${s(search.first)} |`);
+console.log(`| search: all results (${search.status}) | ${s(search.all)} |`);
+console.log(`| every session counted | ${s(counted)} |`);
+console.log(`| longest task: listing / searching / counting | ${s(listingLongest)} / ${s(searchLongest)} / ${s(countLongest)} |`);
+console.log(`| renderer memory growth: after the search / at the end | ${((rssSearched - rssBefore) / bytes).toFixed(2)}x / ${((rssAfter - rssBefore) / bytes).toFixed(2)}x (${Math.round((rssAfter - rssBefore) / 1e6)} MB) |`);
