@@ -46,6 +46,9 @@ pub struct Matcher {
     /// The query has a digit: a number in a call's input is searched as serde_json writes it,
     /// which is not always how the line spells it (`1E5`), so calls are always decoded.
     digits: bool,
+    /// For such a query, its longest run of letters (`quartz` in `zebra-quartz-4471`): numbers
+    /// hold no letters but `e`, so a file that holds a match holds that run as it is.
+    letters: Option<RawFinder>,
     pub scope: Scope,
 }
 
@@ -83,7 +86,12 @@ impl Query {
             .then(|| RawFinder::new(text, self.case_sensitive))
             .flatten();
         let digits = text.chars().any(|c| c.is_ascii_digit());
-        Ok(Some(Matcher { regex, raw, digits, scope: self.scope }))
+        let run = text
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|run| run.len() >= 3 && !run.chars().all(|c| c.eq_ignore_ascii_case(&'e')))
+            .max_by_key(|run| run.len());
+        let letters = raw.as_ref().and(run).and_then(|run| RawFinder::new(run, self.case_sensitive));
+        Ok(Some(Matcher { regex, raw, digits, letters, scope: self.scope }))
     }
 }
 
@@ -120,11 +128,14 @@ impl Matcher {
     /// Whether `bytes` (a whole file as written) may hold a match: false only for a plain query
     /// whose raw text is nowhere in them and no `\u` escape could spell it.
     pub fn may_be_in_raw(&self, bytes: &[u8]) -> bool {
-        match &self.raw {
-            // A number in a call's input is searched as serde_json writes it, not as the file does.
-            Some(_) if self.digits => true,
-            Some(raw) => raw.may_be_in(bytes) || memchr::memmem::find(bytes, b"\\u").is_some(),
-            None => true,
+        let escaped = || memchr::memmem::find(bytes, b"\\u").is_some();
+        match (&self.raw, &self.letters) {
+            // A number in a call's input is searched as serde_json writes it, not as the file does:
+            // only the query's letters are sure to be there.
+            (Some(_), Some(letters)) if self.digits => letters.may_be_in(bytes) || escaped(),
+            (Some(_), None) if self.digits => true,
+            (Some(raw), _) => raw.may_be_in(bytes) || escaped(),
+            (None, _) => true,
         }
     }
 
