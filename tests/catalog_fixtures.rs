@@ -204,7 +204,8 @@ fn a_search_across_sessions_finds_a_sub_agents_tool_output_in_context_with_a_lin
 #[test]
 fn the_look_at_raw_bytes_never_rules_out_a_session_that_has_a_match() {
     // Queries with digits too: numbers in call inputs are searched as serde_json writes them.
-    let queries = ["line 1", "2025-06", "exit code 1", "toolu_01", "1.0", "README", "claude-opus-4", "100", "true"];
+    let queries =
+        ["line 1", "2025-06", "exit code 1", "toolu_01", "1.0", "README", "claude-opus-4", "100", "true"];
     let mut checked = 0;
     for path in fixture_files() {
         let name = path.to_string_lossy().into_owned();
@@ -214,9 +215,13 @@ fn the_look_at_raw_bytes_never_rules_out_a_session_that_has_a_match() {
             for case_sensitive in [false, true] {
                 let query = Query { text: text.into(), case_sensitive, ..Query::default() };
                 let matcher = query.matcher().unwrap().unwrap();
-                let found = ws.sessions.iter().any(|s| !cctv::present::search::hits(&ws, s, &matcher).is_empty());
+                let found =
+                    ws.sessions.iter().any(|s| !cctv::present::search::hits(&ws, s, &matcher).is_empty());
                 if found {
-                    assert!(matcher.may_be_in_raw(&bytes), "{name}: {text:?} matches but the raw look rules it out");
+                    assert!(
+                        matcher.may_be_in_raw(&bytes),
+                        "{name}: {text:?} matches but the raw look rules it out"
+                    );
                     checked += 1;
                 }
             }
@@ -224,7 +229,8 @@ fn the_look_at_raw_bytes_never_rules_out_a_session_that_has_a_match() {
     }
     assert!(checked > 100, "{checked}");
     // And it rules out: a query with digits whose letters are nowhere in the file.
-    let bytes = fixture("moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl");
+    let bytes =
+        fixture("moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl");
     let absent = Query { text: "zebra-quartz-4471".into(), ..Query::default() }.matcher().unwrap().unwrap();
     assert!(!absent.may_be_in_raw(&bytes));
 }

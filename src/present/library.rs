@@ -281,9 +281,14 @@ fn what(ws: &Workspace, item: &Item) -> String {
     }
 }
 
-/// `1 session`, `12 sessions`.
+/// `1 session`, `12 sessions`, `3 matches`.
 pub fn plural(n: u64, what: &str) -> String {
-    format!("{} {what}{}", format::thousands(n), if n == 1 { "" } else { "s" })
+    let ending = match n {
+        1 => "",
+        _ if what.ends_with("ch") || what.ends_with('s') || what.ends_with('x') => "es",
+        _ => "s",
+    };
+    format!("{} {what}{ending}", format::thousands(n))
 }
 
 #[cfg(test)]
@@ -319,6 +324,13 @@ mod tests {
         shelf.set_summary(1, b);
         shelf.set_summary(2, summary("Tiny", day(11, 9), day(13, 9), "main", "claude-opus-4-5"));
         shelf
+    }
+
+    #[test]
+    fn counts_read_as_english() {
+        assert_eq!(plural(1, "match"), "1 match");
+        assert_eq!(plural(3, "match"), "3 matches");
+        assert_eq!(plural(1200, "session"), "1,200 sessions");
     }
 
     #[test]

@@ -11,6 +11,8 @@
 //!
 //! Only the session opened is kept in memory; the list holds names, sizes and summaries.
 
+use std::sync::Arc;
+
 use js_sys::{Array, Promise, Uint8Array};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -32,8 +34,9 @@ use crate::present::search::{Matcher, Query};
 
 /// How many files' ends are read at once: the browser reads them in parallel.
 const ENDS_AT_ONCE: usize = 16;
-/// Matches kept per session (all are counted).
+/// Matches kept per session, and sessions whose matches are shown (all are counted).
 const FOUND_PER_SESSION: usize = 20;
+const SESSIONS_SHOWN: u64 = 200;
 /// How long a job works before the page may paint.
 const TASK_BUDGET_MS: f64 = 40.0;
 /// Bytes read per slice of a whole file.
@@ -46,6 +49,8 @@ const PARSE_STEP: usize = 2 * 1024 * 1024;
 pub struct FoundIn {
     /// Into the shelf's sessions.
     pub session: usize,
+    /// The project's path, on the first result of a project.
+    pub project: Option<String>,
     pub found: Vec<Found>,
     pub total: usize,
 }
@@ -63,7 +68,7 @@ pub struct Library {
     pub sort: RwSignal<SortBy>,
     pub filter: RwSignal<ListFilter>,
     pub query: RwSignal<Query>,
-    pub found: RwSignal<Vec<FoundIn>>,
+    pub found: RwSignal<Vec<Arc<FoundIn>>>,
     /// What the listing and counting jobs are doing; empty once done.
     pub status: RwSignal<String>,
     pub search_status: RwSignal<String>,
@@ -404,6 +409,23 @@ async fn sleep(ms: i32) {
     let _ = JsFuture::from(promise).await;
 }
 
+/// Every session, project by project (the project last active first, its sessions newest
+/// first), and each session's project path.
+fn by_project(library: Library) -> (Vec<usize>, Vec<String>) {
+    library.shelf.with_untracked(|s| {
+        let Some(s) = s else { return (Vec::new(), Vec::new()) };
+        let mut paths = vec![String::new(); s.sessions.len()];
+        let mut order = Vec::with_capacity(s.sessions.len());
+        for project in s.projects() {
+            for &session in &project.sessions {
+                paths[session] = project.path.clone();
+                order.push(session);
+            }
+        }
+        (order, paths)
+    })
+}
+
 /// Every session, the one last active first.
 fn newest_first(library: Library) -> Vec<usize> {
     library.shelf.with_untracked(|s| {
@@ -425,10 +447,12 @@ pub async fn search(viewer: Viewer, matcher: Matcher) {
     let latest = move || library.search_number.try_get_value() == Some(number);
     library.found.set(Vec::new());
     library.searching.set_value(true);
-    let order = newest_first(library);
+    // Project by project (the last active first), so results come grouped.
+    let (order, project_of) = by_project(library);
     let total = order.len();
     let mut turns = PageTurns::from_now();
     let (mut matches, mut sessions, mut done) = (0, 0, 0);
+    let mut last_project: Option<String> = None;
     // The next batch is read while this one is looked at.
     let mut batches = batches(library, &order).into_iter();
     let mut next = batches.next().map(|b| start_reading(library, b));
@@ -453,11 +477,17 @@ pub async fn search(viewer: Viewer, matcher: Matcher) {
             let Ok(ws) = ws else { continue };
             for s in &ws.sessions {
                 let (found, all) = found_in(&ws, s, &matcher, FOUND_PER_SESSION);
-                if all > 0 {
-                    matches += all;
-                    sessions += 1;
-                    library.found.update(|f| f.push(FoundIn { session, found, total: all }));
+                if all == 0 {
+                    continue;
                 }
+                matches += all;
+                sessions += 1;
+                if sessions > SESSIONS_SHOWN {
+                    continue;
+                }
+                let project = Some(project_of[session].clone()).filter(|p| Some(p) != last_project.as_ref());
+                last_project = Some(project_of[session].clone());
+                library.found.update(|f| f.push(Arc::new(FoundIn { session, project, found, total: all })));
             }
         }
     }

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use super::item::reader_zone;
-use super::library::{open_found, open_session, search, stop_search, FoundIn};
+use super::library::{open_found, open_session, search, stop_search};
 use super::state::use_viewer;
 use super::top::{OpenButtons, ThemeButton};
 use crate::present::format::size;
@@ -267,30 +267,13 @@ fn SessionList(
     }
 }
 
-/// What a search across sessions found, by project and session, as it is found.
+/// What a search across sessions found, by project and session, as it is found: sessions are
+/// searched project by project, so each result only needs to say when its project begins; results
+/// are added, never redrawn.
 #[component]
 fn SearchResults() -> impl IntoView {
     let viewer = use_viewer();
     let library = viewer.library;
-    let groups = move || {
-        let found = library.found.get();
-        library.shelf.with(|s| {
-            let Some(s) = s else { return Vec::new() };
-            // By project, in the order found (newest session first).
-            let mut groups: Vec<(String, Vec<FoundIn>)> = Vec::new();
-            let projects = s.projects();
-            for f in found {
-                let folder = &s.sessions[f.session].folder;
-                let path =
-                    projects.iter().find(|p| &p.folder == folder).map(|p| p.path.clone()).unwrap_or_default();
-                match groups.iter_mut().find(|g| g.0 == path) {
-                    Some(g) => g.1.push(f),
-                    None => groups.push((path, vec![f])),
-                }
-            }
-            groups
-        })
-    };
     view! {
         <section class="cctv-library__results" aria-label="search results">
             <div class="cctv-library__tools">
@@ -298,19 +281,19 @@ fn SearchResults() -> impl IntoView {
                 <button class="cctv-button" on:click=move |_| stop_search(library)>"Stop"</button>
                 <button class="cctv-button" on:click=move |_| library.query.update(|q| q.text.clear())>"Back to the list"</button>
             </div>
-            {move || groups().into_iter().map(|(path, sessions)| view! {
-                <h2 class="cctv-library__heading"><bdi>{path}</bdi></h2>
-                {sessions.into_iter().map(|f| {
+            <For each=move || library.found.get() key=|f| f.session let:f>
+                {
                     let row = library.shelf.with_untracked(|s| s.as_ref().map(|s| session_row(s, f.session, &reader_zone())));
                     let session = f.session;
                     view! {
+                        {f.project.clone().map(|path| view! { <h2 class="cctv-library__heading"><bdi>{path}</bdi></h2> })}
                         <div class="cctv-library__found">
                             <div>
                                 <bdi class="cctv-library__title">{row.map(|r| r.title).unwrap_or_default()}</bdi>
                                 <span class="cctv-muted">{format!(" · {}", plural(f.total as u64, "match"))}</span>
                             </div>
                             <ul>
-                                {f.found.into_iter().map(|hit| {
+                                {f.found.iter().cloned().map(|hit| {
                                     let fragment = hit.link.fragment();
                                     let go = move |_| open_found(viewer, session, fragment.clone());
                                     view! {
@@ -326,8 +309,8 @@ fn SearchResults() -> impl IntoView {
                             </ul>
                         </div>
                     }
-                }).collect_view()}
-            }).collect_view()}
+                }
+            </For>
         </section>
     }
 }

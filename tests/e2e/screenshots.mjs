@@ -1,7 +1,9 @@
-// Takes the README's screenshots from the built site: the demo and a real fixture, light and dark.
+// Takes the README's screenshots from the built site: the demo and a real fixture, light and dark,
+// and the list of every session.
 // Run with `make screenshots`; look at them before committing.
 
-import { mkdir } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve, browser, open, drop, waitForTitle, FIXTURES, ROOT } from "./harness.mjs";
 
@@ -60,6 +62,23 @@ for (const [name, viewport, scheme] of [
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(out, `${name}.png`) });
   await context.close();
+}
+// The list of every session: real projects folders from the fixtures, put together as one
+// ~/.claude/projects, one project open.
+{
+  const root = await mkdtemp(join(tmpdir(), "cctv-projects-"));
+  const copy = (from, to = "") => cp(join(FIXTURES, from), join(root, to), { recursive: true });
+  await copy("handgemacht-ai__claude-code-log/test/test_data/real_projects");
+  await copy("tensiondriven__athena/data/claude-logs/archive/20250608_234910_claude_projects_backup");
+  await copy("moredip__session-share/samples/claude-code-projects", "-Users-me-moredip");
+  const { page, context } = await open(chrome, server.url, { colorScheme: "light", viewport: { width: 1400, height: 800 } });
+  await page.locator('input[type="file"]').nth(1).setInputFiles(root);
+  await page.waitForFunction(() => document.querySelectorAll(".cctv-library__project").length && !document.querySelector(".cctv-library__status"));
+  await page.locator(".cctv-library__project", { hasText: "deep-manifest" }).click();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(out, "library.png") });
+  await context.close();
+  await rm(root, { recursive: true, force: true });
 }
 await chrome.close();
 await server.close();
