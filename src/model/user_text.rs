@@ -43,13 +43,32 @@ impl UserText {
     /// The prompt as one line of words: the text, `/name args`, or `! command`.
     pub fn headline(&self) -> Option<String> {
         let line = match self {
-            UserText::Typed { text, .. } => text.lines().find(|l| !l.trim().is_empty())?.trim().to_owned(),
+            UserText::Typed { text, .. } => {
+                after_wrapper(text).lines().find(|l| !l.trim().is_empty())?.trim().to_owned()
+            }
             UserText::Command { name, args } if args.trim().is_empty() => name.clone(),
             UserText::Command { name, args } => format!("{name} {}", args.trim()),
             UserText::Shell { command } => format!("! {}", command.trim()),
             _ => return None,
         };
         Some(line)
+    }
+}
+
+/// What follows a block that a tool wrapped around the words typed (Conductor opens each first
+/// prompt with `<system_instruction>…</system_instruction>`): a prompt is named by the words
+/// after it, where there are any, not by the wrapper's tag.
+fn after_wrapper(text: &str) -> &str {
+    let trimmed = text.trim_start();
+    let Some(name) = trimmed.strip_prefix('<').and_then(|t| t.split_once('>')).map(|(name, _)| name) else {
+        return text;
+    };
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        return text;
+    }
+    match trimmed.find(&format!("</{name}>")) {
+        Some(end) if !trimmed[end + name.len() + 3..].trim().is_empty() => &trimmed[end + name.len() + 3..],
+        _ => text,
     }
 }
 
@@ -175,6 +194,17 @@ fn tags(text: &str) -> (Vec<(&str, &str)>, &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prompt_wrapped_by_another_tool_is_named_by_the_words_after_the_wrapper() {
+        // Conductor's first prompt, as in the obsessiondb/chkit fixture.
+        let text = "<system_instruction>\nYou are working inside Conductor.\n</system_instruction>\n\ndo you have access to the skill?";
+        assert_eq!(user_text(text).headline().as_deref(), Some("do you have access to the skill?"));
+        // Nothing after it: the text as it is; a tag that is not a name is not a wrapper.
+        let only = "<system_instruction>\nhello\n</system_instruction>";
+        assert_eq!(user_text(only).headline().as_deref(), Some("<system_instruction>"));
+        assert_eq!(user_text("<b c>x</b> y").headline().as_deref(), Some("<b c>x</b> y"));
+    }
 
     #[test]
     fn slash_commands_as_claude_code_writes_them() {

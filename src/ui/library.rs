@@ -216,13 +216,21 @@ async fn read_ends(viewer: Viewer, number: u64) {
         if !latest() {
             return;
         }
+        let ids: Vec<Option<String>> = ends
+            .into_iter()
+            .zip(batch)
+            .map(|(e, &file)| match e {
+                Ok((name, head, tail, start)) => from_ends(&name, &head, &tail, start).session_id,
+                Err(reason) => {
+                    unreadable(viewer, file, &reason);
+                    None
+                }
+            })
+            .collect();
         library.shelf.update(|s| {
             let Some(s) = s else { return };
-            for (&file, ends) in batch.iter().zip(ends) {
-                let session_id = ends
-                    .ok()
-                    .and_then(|(name, head, tail, start)| from_ends(&name, &head, &tail, start).session_id);
-                s.place_loose(file, session_id.as_deref());
+            for (&file, id) in batch.iter().zip(ids) {
+                s.place_loose(file, id.as_deref());
             }
         });
         done += batch.len();
@@ -236,7 +244,14 @@ async fn read_ends(viewer: Viewer, number: u64) {
         }
         let summaries: Vec<_> = ends
             .into_iter()
-            .map(|e| e.ok().map(|(name, head, tail, start)| from_ends(&name, &head, &tail, start)))
+            .zip(&files)
+            .map(|(e, &file)| match e {
+                Ok((name, head, tail, start)) => Some(from_ends(&name, &head, &tail, start)),
+                Err(reason) => {
+                    unreadable(viewer, file, &reason);
+                    None
+                }
+            })
             .collect();
         library.shelf.update(|s| {
             let Some(s) = s else { return };
@@ -248,6 +263,14 @@ async fn read_ends(viewer: Viewer, number: u64) {
         done += batch.len();
         library.status.set(format!("Reading the sessions' first and last lines: {done} of {total} files"));
         next_frame().await;
+    }
+}
+
+/// Says that a file of the list could not be read, and why (its session stays listed, uncounted).
+fn unreadable(viewer: Viewer, file: usize, reason: &str) {
+    let name = viewer.library.shelf.with_untracked(|s| s.as_ref().map(|s| s.files[file].name.clone()));
+    if let Some(name) = name {
+        viewer.problems.update(|p| p.push((name, format!("could not be read: {reason}"))));
     }
 }
 
@@ -382,14 +405,21 @@ async fn count(viewer: Viewer, number: u64) {
         if !latest() {
             return;
         }
-        if let Ok(ws) = ws {
-            if let Some(s) = ws.sessions.first() {
-                let summary = whole(&ws, s);
-                library.shelf.update(|shelf| {
-                    if let Some(shelf) = shelf {
-                        shelf.set_summary(session, summary);
-                    }
-                });
+        match ws {
+            Ok(ws) => {
+                if let Some(s) = ws.sessions.first() {
+                    let summary = whole(&ws, s);
+                    library.shelf.update(|shelf| {
+                        if let Some(shelf) = shelf {
+                            shelf.set_summary(session, summary);
+                        }
+                    });
+                }
+            }
+            Err(reason) => {
+                if let Some(file) = library.shelf.with_untracked(|s| s.as_ref()?.sessions[session].file) {
+                    unreadable(viewer, file, &reason);
+                }
             }
         }
         next_frame().await;
