@@ -3,6 +3,7 @@
 
 mod common;
 
+use cctv::catalog::grams::Grams;
 use cctv::catalog::shelf::{FileInfo, Shelf};
 use cctv::catalog::summary::{from_ends, whole, Summary};
 use cctv::catalog::{wider, HEAD_BYTES, TAIL_BYTES};
@@ -202,7 +203,7 @@ fn a_search_across_sessions_finds_a_sub_agents_tool_output_in_context_with_a_lin
 }
 
 #[test]
-fn the_look_at_raw_bytes_never_rules_out_a_session_that_has_a_match() {
+fn the_look_at_raw_bytes_and_at_the_index_never_rules_out_a_session_that_has_a_match() {
     // Queries with digits too: numbers in call inputs are searched as serde_json writes them.
     let queries =
         ["line 1", "2025-06", "exit code 1", "toolu_01", "1.0", "README", "claude-opus-4", "100", "true"];
@@ -211,6 +212,7 @@ fn the_look_at_raw_bytes_never_rules_out_a_session_that_has_a_match() {
         let name = path.to_string_lossy().into_owned();
         let bytes = fixture(&name);
         let ws = normalize(vec![Input { name: name.clone(), bytes: bytes.clone() }]);
+        let grams = Grams::of(&[&bytes]);
         for text in queries {
             for case_sensitive in [false, true] {
                 let query = Query { text: text.into(), case_sensitive, ..Query::default() };
@@ -222,15 +224,22 @@ fn the_look_at_raw_bytes_never_rules_out_a_session_that_has_a_match() {
                         matcher.may_be_in_raw(&bytes),
                         "{name}: {text:?} matches but the raw look rules it out"
                     );
+                    assert!(
+                        matcher.may_be_in_grams(&grams),
+                        "{name}: {text:?} matches but the index rules it out"
+                    );
                     checked += 1;
                 }
             }
         }
     }
     assert!(checked > 100, "{checked}");
-    // And it rules out: a query with digits whose letters are nowhere in the file.
+    // And they rule out: a query with digits whose letters are nowhere in the file, and for the
+    // index (a bit per three bytes, so words made of common sequences pass) a rarer one.
     let bytes =
         fixture("moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl");
     let absent = Query { text: "zebra-quartz-4471".into(), ..Query::default() }.matcher().unwrap().unwrap();
     assert!(!absent.may_be_in_raw(&bytes));
+    let absent = Query { text: "xylophone wombat".into(), ..Query::default() }.matcher().unwrap().unwrap();
+    assert!(!absent.may_be_in_grams(&Grams::of(&[&bytes])));
 }

@@ -41,6 +41,11 @@ struct Probe {
 }
 
 impl RawFinder {
+    /// What is looked for, letters whose case is ignored in lower case.
+    pub fn needle(&self) -> &[u8] {
+        &self.needle
+    }
+
     /// `None` unless `needle` is at least two bytes of printable ASCII.
     pub fn new(needle: &str, case_sensitive: bool) -> Option<RawFinder> {
         let bytes = needle.as_bytes();

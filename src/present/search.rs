@@ -8,6 +8,7 @@ use regex::{Regex, RegexBuilder};
 
 use super::calls::call_text;
 use super::raw_find::RawFinder;
+use crate::catalog::grams::Grams;
 use crate::model::body::ToolResultContent;
 use crate::normalize::{outline, Item, ItemKind, Session, ThreadRef, Workspace};
 
@@ -47,8 +48,10 @@ pub struct Matcher {
     /// which is not always how the line spells it (`1E5`), so calls are always decoded.
     digits: bool,
     /// For such a query, its longest run of letters (`quartz` in `zebra-quartz-4471`): numbers
-    /// hold no letters but `e`, so a file that holds a match holds that run as it is.
+    /// hold no letters but `e`, so a file that holds a match holds that run as it is; and all its
+    /// runs of three letters or more, for an index of a file's three-byte sequences.
     letters: Option<RawFinder>,
+    letter_runs: Vec<String>,
     pub scope: Scope,
 }
 
@@ -86,12 +89,14 @@ impl Query {
             .then(|| RawFinder::new(text, self.case_sensitive))
             .flatten();
         let digits = text.chars().any(|c| c.is_ascii_digit());
-        let run = text
+        let letter_runs: Vec<String> = text
             .split(|c: char| !c.is_ascii_alphabetic())
             .filter(|run| run.len() >= 3 && !run.chars().all(|c| c.eq_ignore_ascii_case(&'e')))
-            .max_by_key(|run| run.len());
-        let letters = raw.as_ref().and(run).and_then(|run| RawFinder::new(run, self.case_sensitive));
-        Ok(Some(Matcher { regex, raw, digits, letters, scope: self.scope }))
+            .map(str::to_owned)
+            .collect();
+        let longest = letter_runs.iter().max_by_key(|run| run.len());
+        let letters = raw.as_ref().and(longest).and_then(|run| RawFinder::new(run, self.case_sensitive));
+        Ok(Some(Matcher { regex, raw, digits, letters, letter_runs, scope: self.scope }))
     }
 }
 
@@ -135,6 +140,16 @@ impl Matcher {
             (Some(_), Some(letters)) if self.digits => letters.may_be_in(bytes) || escaped(),
             (Some(_), None) if self.digits => true,
             (Some(raw), _) => raw.may_be_in(bytes) || escaped(),
+            (None, _) => true,
+        }
+    }
+
+    /// Whether a session whose files' three-byte sequences are `grams` may hold a match: the
+    /// same question as [`may_be_in_raw`](Self::may_be_in_raw), asked of an index.
+    pub fn may_be_in_grams(&self, grams: &Grams) -> bool {
+        match (&self.raw, &self.letters) {
+            (Some(_), _) if self.digits => self.letter_runs.iter().all(|run| grams.may_hold(run.as_bytes())),
+            (Some(raw), _) => grams.may_hold(raw.needle()),
             (None, _) => true,
         }
     }

@@ -11,6 +11,7 @@
 //!
 //! Only the session opened is kept in memory; the list holds names, sizes and summaries.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use js_sys::{Array, Promise, Uint8Array};
@@ -21,6 +22,7 @@ use web_sys::File;
 
 use super::load::{describe, load, next_frame, now, Named, PageTurns};
 use super::state::Viewer;
+use crate::catalog::grams::{Grams, GramsBuilder};
 use crate::catalog::shelf::{FileInfo, Shelf};
 use crate::catalog::summary::{from_ends, whole};
 use crate::catalog::{wider, HEAD_BYTES, TAIL_BYTES};
@@ -83,6 +85,9 @@ pub struct Library {
     opening_found: StoredValue<bool>,
     /// A search is running: counting waits for it.
     searching: StoredValue<bool>,
+    /// Each counted session's three-byte sequences: a search reads only the sessions whose
+    /// sequences hold its query's.
+    grams: StoredValue<HashMap<usize, Grams>>,
 }
 
 impl Library {
@@ -104,6 +109,7 @@ impl Library {
             embedded: StoredValue::new(false),
             opening_found: StoredValue::new(false),
             searching: StoredValue::new(false),
+            grams: StoredValue::new(HashMap::new()),
         }
     }
 
@@ -117,6 +123,7 @@ impl Library {
         self.number.update_value(|n| *n += 1);
         self.search_number.update_value(|n| *n += 1);
         self.searching.set_value(false);
+        self.grams.set_value(HashMap::new());
         self.shelf.set(None);
         self.files.set_value(Vec::new());
         self.showing.set(false);
@@ -348,8 +355,14 @@ async fn read_bytes(file: &File, from: f64, to: f64) -> Result<Vec<u8>, String> 
     Ok(Uint8Array::new(&buffer).to_vec())
 }
 
-/// Reads session `session`'s files whole and normalizes them, in steps.
-async fn read_session(library: Library, session: usize, turns: &mut PageTurns) -> Result<Workspace, String> {
+/// Reads session `session`'s files whole and normalizes them, in steps; with `grams`, makes the
+/// index of their three-byte sequences on the way.
+async fn read_session(
+    library: Library,
+    session: usize,
+    turns: &mut PageTurns,
+    mut grams: Option<&mut GramsBuilder>,
+) -> Result<Workspace, String> {
     let Some(files) = library.shelf.with_untracked(|s| {
         let s = s.as_ref()?;
         Some(s.sessions[session].files().map(|f| (f, s.files[f].clone())).collect::<Vec<_>>())
@@ -361,8 +374,15 @@ async fn read_session(library: Library, session: usize, turns: &mut PageTurns) -
     for (index, info) in files {
         let file = library.files.with_value(|all| all[index].clone());
         let size = info.size as f64;
+        if let Some(grams) = grams.as_deref_mut() {
+            grams.next_file();
+        }
         if beside(&info.name).is_some() {
-            side.push(Input { name: info.name, bytes: read_bytes(&file, 0.0, size).await? });
+            let bytes = read_bytes(&file, 0.0, size).await?;
+            if let Some(grams) = grams.as_deref_mut() {
+                grams.feed(&bytes);
+            }
+            side.push(Input { name: info.name, bytes });
             continue;
         }
         let mut growing = GrowingTranscript::new(info.name, info.size as usize)
@@ -373,7 +393,11 @@ async fn read_session(library: Library, session: usize, turns: &mut PageTurns) -
             let buffer =
                 JsFuture::from(read_promise(&file, from, to, size)).await.map_err(|e| describe(&e))?;
             let array = Uint8Array::new(&buffer);
+            let fed = growing.bytes_fed();
             growing.feed_in_place(array.length() as usize, |spare| array.copy_to_uninit(spare));
+            if let Some(grams) = grams.as_deref_mut() {
+                grams.feed(&growing.bytes()[fed..]);
+            }
             while !growing.step(PARSE_STEP) {
                 if turns.due() {
                     turns.pause().await;
@@ -401,9 +425,16 @@ async fn count(viewer: Viewer, number: u64) {
                 return;
             }
         }
-        let ws = read_session(library, session, &mut turns).await;
+        let size = library.shelf.with_untracked(|s| s.as_ref().map_or(0, |s| s.size(session)));
+        let mut grams = Grams::builder(size as usize);
+        let ws = read_session(library, session, &mut turns, Some(&mut grams)).await;
         if !latest() {
             return;
+        }
+        if ws.is_ok() {
+            library.grams.update_value(|all| {
+                all.insert(session, grams.finish());
+            });
         }
         match ws {
             Ok(ws) => {
@@ -478,10 +509,14 @@ pub async fn search(viewer: Viewer, matcher: Matcher) {
     library.found.set(Vec::new());
     library.searching.set_value(true);
     // Project by project (the last active first), so results come grouped.
-    let (order, project_of) = by_project(library);
+    let (mut order, project_of) = by_project(library);
     let total = order.len();
+    // Counted sessions whose three-byte sequences lack the query's are not read at all.
+    library
+        .grams
+        .with_value(|grams| order.retain(|s| grams.get(s).is_none_or(|g| matcher.may_be_in_grams(g))));
     let mut turns = PageTurns::from_now();
-    let (mut matches, mut sessions, mut done) = (0, 0, 0);
+    let (mut matches, mut sessions, mut done) = (0, 0, total - order.len());
     let mut last_project: Option<String> = None;
     // The next batch is read while this one is looked at.
     let mut batches = batches(library, &order).into_iter();
@@ -500,7 +535,7 @@ pub async fn search(viewer: Viewer, matcher: Matcher) {
         }
         done += looked_at;
         for session in holding {
-            let ws = read_session(library, session, &mut turns).await;
+            let ws = read_session(library, session, &mut turns, None).await;
             if !latest() {
                 return;
             }
