@@ -67,8 +67,10 @@ pub fn LibraryView() -> impl IntoView {
         }
     };
 
+    // On a phone the search options fold away behind a button, as in a session's bar.
+    let options_open = RwSignal::new(false);
     view! {
-        <header class="cctv-top">
+        <header class=move || if options_open.get() { "cctv-top cctv-top--options" } else { "cctv-top" }>
             <div class="cctv-top__row">
                 <span class="cctv-brand" title="Claude Code Transcript Viewer">"cctv"</span>
                 <OpenButtons />
@@ -108,6 +110,9 @@ pub fn LibraryView() -> impl IntoView {
                         </select>
                     </span>
                 </div>
+                <button class="cctv-button cctv-top__phone" aria-expanded=move || options_open.get().to_string() on:click=move |_| options_open.update(|o| *o = !*o)>
+                    "Options"
+                </button>
                 <ThemeButton />
             </div>
             {move || {
