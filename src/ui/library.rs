@@ -362,6 +362,7 @@ async fn read_session(
     session: usize,
     turns: &mut PageTurns,
     mut grams: Option<&mut GramsBuilder>,
+    mut prefetched: Vec<Option<Promise>>,
 ) -> Result<Workspace, String> {
     let Some(files) = library.shelf.with_untracked(|s| {
         let s = s.as_ref()?;
@@ -371,14 +372,19 @@ async fn read_session(
     };
     let mut transcripts = Vec::new();
     let mut side = Vec::new();
-    for (index, info) in files {
+    prefetched.resize(files.len(), None);
+    for ((index, info), mut ready) in files.into_iter().zip(prefetched) {
         let file = library.files.with_value(|all| all[index].clone());
         let size = info.size as f64;
+        // A file read already (in one piece), else read now, a slice at a time.
+        let mut read =
+            |from: f64, to: f64| ready.take().unwrap_or_else(|| read_promise(&file, from, to, size));
         if let Some(grams) = grams.as_deref_mut() {
             grams.next_file();
         }
         if beside(&info.name).is_some() {
-            let bytes = read_bytes(&file, 0.0, size).await?;
+            let buffer = JsFuture::from(read(0.0, size)).await.map_err(|e| describe(&e))?;
+            let bytes = Uint8Array::new(&buffer).to_vec();
             if let Some(grams) = grams.as_deref_mut() {
                 grams.feed(&bytes);
             }
@@ -390,8 +396,7 @@ async fn read_session(
         let mut from = 0.0;
         while from < size {
             let to = (from + READ_STEP).min(size);
-            let buffer =
-                JsFuture::from(read_promise(&file, from, to, size)).await.map_err(|e| describe(&e))?;
+            let buffer = JsFuture::from(read(from, to)).await.map_err(|e| describe(&e))?;
             let array = Uint8Array::new(&buffer);
             let fed = growing.bytes_fed();
             growing.feed_in_place(array.length() as usize, |spare| array.copy_to_uninit(spare));
@@ -410,41 +415,39 @@ async fn read_session(
     Ok(assemble_paced(transcripts, side, &mut Pace::with(turns)).await)
 }
 
-/// Reads each session whole, newest first, for its counts.
+/// Reads each session whole, newest first, for its counts. The next session's files are read
+/// while one is parsed, and the list is updated a few times a second, not per session.
 async fn count(viewer: Viewer, number: u64) {
     let library = viewer.library;
     let latest = move || library.number.try_get_value() == Some(number);
     let order = newest_first(library);
     let total = order.len();
     let mut turns = PageTurns::from_now();
-    for (done, session) in order.into_iter().enumerate() {
-        library.status.set(format!("Counting prompts and tool calls: {done} of {total} sessions"));
+    let mut next = order.first().map(|&s| prefetch(library, s));
+    let mut counted = Vec::new();
+    let mut shown_at = now();
+    for (done, &session) in order.iter().enumerate() {
         while library.searching.get_value() {
             sleep(100).await;
             if !latest() {
                 return;
             }
         }
+        let reads = next.take().unwrap_or_default();
+        next = order.get(done + 1).map(|&s| prefetch(library, s));
         let size = library.shelf.with_untracked(|s| s.as_ref().map_or(0, |s| s.size(session)));
         let mut grams = Grams::builder(size as usize);
-        let ws = read_session(library, session, &mut turns, Some(&mut grams)).await;
+        let ws = read_session(library, session, &mut turns, Some(&mut grams), reads).await;
         if !latest() {
             return;
         }
-        if ws.is_ok() {
-            library.grams.update_value(|all| {
-                all.insert(session, grams.finish());
-            });
-        }
         match ws {
             Ok(ws) => {
+                library.grams.update_value(|all| {
+                    all.insert(session, grams.finish());
+                });
                 if let Some(s) = ws.sessions.first() {
-                    let summary = whole(&ws, s);
-                    library.shelf.update(|shelf| {
-                        if let Some(shelf) = shelf {
-                            shelf.set_summary(session, summary);
-                        }
-                    });
+                    counted.push((session, whole(&ws, s)));
                 }
             }
             Err(reason) => {
@@ -453,7 +456,20 @@ async fn count(viewer: Viewer, number: u64) {
                 }
             }
         }
-        next_frame().await;
+        if now() - shown_at >= SHOW_EVERY_MS || done + 1 == total {
+            library.status.set(format!("Counting prompts and tool calls: {} of {total} sessions", done + 1));
+            library.shelf.update(|shelf| {
+                if let Some(shelf) = shelf {
+                    for (session, summary) in counted.drain(..) {
+                        shelf.set_summary(session, summary);
+                    }
+                }
+            });
+            shown_at = now();
+        }
+        if turns.due() {
+            turns.pause().await;
+        }
     }
     library.shelf.update(|s| {
         if let Some(s) = s {
@@ -461,6 +477,24 @@ async fn count(viewer: Viewer, number: u64) {
         }
     });
     library.status.set(String::new());
+}
+
+/// How often counting shows what it counted.
+const SHOW_EVERY_MS: f64 = 250.0;
+
+/// Starts reading the files of `session` that are read in one piece (those up to [`READ_STEP`]).
+fn prefetch(library: Library, session: usize) -> Vec<Option<Promise>> {
+    let files = library.shelf.with_untracked(|s| {
+        let Some(s) = s else { return Vec::new() };
+        s.sessions[session].files().map(|f| (f, s.files[f].size as f64)).collect::<Vec<_>>()
+    });
+    files
+        .into_iter()
+        .map(|(index, size)| {
+            (size <= READ_STEP)
+                .then(|| read_promise(&library.files.with_value(|all| all[index].clone()), 0.0, size, size))
+        })
+        .collect()
 }
 
 async fn sleep(ms: i32) {
@@ -535,7 +569,7 @@ pub async fn search(viewer: Viewer, matcher: Matcher) {
         }
         done += looked_at;
         for session in holding {
-            let ws = read_session(library, session, &mut turns, None).await;
+            let ws = read_session(library, session, &mut turns, None, Vec::new()).await;
             if !latest() {
                 return;
             }
