@@ -171,6 +171,7 @@ pub async fn open(viewer: Viewer, files: Vec<Named>) {
     viewer.problems.set(Vec::new());
     viewer.progress.set(None);
     viewer.workspace.set(None);
+    library.showing.set(true);
     library.status.set(format!("Listing {} files", files.len()));
     let mut infos = Vec::with_capacity(files.len());
     let mut since = now();
@@ -188,7 +189,6 @@ pub async fn open(viewer: Viewer, files: Vec<Named>) {
     library.files.set_value(files.into_iter().map(|n| n.file).collect());
     library.project.set(None);
     library.shelf.set(Some(Shelf::new(infos)));
-    library.showing.set(true);
     read_ends(viewer, number).await;
     if !latest() {
         return;
@@ -197,7 +197,7 @@ pub async fn open(viewer: Viewer, files: Vec<Named>) {
     if !library.embedded.get_value() {
         let hash = window().location().hash().unwrap_or_default();
         if let Some(session) = session_of(&hash).and_then(|key| library.find(&key)) {
-            open_session(viewer, session, None);
+            open_session(viewer, session, Some(hash.trim_start_matches('#').to_owned()));
         }
     }
     count(viewer, number).await;
@@ -625,7 +625,7 @@ fn batches(library: Library, order: &[usize]) -> Vec<Vec<usize>> {
     })
 }
 
-/// A batch of sessions whose files are being read: (session, file) per file, and the reads.
+/// A batch of sessions whose files are being read: the session of each file, and the reads.
 struct Reading {
     batch: Vec<usize>,
     files: Vec<usize>,
@@ -640,6 +640,11 @@ fn start_reading(library: Library, batch: Vec<usize>) -> Reading {
     });
     let reads = Array::new();
     for &(_, index, size) in &files {
+        if size > BATCH_BYTES {
+            // Too large to look at in one piece: its session is read as a session, in slices.
+            reads.push(&Promise::resolve(&wasm_bindgen::JsValue::NULL));
+            continue;
+        }
         let file = library.files.with_value(|all| all[index].clone());
         reads.push(&read_promise(&file, 0.0, size as f64, size as f64));
     }
@@ -662,7 +667,7 @@ async fn may_hold(reading: Reading, matcher: &Matcher) -> Vec<usize> {
         }
         let value = js_sys::Reflect::get(&buffers.get(i as u32), &"value".into()).ok();
         let Some(buffer) = value.and_then(|v| v.dyn_into::<js_sys::ArrayBuffer>().ok()) else {
-            // Unreadable here: the session's own read says why.
+            // Unreadable (the session's own read says why), or too large to look at whole.
             holding.push(session);
             continue;
         };

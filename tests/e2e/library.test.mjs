@@ -70,6 +70,15 @@ test("a projects folder opens on its projects and sessions; a search across them
     await page.locator(".cctv-library__session").first().waitFor();
     assert.deepEqual(errors, []);
     await context.close();
+
+    // A link into one session, opened in a fresh browser, leads there once the folder is opened.
+    const link = `${web.server.url}#s=${uuid(1, 3, 5)}&i=${uuid(2, 3, 5)}`;
+    const fresh = await open(web.chrome, link);
+    await fresh.page.locator('input[type="file"]').nth(1).setInputFiles(root);
+    await fresh.page.locator(".cctv-item--target", { hasText: "Task number 5 of project 3" }).waitFor({ timeout: 20000 });
+    assert.match(fresh.page.url(), new RegExp(`#s=${uuid(1, 3, 5)}&i=${uuid(2, 3, 5)}$`));
+    assert.deepEqual(fresh.errors, []);
+    await fresh.context.close();
   } finally {
     await rm(root, { recursive: true, force: true });
   }
