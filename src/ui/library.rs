@@ -85,6 +85,8 @@ pub struct Library {
     opening_found: StoredValue<bool>,
     /// A search is running: counting waits for it.
     searching: StoredValue<bool>,
+    /// What the last search looked for (unless stopped): back on the list, it is not run again.
+    pub searched: StoredValue<Option<Matcher>>,
     /// Each counted session's three-byte sequences: a search reads only the sessions whose
     /// sequences hold its query's.
     grams: StoredValue<HashMap<usize, Grams>>,
@@ -109,6 +111,7 @@ impl Library {
             embedded: StoredValue::new(false),
             opening_found: StoredValue::new(false),
             searching: StoredValue::new(false),
+            searched: StoredValue::new(None),
             grams: StoredValue::new(HashMap::new()),
         }
     }
@@ -123,6 +126,7 @@ impl Library {
         self.number.update_value(|n| *n += 1);
         self.search_number.update_value(|n| *n += 1);
         self.searching.set_value(false);
+        self.searched.set_value(None);
         self.grams.set_value(HashMap::new());
         self.shelf.set(None);
         self.files.set_value(Vec::new());
@@ -542,6 +546,7 @@ pub async fn search(viewer: Viewer, matcher: Matcher) {
     let latest = move || library.search_number.try_get_value() == Some(number);
     library.found.set(Vec::new());
     library.searching.set_value(true);
+    library.searched.set_value(Some(matcher.clone()));
     // Project by project (the last active first), so results come grouped.
     let (mut order, project_of) = by_project(library);
     let total = order.len();
@@ -599,6 +604,7 @@ pub async fn search(viewer: Viewer, matcher: Matcher) {
 /// Stops the search running, if any.
 pub fn stop_search(library: Library) {
     library.search_number.update_value(|n| *n += 1);
+    library.searched.set_value(None);
     library.searching.set_value(false);
     library.search_status.set(String::new());
 }

@@ -40,6 +40,8 @@ pub fn LibraryView() -> impl IntoView {
     };
     let matcher = Memo::new(move |_| library.query.with(|q| q.matcher()));
     Effect::new(move |_| match matcher.get() {
+        // Back on the list, the search that ran (or runs) is not started again.
+        Ok(Some(m)) if library.searched.with_value(|s| s.as_ref() == Some(&m)) => {}
         Ok(Some(m)) => leptos::task::spawn_local(search(viewer, m)),
         _ => {
             stop_search(library);
