@@ -457,7 +457,7 @@ fn mark(name: &str) {
 }
 
 /// Starts reading `file[from..to]`.
-pub fn read_slice(
+fn read_slice(
     file: &File,
     from: f64,
     to: f64,
