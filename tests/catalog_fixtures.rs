@@ -243,3 +243,48 @@ fn the_look_at_raw_bytes_and_at_the_index_never_rules_out_a_session_that_has_a_m
     let absent = Query { text: "xylophone wombat".into(), ..Query::default() }.matcher().unwrap().unwrap();
     assert!(!absent.may_be_in_grams(&Grams::of(&[&bytes])));
 }
+
+#[test]
+fn a_session_read_in_pieces_off_the_page_counts_and_searches_as_when_read_whole() {
+    use cctv::catalog::scan::SessionReader;
+    let inputs = common::folder("moredip__session-share/samples/claude-code-projects");
+    let size = inputs.iter().map(|i| i.bytes.len()).sum();
+    let ws = normalize(inputs.clone());
+    let query = Query { text: "adjectives describe".into(), ..Query::default() };
+    let matcher = query.matcher().unwrap().unwrap();
+    for piece in [1 << 20, 4093, 7] {
+        let mut reader = SessionReader::new(size, true);
+        for input in &inputs {
+            reader.next_file(&input.name, input.bytes.len()).unwrap();
+            for chunk in input.bytes.chunks(piece) {
+                // Both ways in: as a browser copies (in place) and from a slice.
+                if chunk.len() % 2 == 0 {
+                    reader.feed_in_place(chunk.len(), |spare| {
+                        for (to, &from) in spare.iter_mut().zip(chunk) {
+                            to.write(from);
+                        }
+                        // SAFETY: every byte was written just above.
+                        unsafe {
+                            std::slice::from_raw_parts_mut(spare.as_mut_ptr().cast::<u8>(), spare.len())
+                        }
+                    });
+                } else {
+                    reader.feed(chunk);
+                }
+            }
+        }
+        assert!(reader.may_hold(&matcher));
+        let absent =
+            Query { text: "zebra-quartz-4471".into(), ..Query::default() }.matcher().unwrap().unwrap();
+        assert!(!reader.may_hold(&absent));
+        let scanned = reader.finish();
+        assert_eq!(scanned.count(), Some(whole(&ws, &ws.sessions[0])), "pieces of {piece}");
+        let all: Vec<&[u8]> = inputs.iter().map(|i| &i.bytes[..]).collect();
+        assert_eq!(scanned.grams, Some(Grams::of(&all)));
+        let found = scanned.search(&matcher, 5);
+        let (expected, total) = found_in(&ws, &ws.sessions[0], &matcher, 5);
+        assert_eq!(found.len(), 1);
+        assert_eq!((&found[0].found, found[0].total), (&expected, total));
+        assert!(total >= 1);
+    }
+}

@@ -7,6 +7,10 @@ use leptos::prelude::*;
 
 fn main() {
     console_error_panic_hook::set_once();
+    // The session list's workers run this same wasm (src/ui/worker.rs): there is nothing to mount.
+    if web_sys::window().is_none() {
+        return;
+    }
     // `?max-mb=N` lowers the size limit, to see what happens to a file too large for the tab.
     let search = window().location().search().unwrap_or_default();
     let max_bytes = search

@@ -65,6 +65,26 @@ impl Grams {
     pub fn size(&self) -> usize {
         self.bits.len() * 8
     }
+
+    /// As bytes, for a worker to hand them to the page: its order, whether it is unsure, then
+    /// the bits.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(2 + self.size());
+        out.extend([self.order as u8, u8::from(self.unsure)]);
+        out.extend(self.bits.iter().flat_map(|w| w.to_le_bytes()));
+        out
+    }
+
+    /// Back from [`to_bytes`](Self::to_bytes); `None` for bytes it could not have written.
+    pub fn from_bytes(bytes: &[u8]) -> Option<Grams> {
+        let (&[order, unsure], bits) = bytes.split_first_chunk::<2>()?;
+        let order = u32::from(order);
+        if !(MIN_ORDER..=MAX_ORDER).contains(&order) || bits.len() != 1 << (order - 3) {
+            return None;
+        }
+        let bits = bits.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))).collect();
+        Some(Grams { bits, order, unsure: unsure != 0 })
+    }
 }
 
 /// [`Grams`] being made: the last bytes fed are kept, so a sequence cut by a slice's end counts.
@@ -120,6 +140,16 @@ fn fold(b: u8) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grams_go_through_bytes_and_back_unchanged() {
+        let grams = Grams::of(&[b"some text \\u00e9", &[b'x'; 100_000]]);
+        assert_eq!(Grams::from_bytes(&grams.to_bytes()), Some(grams.clone()));
+        let bytes = grams.to_bytes();
+        assert_eq!(Grams::from_bytes(&bytes[..bytes.len() - 1]), None);
+        assert_eq!(Grams::from_bytes(&[]), None);
+        assert_eq!(Grams::from_bytes(&[40, 0]), None);
+    }
 
     #[test]
     fn every_sequence_of_the_files_is_held_and_most_others_are_not() {

@@ -7,6 +7,7 @@
 
 pub mod grams;
 pub mod project;
+pub mod scan;
 pub mod shelf;
 pub mod summary;
 

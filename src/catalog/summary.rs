@@ -8,7 +8,7 @@
 use crate::model::Transcript;
 use crate::normalize::{assemble, Session, Workspace};
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     pub session_id: Option<String>,
     /// The person's title, else Claude's, else a summary, else the first typed prompt.
@@ -30,7 +30,7 @@ pub struct Summary {
     pub counts: Option<Counts>,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Counts {
     pub prompts: u64,
     pub tool_calls: u64,

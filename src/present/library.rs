@@ -205,7 +205,7 @@ pub fn choices(shelf: &Shelf, project: &Project) -> FilterChoices {
 
 /// A match found by a search across sessions: a link to its row, what the row is, and the text
 /// around the first match (`before`, `matched`, `after`, each one line of plain text).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Found {
     pub link: Link,
     pub what: String,

@@ -13,14 +13,14 @@
 use super::format::isolate;
 use crate::normalize::{ids, Session, ThreadRef, Workspace};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Anchor {
     Row(String),
     Turn(String),
     Agent(String),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Link {
     /// The session the place is in; `None` for a bare `#<row id>`.
     pub session: Option<String>,

@@ -13,7 +13,7 @@ use crate::model::body::ToolResultContent;
 use crate::normalize::{outline, Item, ItemKind, Session, ThreadRef, Workspace};
 
 /// Where to look.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Scope {
     #[default]
     Everything,
@@ -24,7 +24,7 @@ pub enum Scope {
 }
 
 /// What the reader typed in the search box, with its options.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Query {
     pub text: String,
     pub case_sensitive: bool,

@@ -1,17 +1,19 @@
 //! Every session in a folder: a whole `~/.claude/projects` (or one project's folder) handed over
 //! at once opens on a list of its projects and their sessions instead of loading it all.
 //!
-//! Three jobs read the files, each in steps that leave the page free between them:
-//! - listing: the two ends of each session's file ([`catalog::summary::from_ends`]), so the list
-//!   appears after a few kB per session, not after GBs;
-//! - counting: then each session read whole, one at a time, for what only every line can say
-//!   (prompts, tool calls, sub-agents), its bytes let go before the next;
-//! - searching: every session whose bytes may hold the query read whole and searched with the
-//!   same matcher as a single session, its matches shown as they are found.
+//! Three jobs read the files:
+//! - listing: the two ends of each session's file ([`catalog::summary::from_ends`]), read by the
+//!   page in steps that leave it free between them, so the list appears after a few kB per
+//!   session, not after GBs;
+//! - counting: then each session read whole by a worker ([`super::pool`]), for what only every
+//!   line can say (prompts, tool calls, sub-agents) and for its grams;
+//! - searching: every session that may hold the query read whole by a worker and searched with
+//!   the same matcher as a single session, its matches shown as they are found.
 //!
-//! Only the session opened is kept in memory; the list holds names, sizes and summaries.
+//! Only the session opened is kept in the page's memory; the list holds names, sizes, summaries
+//! and grams.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use js_sys::{Array, Promise, Uint8Array};
@@ -20,17 +22,16 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
 
-use super::load::{describe, load, next_frame, now, Named, PageTurns};
+use super::load::{describe, load, next_frame, now, Named};
+use super::pool::{Answer, Kind, Pool, Stopped};
 use super::state::Viewer;
-use crate::catalog::grams::{Grams, GramsBuilder};
+use super::worker::{Done, Work};
+use crate::catalog::grams::Grams;
+use crate::catalog::scan::FoundSet;
 use crate::catalog::shelf::{FileInfo, Shelf};
-use crate::catalog::summary::{from_ends, whole};
+use crate::catalog::summary::{from_ends, Summary};
 use crate::catalog::{wider, HEAD_BYTES, TAIL_BYTES};
-use crate::model::GrowingTranscript;
-use crate::normalize::beside::beside;
-use crate::normalize::pace::{Pace, Pause};
-use crate::normalize::{assemble_paced, Input, Workspace};
-use crate::present::library::{found_in, plural, Found, ListFilter, SortBy};
+use crate::present::library::{plural, Found, ListFilter, SortBy};
 use crate::present::link::{session_fragment, session_key, session_of};
 use crate::present::search::{Matcher, Query};
 
@@ -39,12 +40,8 @@ const ENDS_AT_ONCE: usize = 16;
 /// Matches kept per session, and sessions whose matches are shown (all are counted).
 const FOUND_PER_SESSION: usize = 20;
 const SESSIONS_SHOWN: u64 = 200;
-/// How long a job works before the page may paint.
+/// How long listing works before the page may paint.
 const TASK_BUDGET_MS: f64 = 40.0;
-/// Bytes read per slice of a whole file.
-const READ_STEP: f64 = 16.0 * 1024.0 * 1024.0;
-/// Bytes parsed per step.
-const PARSE_STEP: usize = 2 * 1024 * 1024;
 
 /// What a search across sessions found in one session.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,6 +87,8 @@ pub struct Library {
     /// Each counted session's three-byte sequences: a search reads only the sessions whose
     /// sequences hold its query's.
     grams: StoredValue<HashMap<usize, Grams>>,
+    /// The workers that count and search, started with the first folder.
+    pool: StoredValue<Option<Pool>, LocalStorage>,
 }
 
 impl Library {
@@ -113,6 +112,7 @@ impl Library {
             searching: StoredValue::new(false),
             searched: StoredValue::new(None),
             grams: StoredValue::new(HashMap::new()),
+            pool: StoredValue::new_local(None),
         }
     }
 
@@ -128,6 +128,10 @@ impl Library {
         self.searching.set_value(false);
         self.searched.set_value(None);
         self.grams.set_value(HashMap::new());
+        if let Some(pool) = self.pool.with_value(Clone::clone) {
+            pool.stop(Kind::Count);
+            pool.stop(Kind::Search);
+        }
         self.shelf.set(None);
         self.files.set_value(Vec::new());
         self.showing.set(false);
@@ -223,25 +227,14 @@ async fn read_ends(viewer: Viewer, number: u64) {
     let total = jobs.len() + loose.len();
     let mut done = 0;
     for batch in loose.chunks(ENDS_AT_ONCE) {
-        let ends = read_batch(library, batch).await;
+        let summaries = summaries(viewer, batch).await;
         if !latest() {
             return;
         }
-        let ids: Vec<Option<String>> = ends
-            .into_iter()
-            .zip(batch)
-            .map(|(e, &file)| match e {
-                Ok((name, head, tail, start)) => from_ends(&name, &head, &tail, start).session_id,
-                Err(reason) => {
-                    unreadable(viewer, file, &reason);
-                    None
-                }
-            })
-            .collect();
         library.shelf.update(|s| {
             let Some(s) = s else { return };
-            for (&file, id) in batch.iter().zip(ids) {
-                s.place_loose(file, id.as_deref());
+            for (&file, summary) in batch.iter().zip(summaries) {
+                s.place_loose(file, summary.and_then(|s| s.session_id).as_deref());
             }
         });
         done += batch.len();
@@ -249,21 +242,10 @@ async fn read_ends(viewer: Viewer, number: u64) {
     }
     for batch in jobs.chunks(ENDS_AT_ONCE) {
         let files: Vec<usize> = batch.iter().map(|(_, f)| *f).collect();
-        let ends = read_batch(library, &files).await;
+        let summaries = summaries(viewer, &files).await;
         if !latest() {
             return;
         }
-        let summaries: Vec<_> = ends
-            .into_iter()
-            .zip(&files)
-            .map(|(e, &file)| match e {
-                Ok((name, head, tail, start)) => Some(from_ends(&name, &head, &tail, start)),
-                Err(reason) => {
-                    unreadable(viewer, file, &reason);
-                    None
-                }
-            })
-            .collect();
         library.shelf.update(|s| {
             let Some(s) = s else { return };
             for (&(session, _), summary) in batch.iter().zip(summaries) {
@@ -275,6 +257,22 @@ async fn read_ends(viewer: Viewer, number: u64) {
         library.status.set(format!("Reading the sessions' first and last lines: {done} of {total} files"));
         next_frame().await;
     }
+}
+
+/// What the ends of `files` say, read at once; `None` for a file that could not be read (and
+/// says so).
+async fn summaries(viewer: Viewer, files: &[usize]) -> Vec<Option<Summary>> {
+    let ends = read_batch(viewer.library, files).await;
+    ends.into_iter()
+        .zip(files)
+        .map(|(e, &file)| match e {
+            Ok((name, head, tail, start)) => Some(from_ends(&name, &head, &tail, start)),
+            Err(reason) => {
+                unreadable(viewer, file, &reason);
+                None
+            }
+        })
+        .collect()
 }
 
 /// Says that a file of the list could not be read, and why (its session stays listed, uncounted).
@@ -359,109 +357,87 @@ async fn read_bytes(file: &File, from: f64, to: f64) -> Result<Vec<u8>, String> 
     Ok(Uint8Array::new(&buffer).to_vec())
 }
 
-/// Reads session `session`'s files whole and normalizes them, in steps; with `grams`, makes the
-/// index of their three-byte sequences on the way.
-async fn read_session(
-    library: Library,
-    session: usize,
-    turns: &mut PageTurns,
-    mut grams: Option<&mut GramsBuilder>,
-    mut prefetched: Vec<Option<Promise>>,
-) -> Result<Workspace, String> {
-    let Some(files) = library.shelf.with_untracked(|s| {
-        let s = s.as_ref()?;
-        Some(s.sessions[session].files().map(|f| (f, s.files[f].clone())).collect::<Vec<_>>())
-    }) else {
-        return Err("closed".into());
-    };
-    let mut transcripts = Vec::new();
-    let mut side = Vec::new();
-    prefetched.resize(files.len(), None);
-    for ((index, info), mut ready) in files.into_iter().zip(prefetched) {
-        let file = library.files.with_value(|all| all[index].clone());
-        let size = info.size as f64;
-        // A file read already (in one piece), else read now, a slice at a time.
-        let mut read =
-            |from: f64, to: f64| ready.take().unwrap_or_else(|| read_promise(&file, from, to, size));
-        if let Some(grams) = grams.as_deref_mut() {
-            grams.next_file();
-        }
-        if beside(&info.name).is_some() {
-            let buffer = JsFuture::from(read(0.0, size)).await.map_err(|e| describe(&e))?;
-            let bytes = Uint8Array::new(&buffer).to_vec();
-            if let Some(grams) = grams.as_deref_mut() {
-                grams.feed(&bytes);
-            }
-            side.push(Input { name: info.name, bytes });
-            continue;
-        }
-        let mut growing = GrowingTranscript::new(info.name, info.size as usize)
-            .map_err(|_| "not enough memory".to_owned())?;
-        let mut from = 0.0;
-        while from < size {
-            let to = (from + READ_STEP).min(size);
-            let buffer = JsFuture::from(read(from, to)).await.map_err(|e| describe(&e))?;
-            let array = Uint8Array::new(&buffer);
-            let fed = growing.bytes_fed();
-            growing.feed_in_place(array.length() as usize, |spare| array.copy_to_uninit(spare));
-            if let Some(grams) = grams.as_deref_mut() {
-                grams.feed(&growing.bytes()[fed..]);
-            }
-            while !growing.step(PARSE_STEP) {
-                if turns.due() {
-                    turns.pause().await;
-                }
-            }
-            from = to;
-        }
-        transcripts.push(growing.finish());
-    }
-    Ok(assemble_paced(transcripts, side, &mut Pace::with(turns)).await)
+/// A session's files as a worker is handed them: name, size, file.
+fn files_of(library: Library, session: usize) -> Vec<(String, f64, File)> {
+    library.shelf.with_untracked(|s| {
+        let Some(s) = s else { return Vec::new() };
+        library.files.with_value(|all| {
+            s.sessions[session]
+                .files()
+                .map(|f| (s.files[f].name.clone(), s.files[f].size as f64, all[f].clone()))
+                .collect()
+        })
+    })
 }
 
-/// Reads each session whole, newest first, for its counts. The next session's files are read
-/// while one is parsed, and the list is updated a few times a second, not per session.
+/// The workers, started with the first folder.
+fn pool(library: Library) -> Pool {
+    if let Some(pool) = library.pool.with_value(Clone::clone) {
+        return pool;
+    }
+    let pool = Pool::new();
+    library.pool.set_value(Some(pool.clone()));
+    pool
+}
+
+/// Has each session read whole by the workers, newest first, for its counts and grams; the
+/// list is updated a few times a second, not per session. A search stops it; it goes on after.
 async fn count(viewer: Viewer, number: u64) {
     let library = viewer.library;
     let latest = move || library.number.try_get_value() == Some(number);
     let order = newest_first(library);
     let total = order.len();
-    let mut turns = PageTurns::from_now();
-    let mut next = order.first().map(|&s| prefetch(library, s));
+    let pool = pool(library);
+    let mut asked = VecDeque::new();
+    let mut next = 0;
     let mut counted = Vec::new();
     let mut shown_at = now();
-    for (done, &session) in order.iter().enumerate() {
+    let mut done = 0;
+    while done < total {
         while library.searching.get_value() {
             sleep(100).await;
             if !latest() {
                 return;
             }
         }
-        let reads = next.take().unwrap_or_default();
-        next = order.get(done + 1).map(|&s| prefetch(library, s));
-        let size = library.shelf.with_untracked(|s| s.as_ref().map_or(0, |s| s.size(session)));
-        let mut grams = Grams::builder(size as usize);
-        let ws = read_session(library, session, &mut turns, Some(&mut grams), reads).await;
+        while asked.len() < pool.depth() && next < total {
+            let session = order[next];
+            asked.push_back((next, pool.run(Kind::Count, Work::Count, &files_of(library, session))));
+            next += 1;
+        }
+        let Some((at, answer)) = asked.pop_front() else { break };
+        let answer = answer.await;
         if !latest() {
             return;
         }
-        match ws {
-            Ok(ws) => {
-                library.grams.update_value(|all| {
-                    all.insert(session, grams.finish());
-                });
-                if let Some(s) = ws.sessions.first() {
-                    counted.push((session, whole(&ws, s)));
+        let session = order[at];
+        match answer {
+            // Stopped for a search: asked again once it is done.
+            Err(Stopped) => {
+                next = at;
+                asked.clear();
+                continue;
+            }
+            Ok(Answer { done: Done::Counted(summary), grams }) => {
+                if let Some(grams) = grams {
+                    library.grams.update_value(|all| {
+                        all.insert(session, grams);
+                    });
+                }
+                if let Some(summary) = summary {
+                    counted.push((session, summary));
                 }
             }
-            Err(reason) => {
+            Ok(Answer { done: Done::Failed(reason), .. }) => {
                 if let Some(file) = library.shelf.with_untracked(|s| s.as_ref()?.sessions[session].file) {
                     unreadable(viewer, file, &reason);
                 }
             }
+            Ok(_) => {}
         }
-        if now() - shown_at >= SHOW_EVERY_MS || done + 1 == total {
-            library.status.set(format!("Counting prompts and tool calls: {} of {total} sessions", done + 1));
+        done = at + 1;
+        if now() - shown_at >= SHOW_EVERY_MS || done == total {
+            library.status.set(format!("Counting prompts and tool calls: {done} of {total} sessions"));
             library.shelf.update(|shelf| {
                 if let Some(shelf) = shelf {
                     for (session, summary) in counted.drain(..) {
@@ -471,12 +447,12 @@ async fn count(viewer: Viewer, number: u64) {
             });
             shown_at = now();
         }
-        if turns.due() {
-            turns.pause().await;
-        }
     }
     library.shelf.update(|s| {
         if let Some(s) = s {
+            for (session, summary) in counted.drain(..) {
+                s.set_summary(session, summary);
+            }
             s.link_continued();
         }
     });
@@ -485,21 +461,6 @@ async fn count(viewer: Viewer, number: u64) {
 
 /// How often counting shows what it counted.
 const SHOW_EVERY_MS: f64 = 250.0;
-
-/// Starts reading the files of `session` that are read in one piece (those up to [`READ_STEP`]).
-fn prefetch(library: Library, session: usize) -> Vec<Option<Promise>> {
-    let files = library.shelf.with_untracked(|s| {
-        let Some(s) = s else { return Vec::new() };
-        s.sessions[session].files().map(|f| (f, s.files[f].size as f64)).collect::<Vec<_>>()
-    });
-    files
-        .into_iter()
-        .map(|(index, size)| {
-            (size <= READ_STEP)
-                .then(|| read_promise(&library.files.with_value(|all| all[index].clone()), 0.0, size, size))
-        })
-        .collect()
-}
 
 async fn sleep(ms: i32) {
     let promise = Promise::new(&mut |resolve, _| {
@@ -535,11 +496,12 @@ fn newest_first(library: Library) -> Vec<usize> {
     })
 }
 
-/// Searches every session for `matcher`, newest first; stops when another search starts.
-/// Sessions are looked at a batch at a time: their files read at once (the browser reads them in
-/// parallel) and their raw bytes checked for the query; only those that may hold it are read as
-/// sessions and searched. Counting waits meanwhile: a reader who searches wants the answer first.
-pub async fn search(viewer: Viewer, matcher: Matcher) {
+/// Searches every session for `query`, project by project, in the workers; stops when another
+/// search starts. Sessions already counted whose grams lack the query's are not read at all;
+/// the others are read by the workers, which parse only those whose raw bytes may hold it.
+/// Results are shown in order as they come. Counting stops meanwhile: a reader who searches
+/// wants the answer first.
+pub async fn search(viewer: Viewer, query: Query, matcher: Matcher) {
     let library = viewer.library;
     let number = library.search_number.get_value() + 1;
     library.search_number.set_value(number);
@@ -547,52 +509,51 @@ pub async fn search(viewer: Viewer, matcher: Matcher) {
     library.found.set(Vec::new());
     library.searching.set_value(true);
     library.searched.set_value(Some(matcher.clone()));
+    let pool = pool(library);
+    pool.stop(Kind::Search);
+    pool.stop(Kind::Count);
     // Project by project (the last active first), so results come grouped.
     let (mut order, project_of) = by_project(library);
     let total = order.len();
-    // Counted sessions whose three-byte sequences lack the query's are not read at all.
     library
         .grams
         .with_value(|grams| order.retain(|s| grams.get(s).is_none_or(|g| matcher.may_be_in_grams(g))));
-    let mut turns = PageTurns::from_now();
     let (mut matches, mut sessions, mut done) = (0, 0, total - order.len());
     let mut last_project: Option<String> = None;
-    // The next batch is read while this one is looked at.
-    let mut batches = batches(library, &order).into_iter();
-    let mut next = batches.next().map(|b| start_reading(library, b));
-    while let Some(reading) = next.take() {
-        next = batches.next().map(|b| start_reading(library, b));
+    let work = Work::Search { query, limit: FOUND_PER_SESSION };
+    let mut asked = VecDeque::new();
+    let mut next = 0;
+    loop {
+        while asked.len() < pool.depth() && next < order.len() {
+            let session = order[next];
+            asked.push_back((session, pool.run(Kind::Search, work.clone(), &files_of(library, session))));
+            next += 1;
+        }
         library.search_status.set(format!(
             "Searching: {done} of {total} sessions · {} in {}",
             plural(matches as u64, "match"),
             plural(sessions, "session"),
         ));
-        let looked_at = reading.batch.len();
-        let holding = may_hold(reading, &matcher).await;
+        let Some((session, answer)) = asked.pop_front() else { break };
+        let answer = answer.await;
         if !latest() {
             return;
         }
-        done += looked_at;
-        for session in holding {
-            let ws = read_session(library, session, &mut turns, None, Vec::new()).await;
-            if !latest() {
-                return;
+        done += 1;
+        let found = match answer {
+            Err(Stopped) => return,
+            Ok(Answer { done: Done::Searched(found), .. }) => found,
+            Ok(_) => continue,
+        };
+        for FoundSet { found, total: all } in found {
+            matches += all;
+            sessions += 1;
+            if sessions > SESSIONS_SHOWN {
+                continue;
             }
-            let Ok(ws) = ws else { continue };
-            for s in &ws.sessions {
-                let (found, all) = found_in(&ws, s, &matcher, FOUND_PER_SESSION);
-                if all == 0 {
-                    continue;
-                }
-                matches += all;
-                sessions += 1;
-                if sessions > SESSIONS_SHOWN {
-                    continue;
-                }
-                let project = Some(project_of[session].clone()).filter(|p| Some(p) != last_project.as_ref());
-                last_project = Some(project_of[session].clone());
-                library.found.update(|f| f.push(Arc::new(FoundIn { session, project, found, total: all })));
-            }
+            let project = Some(project_of[session].clone()).filter(|p| Some(p) != last_project.as_ref());
+            last_project = Some(project_of[session].clone());
+            library.found.update(|f| f.push(Arc::new(FoundIn { session, project, found, total: all })));
         }
     }
     library.searching.set_value(false);
@@ -607,84 +568,9 @@ pub fn stop_search(library: Library) {
     library.searched.set_value(None);
     library.searching.set_value(false);
     library.search_status.set(String::new());
-}
-
-/// Bytes of files read at once by a search.
-const BATCH_BYTES: u64 = 64 << 20;
-
-/// `order` cut into batches of sessions whose files add up to about [`BATCH_BYTES`].
-fn batches(library: Library, order: &[usize]) -> Vec<Vec<usize>> {
-    library.shelf.with_untracked(|shelf| {
-        let Some(shelf) = shelf else { return Vec::new() };
-        let mut out: Vec<Vec<usize>> = vec![Vec::new()];
-        let mut bytes = 0;
-        for &session in order {
-            let size = shelf.size(session);
-            if bytes + size > BATCH_BYTES && !out.last().is_some_and(Vec::is_empty) {
-                out.push(Vec::new());
-                bytes = 0;
-            }
-            bytes += size;
-            out.last_mut().expect("one batch at least").push(session);
-        }
-        out
-    })
-}
-
-/// A batch of sessions whose files are being read: the session of each file, and the reads.
-struct Reading {
-    batch: Vec<usize>,
-    files: Vec<usize>,
-    reads: Promise,
-}
-
-/// Starts reading every file of `batch` at once (the browser reads them in parallel).
-fn start_reading(library: Library, batch: Vec<usize>) -> Reading {
-    let files: Vec<(usize, usize, u64)> = library.shelf.with_untracked(|s| {
-        let Some(s) = s else { return Vec::new() };
-        batch.iter().flat_map(|&b| s.sessions[b].files().map(move |f| (b, f, s.files[f].size))).collect()
-    });
-    let reads = Array::new();
-    for &(_, index, size) in &files {
-        if size > BATCH_BYTES {
-            // Too large to look at in one piece: its session is read as a session, in slices.
-            reads.push(&Promise::resolve(&wasm_bindgen::JsValue::NULL));
-            continue;
-        }
-        let file = library.files.with_value(|all| all[index].clone());
-        reads.push(&read_promise(&file, 0.0, size as f64, size as f64));
+    if let Some(pool) = library.pool.with_value(Clone::clone) {
+        pool.stop(Kind::Search);
     }
-    Reading {
-        batch,
-        files: files.iter().map(|&(session, _, _)| session).collect(),
-        reads: Promise::all_settled(&reads),
-    }
-}
-
-/// The sessions of a batch whose files may hold a match (a look at their raw bytes), in order.
-async fn may_hold(reading: Reading, matcher: &Matcher) -> Vec<usize> {
-    let Ok(buffers) = JsFuture::from(reading.reads).await else { return reading.batch };
-    let buffers = Array::from(&buffers);
-    let mut holding: Vec<usize> = Vec::new();
-    let mut scratch = Vec::new();
-    for (i, &session) in reading.files.iter().enumerate() {
-        if holding.contains(&session) {
-            continue;
-        }
-        let value = js_sys::Reflect::get(&buffers.get(i as u32), &"value".into()).ok();
-        let Some(buffer) = value.and_then(|v| v.dyn_into::<js_sys::ArrayBuffer>().ok()) else {
-            // Unreadable (the session's own read says why), or too large to look at whole.
-            holding.push(session);
-            continue;
-        };
-        let array = Uint8Array::new(&buffer);
-        scratch.resize(array.length() as usize, 0);
-        array.copy_to(&mut scratch);
-        if matcher.may_be_in_raw(&scratch) {
-            holding.push(session);
-        }
-    }
-    reading.batch.into_iter().filter(|s| holding.contains(s)).collect()
 }
 
 /// Opens a search result: its session at its row, the row open on the match.

@@ -6,12 +6,11 @@ use leptos::prelude::*;
 use super::item::reader_zone;
 use super::library::{open_found, open_session, search, stop_search};
 use super::state::use_viewer;
-use super::top::{OpenButtons, ThemeButton};
+use super::top::{OpenButtons, SearchOptions, ThemeButton};
 use crate::present::format::size;
 use crate::present::library::{
     choices, plural, project_rows, session_row, session_rows, FilterChoices, ListFilter, SortBy,
 };
-use crate::present::search::Scope;
 
 #[component]
 pub fn LibraryView() -> impl IntoView {
@@ -42,33 +41,13 @@ pub fn LibraryView() -> impl IntoView {
     Effect::new(move |_| match matcher.get() {
         // Back on the list, the search that ran (or runs) is not started again.
         Ok(Some(m)) if library.searched.with_value(|s| s.as_ref() == Some(&m)) => {}
-        Ok(Some(m)) => leptos::task::spawn_local(search(viewer, m)),
+        Ok(Some(m)) => leptos::task::spawn_local(search(viewer, library.query.get_untracked(), m)),
         _ => {
             stop_search(library);
             library.found.set(Vec::new());
         }
     });
     let searching = move || matcher.with(|m| matches!(m, Ok(Some(_))));
-    let option = move |label: &'static str,
-                       title: &'static str,
-                       get: fn(&crate::present::search::Query) -> bool,
-                       set: fn(&mut crate::present::search::Query, bool)| {
-        view! {
-            <button
-                class="cctv-button cctv-search__option"
-                title=title
-                aria-label=title
-                aria-pressed=move || library.query.with(get).to_string()
-                on:click=move |_| library.query.update(|q| {
-                    let on = !get(q);
-                    set(q, on);
-                })
-            >
-                {label}
-            </button>
-        }
-    };
-
     // On a phone the search options fold away behind a button, as in a session's bar.
     let options_open = RwSignal::new(false);
     view! {
@@ -90,27 +69,7 @@ pub fn LibraryView() -> impl IntoView {
                             library.query.update(|q| q.text.clear());
                         }
                     />
-                    <span class="cctv-search__options">
-                        {option("Aa", "match case", |q| q.case_sensitive, |q, v| q.case_sensitive = v)}
-                        {option("W", "whole words only", |q| q.whole_word, |q, v| q.whole_word = v)}
-                        {option(".*", "regular expression", |q| q.regex, |q, v| q.regex = v)}
-                        <select
-                            class="cctv-search__scope"
-                            aria-label="search in"
-                            on:change=move |e| {
-                                let scope = match event_target_value(&e).as_str() {
-                                    "prompts" => Scope::Prompts,
-                                    "output" => Scope::ToolOutput,
-                                    _ => Scope::Everything,
-                                };
-                                library.query.update(|q| q.scope = scope);
-                            }
-                        >
-                            <option value="all">"everything"</option>
-                            <option value="prompts">"prompts"</option>
-                            <option value="output">"tool output"</option>
-                        </select>
-                    </span>
+                    <SearchOptions query=library.query />
                 </div>
                 <button class="cctv-button cctv-top__phone" aria-expanded=move || options_open.get().to_string() on:click=move |_| options_open.update(|o| *o = !*o)>
                     "Options"

@@ -4,6 +4,7 @@ use leptos::ev;
 use leptos::html::Input;
 use leptos::prelude::*;
 
+use super::folders;
 use super::navigation::reveal;
 use super::state::{part, use_viewer, Filter, Theme, Viewer};
 use super::{load, searching};
@@ -55,26 +56,6 @@ pub fn TopBar() -> impl IntoView {
             count_label(f.hits.len(), at)
         }),
     };
-    let option = move |label: &'static str,
-                       title: &'static str,
-                       get: fn(&Query) -> bool,
-                       set: fn(&mut Query, bool)| {
-        view! {
-            <button
-                class="cctv-button cctv-search__option"
-                title=title
-                aria-label=title
-                aria-pressed=move || viewer.query.with(get).to_string()
-                on:click=move |_| viewer.query.update(|q| {
-                    let on = !get(q);
-                    set(q, on);
-                })
-            >
-                {label}
-            </button>
-        }
-    };
-
     let groups = move || viewer.workspace.get().map(|ws| session_groups(&ws));
     let single = move || {
         viewer
@@ -175,27 +156,7 @@ pub fn TopBar() -> impl IntoView {
                         }
                         node_ref=search
                     />
-                    <span class="cctv-search__options">
-                    {option("Aa", "match case", |q| q.case_sensitive, |q, v| q.case_sensitive = v)}
-                    {option("W", "whole words only", |q| q.whole_word, |q, v| q.whole_word = v)}
-                    {option(".*", "regular expression", |q| q.regex, |q, v| q.regex = v)}
-                    <select
-                        class="cctv-search__scope"
-                        aria-label="search in"
-                        on:change=move |e| {
-                            let scope = match event_target_value(&e).as_str() {
-                                "prompts" => Scope::Prompts,
-                                "output" => Scope::ToolOutput,
-                                _ => Scope::Everything,
-                            };
-                            viewer.query.update(|q| q.scope = scope);
-                        }
-                    >
-                        <option value="all">"everything"</option>
-                        <option value="prompts">"prompts"</option>
-                        <option value="output">"tool output"</option>
-                    </select>
-                    </span>
+                    <SearchOptions query=viewer.query />
                     <span
                         id="cctv-search-count"
                         class=move || if viewer.matcher.with(Result::is_err) { "cctv-search__count cctv-search__count--error" } else { "cctv-search__count" }
@@ -248,6 +209,56 @@ pub fn TopBar() -> impl IntoView {
 }
 
 /// The pickers: files, or a folder (a folder of many sessions opens on their list).
+/// The search's options: case, whole words, regular expression, and where to look.
+#[component]
+pub fn SearchOptions(
+    /// The query they change.
+    query: RwSignal<Query>,
+) -> impl IntoView {
+    let option = move |label: &'static str,
+                       title: &'static str,
+                       get: fn(&Query) -> bool,
+                       set: fn(&mut Query, bool)| {
+        view! {
+            <button
+                class="cctv-button cctv-search__option"
+                title=title
+                aria-label=title
+                aria-pressed=move || query.with(get).to_string()
+                on:click=move |_| query.update(|q| {
+                    let on = !get(q);
+                    set(q, on);
+                })
+            >
+                {label}
+            </button>
+        }
+    };
+    view! {
+        <span class="cctv-search__options">
+            {option("Aa", "match case", |q| q.case_sensitive, |q, v| q.case_sensitive = v)}
+            {option("W", "whole words only", |q| q.whole_word, |q, v| q.whole_word = v)}
+            {option(".*", "regular expression", |q| q.regex, |q, v| q.regex = v)}
+            <select
+                class="cctv-search__scope"
+                aria-label="search in"
+                on:change=move |e| {
+                    let scope = match event_target_value(&e).as_str() {
+                        "prompts" => Scope::Prompts,
+                        "output" => Scope::ToolOutput,
+                        _ => Scope::Everything,
+                    };
+                    query.update(|q| q.scope = scope);
+                }
+            >
+                <option value="all" selected=move || query.with(|q| q.scope == Scope::Everything)>"everything"</option>
+                <option value="prompts" selected=move || query.with(|q| q.scope == Scope::Prompts)>"prompts"</option>
+                <option value="output" selected=move || query.with(|q| q.scope == Scope::ToolOutput)>"tool output"</option>
+            </select>
+        </span>
+    }
+}
+
 #[component]
 pub fn OpenButtons() -> impl IntoView {
     let viewer = use_viewer();
@@ -265,9 +276,37 @@ pub fn OpenButtons() -> impl IntoView {
         el.set_value("");
         leptos::task::spawn_local(load::open(viewer, files, in_folder));
     };
+    // Where the browser gives a folder's handle, it is kept: the folder opened last can be
+    // opened again on a later visit.
+    let kept = RwSignal::new(None::<String>);
+    if folders::can_pick() {
+        leptos::task::spawn_local(async move { kept.set(folders::kept().await) });
+    }
+    let pick_folder = move |_| {
+        if folders::can_pick() {
+            leptos::task::spawn_local(async move {
+                folders::pick(viewer).await;
+                kept.set(folders::kept().await);
+            });
+        } else if let Some(el) = folder.get() {
+            el.click();
+        }
+    };
     view! {
         <button class="cctv-button" on:click=move |_| { if let Some(el) = files.get() { el.click(); } }>"Open files"</button>
-        <button class="cctv-button cctv-top__folder" on:click=move |_| { if let Some(el) = folder.get() { el.click(); } }>"Open folder"</button>
+        <button class="cctv-button cctv-top__folder" on:click=pick_folder>"Open folder"</button>
+        {move || kept.get().map(|name| {
+            let label = format!("Reopen {name}");
+            view! {
+                <button
+                    class="cctv-button cctv-top__folder cctv-top__reopen"
+                    title="open the folder opened last time again (the browser asks first)"
+                    on:click=move |_| leptos::task::spawn_local(folders::reopen(viewer, name.clone()))
+                >
+                    <bdi>{label}</bdi>
+                </button>
+            }
+        })}
         <input class="cctv-hidden" type="file" multiple accept=".jsonl,.json,application/json" node_ref=files on:change=move |_| picked(files, false) />
         <input class="cctv-hidden" type="file" multiple node_ref=folder on:change=move |_| picked(folder, true) />
     }

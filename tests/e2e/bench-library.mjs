@@ -9,9 +9,9 @@
 //
 //   node tests/e2e/bench-library.mjs DIR     (the folder is written to DIR/projects when missing)
 
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { serve, browser } from "./harness.mjs";
+import { serve, browser, rendererRss } from "./harness.mjs";
 import { writeProjects, PLANTED } from "./projects.mjs";
 
 const dir = process.argv[2] ?? "target/bench";
@@ -19,26 +19,6 @@ const root = join(dir, "projects");
 if (!existsSync(root)) await writeProjects(root, { projects: 50, perProject: 20, plant: [37, 13], extraCalls: 500 });
 const bytes = readdirSync(root, { recursive: true }).map((f) => join(root, f)).filter((f) => statSync(f).isFile()).reduce((s, f) => s + statSync(f).size, 0);
 const TIMEOUT = 600000;
-
-/** Resident memory of this browser's renderers (see bench.mjs). */
-function rendererRss() {
-  const parents = new Map();
-  const renderers = [];
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      parents.set(pid, status.match(/^PPid:\s+(\d+)/m)[1]);
-      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type=renderer")) renderers.push({ pid, status });
-    } catch {
-      // Exited while we looked.
-    }
-  }
-  const ours = (pid) => {
-    for (let p = pid; p && p !== "0"; p = parents.get(p)) if (p === String(process.pid)) return true;
-    return false;
-  };
-  return renderers.filter((r) => ours(r.pid)).reduce((sum, r) => sum + Number(r.status.match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) * 1024, 0);
-}
 
 const server = await serve();
 const chrome = await browser();

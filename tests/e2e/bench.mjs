@@ -14,11 +14,11 @@
 // which shows how much of a short load ran in the baseline tier.
 
 import { readdir } from "node:fs/promises";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { serve, browser, drop } from "./harness.mjs";
+import { serve, browser, drop, rendererRss } from "./harness.mjs";
 
 // The native serde_json baseline, run on the same files in the same run.
 const BENCH = process.env.CCTV_BENCH ?? join(process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cctv-target"), "release/cctv-bench");
@@ -44,29 +44,6 @@ const chrome = await browser();
 const rows = [];
 for (const mb of sizes.length ? sizes : ["10", "50", "200"]) {
   for (let run = 0; run < RUNS; run++) rows.push(await measure(mb));
-}
-
-/// Resident memory of this browser's renderers, from the OS: the processes under this one (not
-/// another Chromium on the machine) whose command line says `--type=renderer`. Each load has its own
-/// context and the previous one is closed by then, so the sum is that page's renderer and idle ones
-/// (two with Chromium 156) whose memory stays the same.
-function rendererRss() {
-  const parents = new Map();
-  const renderers = [];
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      parents.set(pid, status.match(/^PPid:\s+(\d+)/m)[1]);
-      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type=renderer")) renderers.push({ pid, status });
-    } catch {
-      // Exited while we looked.
-    }
-  }
-  const ours = (pid) => {
-    for (let p = pid; p && p !== "0"; p = parents.get(p)) if (p === String(process.pid)) return true;
-    return false;
-  };
-  return renderers.filter((r) => ours(r.pid)).reduce((sum, r) => sum + Number(r.status.match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) * 1024, 0);
 }
 
 /// Times the page reading every byte of `files` and nothing else, the way the viewer reads them

@@ -3,6 +3,7 @@
 
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
 import { extname, join, normalize, dirname, basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { before, after } from "node:test";
@@ -129,4 +130,27 @@ export async function waitForTitle(page, text) {
     text,
     { timeout: 20000 },
   );
+}
+
+/// Resident memory of this browser's renderers, from the OS: the processes under this one (not
+/// another Chromium on the machine) whose command line says `--type=renderer`. Each load has its own
+/// context and the previous one is closed by then, so the sum is that page's renderer and idle ones
+/// (two with Chromium 156) whose memory stays the same.
+export function rendererRss() {
+  const parents = new Map();
+  const renderers = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      parents.set(pid, status.match(/^PPid:\s+(\d+)/m)[1]);
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--type=renderer")) renderers.push({ pid, status });
+    } catch {
+      // Exited while we looked.
+    }
+  }
+  const ours = (pid) => {
+    for (let p = pid; p && p !== "0"; p = parents.get(p)) if (p === String(process.pid)) return true;
+    return false;
+  };
+  return renderers.filter((r) => ours(r.pid)).reduce((sum, r) => sum + Number(r.status.match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) * 1024, 0);
 }

@@ -6,7 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp, mkdir, writeFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, sep } from "node:path";
 import { site, open } from "./harness.mjs";
 import { writeProjects, uuid, PLANTED } from "./projects.mjs";
 
@@ -79,6 +80,75 @@ test("a projects folder opens on its projects and sessions; a search across them
     assert.match(fresh.page.url(), new RegExp(`#s=${uuid(1, 3, 5)}&i=${uuid(2, 3, 5)}$`));
     assert.deepEqual(fresh.errors, []);
     await fresh.context.close();
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test("where no worker can start, the page counts and searches the sessions itself", async () => {
+  const root = await mkdtemp(join(tmpdir(), "cctv-projects-"));
+  try {
+    await writeProjects(root, { projects: 2, perProject: 5, plant: [1, 3] });
+    const { page, context, errors } = await open(web.chrome, web.server.url);
+    // As on a host that does not serve the worker's script.
+    const said = [];
+    page.on("console", (m) => said.push(m.text()));
+    await context.route("**/worker.js", (route) => route.fulfill({ status: 404, body: "" }));
+    await page.locator('input[type="file"]').nth(1).setInputFiles(root);
+    await page.locator(".cctv-library__session", { hasText: "1 prompt · 2 tool calls · 1 sub-agent" }).first().waitFor();
+    const box = page.locator(".cctv-library__search");
+    await box.fill(PLANTED);
+    await box.press("Enter");
+    await page.waitForFunction(() => /1 match in 1 of 10 sessions/.test(document.querySelector(".cctv-library__results [role=status]")?.textContent ?? ""));
+    assert.match(await page.locator(".cctv-library__hit").textContent(), /sub-agent · Bash/);
+    assert.ok(said.some((t) => /no worker .*the page reads the sessions itself/.test(t)), said.join("\n"));
+    assert.deepEqual(errors.filter((e) => !/worker\.js|404/.test(e)), []);
+    await context.close();
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test("a folder opened with its handle is offered again on the next visit and reopens", async () => {
+  const root = await mkdtemp(join(tmpdir(), "cctv-projects-"));
+  try {
+    await writeProjects(root, { projects: 2, perProject: 3, plant: [1, 2] });
+    const files = readdirSync(root, { recursive: true })
+      .filter((f) => statSync(join(root, f)).isFile())
+      .map((f) => [f.split(sep).join("/"), readFileSync(join(root, f), "utf8")]);
+    const { page, context, errors } = await open(web.chrome, web.server.url);
+    // The folder, in the origin's private file system, whose handles are those the pickers give;
+    // the picker (a dialog a test cannot answer) gives it.
+    await page.evaluate(async (files) => {
+      const root = await (await navigator.storage.getDirectory()).getDirectoryHandle("projects", { create: true });
+      for (const [path, text] of files) {
+        const parts = path.split("/");
+        let dir = root;
+        for (const part of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(part, { create: true });
+        const writable = await (await dir.getFileHandle(parts.at(-1), { create: true })).createWritable();
+        await writable.write(text);
+        await writable.close();
+      }
+    }, files);
+    await context.addInitScript(() => {
+      window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle("projects");
+    });
+    await page.reload();
+    await page.locator(".cctv-item").first().waitFor();
+    assert.equal(await page.locator(".cctv-top__reopen").count(), 0, "nothing kept before a folder is opened");
+    await page.locator("button", { hasText: "Open folder" }).first().click();
+    await page.locator(".cctv-library__totals", { hasText: "2 projects · 6 sessions" }).waitFor();
+    await page.locator(".cctv-library__session", { hasText: "1 prompt · 2 tool calls · 1 sub-agent" }).first().waitFor();
+
+    // A later visit: the folder is offered again, and opens on its list.
+    await page.reload();
+    const reopen = page.locator(".cctv-top__reopen");
+    await reopen.waitFor();
+    assert.equal(await reopen.textContent(), "Reopen projects");
+    await reopen.click();
+    await page.locator(".cctv-library__totals", { hasText: "2 projects · 6 sessions" }).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
   } finally {
     await rm(root, { recursive: true, force: true });
   }

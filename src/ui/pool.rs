@@ -1,0 +1,389 @@
+//! The page's workers for the list: sessions of a folder are read, counted and searched in
+//! workers ([`super::worker`]), so the page only lists and draws. Jobs are queued and handed to
+//! whichever worker has room; a search's jobs go before a count's.
+//!
+//! A worker runs the page's own wasm: it is sent the address of the page's wasm-bindgen JS and
+//! the module the page compiled, so it fetches and compiles nothing. Where a worker cannot start
+//! (no module workers, a page opened from `file://`, a host that does not serve `worker.js`), the
+//! page does the jobs itself, one at a time.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::{Rc, Weak};
+
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{File, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use super::worker::{answer, Done, Job, Reply, Work};
+use crate::catalog::grams::Grams;
+
+/// What a worker is given at once: sessions up to this many bytes in all (or one larger), so
+/// that while it parses one, the next are being read, many files in parallel (which is how a
+/// browser reads a folder of small files fastest).
+const BYTES_PER_WORKER: f64 = 64.0 * 1024.0 * 1024.0;
+/// And at most this many sessions.
+const JOBS_PER_WORKER: usize = 32;
+/// A worker whose memory grew past this (it read a large session) is replaced once idle.
+const RECYCLE_BYTES: f64 = 512.0 * 1024.0 * 1024.0;
+
+#[wasm_bindgen]
+extern "C" {
+    type ImportMeta;
+    /// `import.meta` of the page's wasm-bindgen JS, whose `url` is where the worker finds it.
+    #[wasm_bindgen(thread_local_v2, js_namespace = import, js_name = meta)]
+    static IMPORT_META: ImportMeta;
+    #[wasm_bindgen(method, getter)]
+    fn url(this: &ImportMeta) -> String;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Count,
+    Search,
+}
+
+/// A worker's answer: what it did, and for a count the session's grams.
+pub struct Answer {
+    pub done: Done,
+    pub grams: Option<Grams>,
+}
+
+/// A job stopped before it was done ([`Pool::stop`]).
+#[derive(Debug)]
+pub struct Stopped;
+
+/// The workers, shared by the list's jobs.
+#[derive(Clone)]
+pub struct Pool(Rc<RefCell<Inner>>);
+
+struct Inner {
+    slots: Vec<Slot>,
+    queue: VecDeque<Pending>,
+    next_id: u32,
+    /// No worker could start: the page does the jobs.
+    on_page: bool,
+    /// Numbers the workers, so a message from a worker replaced since is told apart.
+    next_serial: u32,
+}
+
+struct Slot {
+    serial: u32,
+    worker: Worker,
+    ready: bool,
+    running: Vec<Pending>,
+    recycle: bool,
+    _listeners: [Closure<dyn Fn(JsValue)>; 2],
+}
+
+struct Pending {
+    id: u32,
+    kind: Kind,
+    /// The size of the session's files.
+    bytes: f64,
+    message: JsValue,
+    /// Called with the answer, or with `undefined` when the job is stopped (a rejection nobody
+    /// awaits any more would be reported as an error).
+    resolve: Function,
+}
+
+impl Pool {
+    pub fn new() -> Pool {
+        let pool = Pool(Rc::new(RefCell::new(Inner {
+            slots: Vec::new(),
+            queue: VecDeque::new(),
+            next_id: 0,
+            on_page: false,
+            next_serial: 0,
+        })));
+        for _ in 0..workers_wanted() {
+            if !pool.spawn() {
+                pool.0.borrow_mut().on_page = true;
+                break;
+            }
+        }
+        pool
+    }
+
+    /// How many jobs are worth having asked at once.
+    pub fn depth(&self) -> usize {
+        let inner = self.0.borrow();
+        if inner.on_page {
+            1
+        } else {
+            inner.slots.len().max(1) * JOBS_PER_WORKER
+        }
+    }
+
+    /// Asks for `work` on a session's `files` (name, file). The job is queued now; the future
+    /// says how it went.
+    pub fn run(
+        &self,
+        kind: Kind,
+        work: Work,
+        files: &[(String, f64, File)],
+    ) -> Pin<Box<dyn Future<Output = Result<Answer, Stopped>>>> {
+        let id = {
+            let mut inner = self.0.borrow_mut();
+            inner.next_id = inner.next_id.wrapping_add(1);
+            inner.next_id
+        };
+        let job = Job {
+            id,
+            names: files.iter().map(|(n, _, _)| n.clone()).collect(),
+            sizes: files.iter().map(|(_, s, _)| *s).collect(),
+            work,
+        };
+        let message = Object::new();
+        let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+        let _ = Reflect::set(
+            &message,
+            &"job".into(),
+            &serde::Serialize::serialize(&job, &serializer).unwrap_or(JsValue::NULL),
+        );
+        let _ = Reflect::set(
+            &message,
+            &"files".into(),
+            &files.iter().map(|(_, _, f)| JsValue::from(f)).collect::<Array>(),
+        );
+        let message: JsValue = message.into();
+        let mut queued = None;
+        let promise = Promise::new(&mut |resolve, _| {
+            queued =
+                Some(Pending { id, kind, bytes: job.sizes.iter().sum(), message: message.clone(), resolve });
+        });
+        if let Some(pending) = queued {
+            let mut inner = self.0.borrow_mut();
+            if inner.on_page {
+                drop(inner);
+                on_page(pending);
+            } else {
+                inner.queue.push_back(pending);
+                drop(inner);
+                self.dispatch();
+            }
+        }
+        Box::pin(async move {
+            let message = JsFuture::from(promise).await.map_err(|_| Stopped)?;
+            if message.is_undefined() {
+                return Err(Stopped);
+            }
+            let reply = Reflect::get(&message, &"reply".into()).map_err(|_| Stopped)?;
+            let reply: Reply = serde_wasm_bindgen::from_value(reply).unwrap_or(Reply {
+                id,
+                done: Done::Failed("the worker's answer was not understood".into()),
+                memory: 0.0,
+            });
+            let grams = Reflect::get(&message, &"grams".into())
+                .ok()
+                .and_then(|g| g.dyn_into::<Uint8Array>().ok())
+                .and_then(|g| Grams::from_bytes(&g.to_vec()));
+            Ok(Answer { done: reply.done, grams })
+        })
+    }
+
+    /// Stops every job of `kind`: those queued are dropped, and a worker doing one is replaced
+    /// (a worker cannot be interrupted in the middle of parsing).
+    pub fn stop(&self, kind: Kind) {
+        let mut inner = self.0.borrow_mut();
+        let (stopped, kept): (Vec<_>, Vec<_>) = inner.queue.drain(..).partition(|p| p.kind == kind);
+        inner.queue = kept.into();
+        let busy: Vec<u32> = inner
+            .slots
+            .iter()
+            .filter(|s| s.running.iter().any(|p| p.kind == kind))
+            .map(|s| s.serial)
+            .collect();
+        let mut stopped = stopped;
+        for serial in busy {
+            if let Some(at) = inner.slots.iter().position(|s| s.serial == serial) {
+                let slot = inner.slots.swap_remove(at);
+                slot.worker.terminate();
+                stopped.extend(slot.running);
+            }
+        }
+        drop(inner);
+        for pending in stopped {
+            // A job of another kind on a replaced worker is asked again, not stopped.
+            if pending.kind == kind {
+                let _ = pending.resolve.call0(&JsValue::NULL);
+            } else {
+                self.0.borrow_mut().queue.push_front(pending);
+            }
+        }
+        while self.0.borrow().slots.len() < workers_wanted() {
+            if !self.spawn() {
+                break;
+            }
+        }
+        self.dispatch();
+    }
+
+    /// Starts a worker; `false` when this page cannot have one.
+    fn spawn(&self) -> bool {
+        let glue = IMPORT_META.with(ImportMeta::url);
+        let Ok(script) = web_sys::Url::new_with_base("worker.js", &glue) else { return false };
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let Ok(worker) = Worker::new_with_options(&script.href(), &options) else { return false };
+        let serial = {
+            let mut inner = self.0.borrow_mut();
+            inner.next_serial += 1;
+            inner.next_serial
+        };
+        let weak = Rc::downgrade(&self.0);
+        let on_message = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
+            let event: MessageEvent = event.unchecked_into();
+            heard(&weak, serial, event.data());
+        });
+        let weak = Rc::downgrade(&self.0);
+        let on_error = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
+            let reason = Reflect::get(&event, &"message".into()).ok().and_then(|m| m.as_string());
+            failed(&weak, serial, reason.unwrap_or_else(|| "the worker stopped".into()));
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let start = Object::new();
+        let _ = Reflect::set(&start, &"glue".into(), &glue.into());
+        let _ = Reflect::set(&start, &"module".into(), &wasm_bindgen::module());
+        if worker.post_message(&start).is_err() {
+            worker.terminate();
+            return false;
+        }
+        self.0.borrow_mut().slots.push(Slot {
+            serial,
+            worker,
+            ready: false,
+            running: Vec::new(),
+            recycle: false,
+            _listeners: [on_message, on_error],
+        });
+        true
+    }
+
+    /// Hands queued jobs to the workers with room, a search's first.
+    fn dispatch(&self) {
+        let mut inner = self.0.borrow_mut();
+        let inner = &mut *inner;
+        for slot in inner.slots.iter_mut().filter(|s| s.ready) {
+            while slot.running.len() < JOBS_PER_WORKER && !slot.recycle {
+                let next = inner
+                    .queue
+                    .iter()
+                    .position(|p| p.kind == Kind::Search)
+                    .or((!inner.queue.is_empty()).then_some(0));
+                let Some(at) = next else { return };
+                let running: f64 = slot.running.iter().map(|p| p.bytes).sum();
+                if !slot.running.is_empty() && running + inner.queue[at].bytes > BYTES_PER_WORKER {
+                    break;
+                }
+                let Some(pending) = inner.queue.remove(at) else { return };
+                if slot.worker.post_message(&pending.message).is_err() {
+                    let _ = pending
+                        .resolve
+                        .call1(&JsValue::NULL, &failure(pending.id, "could not be handed to a worker"));
+                    continue;
+                }
+                slot.running.push(pending);
+            }
+        }
+    }
+}
+
+/// A worker per core but the page's, at least one, at most four.
+fn workers_wanted() -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    ((cores as usize).saturating_sub(1)).clamp(1, 4)
+}
+
+/// A job done on the page itself.
+fn on_page(pending: Pending) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let message = answer(pending.message).await;
+        let _ = pending.resolve.call1(&JsValue::NULL, &message);
+    });
+}
+
+/// The message a worker would send for a job it could not do.
+fn failure(id: u32, reason: &str) -> JsValue {
+    let out = Object::new();
+    let reply = Reply { id, done: Done::Failed(reason.into()), memory: 0.0 };
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    let _ = Reflect::set(
+        &out,
+        &"reply".into(),
+        &serde::Serialize::serialize(&reply, &serializer).unwrap_or(JsValue::NULL),
+    );
+    out.into()
+}
+
+/// A worker's message: it is ready, or a job is done.
+fn heard(pool: &Weak<RefCell<Inner>>, serial: u32, data: JsValue) {
+    let Some(rc) = pool.upgrade() else { return };
+    let pool = Pool(rc);
+    {
+        let mut inner = pool.0.borrow_mut();
+        let Some(slot) = inner.slots.iter_mut().find(|s| s.serial == serial) else { return };
+        if data.as_string().as_deref() == Some("ready") {
+            slot.ready = true;
+        } else {
+            let reply = Reflect::get(&data, &"reply".into()).ok();
+            let id = reply.as_ref().and_then(|r| Reflect::get(r, &"id".into()).ok()).and_then(|i| i.as_f64());
+            let memory =
+                reply.as_ref().and_then(|r| Reflect::get(r, &"memory".into()).ok()).and_then(|m| m.as_f64());
+            slot.recycle |= memory.unwrap_or(0.0) > RECYCLE_BYTES;
+            if let Some(at) = slot.running.iter().position(|p| Some(f64::from(p.id)) == id) {
+                let pending = slot.running.remove(at);
+                let _ = pending.resolve.call1(&JsValue::NULL, &data);
+            }
+            if slot.recycle && slot.running.is_empty() {
+                slot.worker.terminate();
+                inner.slots.retain(|s| s.serial != serial);
+                drop(inner);
+                pool.spawn();
+            }
+        }
+    }
+    pool.dispatch();
+}
+
+/// A worker failed: one that never started means none can here, and the page does every job
+/// itself; one that stopped in a job (a crash) is replaced, its jobs answered as failed.
+fn failed(pool: &Weak<RefCell<Inner>>, serial: u32, reason: String) {
+    let Some(rc) = pool.upgrade() else { return };
+    let pool = Pool(rc);
+    let mut inner = pool.0.borrow_mut();
+    let Some(at) = inner.slots.iter().position(|s| s.serial == serial) else { return };
+    let slot = inner.slots.swap_remove(at);
+    slot.worker.terminate();
+    if !slot.ready {
+        inner.on_page = true;
+        let mut jobs: Vec<Pending> = inner
+            .slots
+            .drain(..)
+            .flat_map(|s| {
+                s.worker.terminate();
+                s.running
+            })
+            .collect();
+        jobs.extend(slot.running);
+        jobs.extend(inner.queue.drain(..));
+        drop(inner);
+        web_sys::console::warn_1(
+            &format!("cctv: no worker ({reason}); the page reads the sessions itself").into(),
+        );
+        for job in jobs {
+            on_page(job);
+        }
+        return;
+    }
+    drop(inner);
+    for job in slot.running {
+        let _ = job.resolve.call1(&JsValue::NULL, &failure(job.id, &format!("reading it stopped: {reason}")));
+    }
+    pool.spawn();
+    pool.dispatch();
+}

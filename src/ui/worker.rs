@@ -1,0 +1,175 @@
+//! What a worker of the list does ([`super::pool`] starts them): reads one session of a folder
+//! whole and counts it or searches it ([`crate::catalog::scan`]), so the page never parses a
+//! folder's GBs itself. Where no worker can start, the page runs the same [`work`] itself.
+//!
+//! A worker runs the page's own wasm: `www/worker.js` imports the page's wasm-bindgen JS and
+//! instantiates the module the page compiled, then calls [`start_list_worker`].
+
+use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
+
+use super::load::describe;
+use crate::catalog::scan::{FoundSet, SessionReader};
+use crate::catalog::summary::Summary;
+use crate::present::search::Query;
+
+/// A session asked of a worker: its files' names and sizes (the `File`s go beside, in the
+/// message), and what to do with it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Job {
+    pub id: u32,
+    pub names: Vec<String>,
+    pub sizes: Vec<f64>,
+    pub work: Work,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Work {
+    /// What the list says about it once every line is read, and its three-byte sequences.
+    Count,
+    /// The matches of a query, the first `limit` of each session.
+    Search { query: Query, limit: usize },
+}
+
+/// What a worker answers.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Done {
+    /// `None` when the files hold no conversation. The grams go beside, as bytes.
+    Counted(Option<Summary>),
+    Searched(Vec<FoundSet>),
+    /// The files could not be read (why).
+    Failed(String),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Reply {
+    pub id: u32,
+    pub done: Done,
+    /// The worker's wasm memory, in bytes: it never shrinks, so a worker that read a large
+    /// session is replaced once idle.
+    pub memory: f64,
+}
+
+/// Bytes read per slice of a large file (one read each for smaller ones).
+const READ_STEP: f64 = 16.0 * 1024.0 * 1024.0;
+
+/// Runs in a worker: answers each job posted to it (several may be read at once; each is
+/// parsed in one go, which a worker may take as long as it needs for).
+#[wasm_bindgen(js_name = startListWorker, skip_typescript)]
+pub fn start_list_worker() {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let answer = Closure::<dyn Fn(MessageEvent)>::new(|event: MessageEvent| {
+        wasm_bindgen_futures::spawn_local(async move {
+            let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+            let message = answer(event.data()).await;
+            let grams = Reflect::get(&message, &"grams".into()).ok().filter(|g| !g.is_undefined());
+            let transfer = Array::new();
+            if let Some(grams) = grams {
+                transfer.push(&grams.unchecked_into::<Uint8Array>().buffer());
+            }
+            let _ = scope.post_message_with_transfer(&message, &transfer);
+        });
+    });
+    scope.set_onmessage(Some(answer.as_ref().unchecked_ref()));
+    // The worker lives as long as its handler: there is no other owner to give it to.
+    answer.forget();
+    let _ = scope.post_message(&"ready".into());
+}
+
+/// The answer to a message `{ job, files }`: `{ reply, grams? }`.
+pub async fn answer(message: JsValue) -> JsValue {
+    let job = Reflect::get(&message, &"job".into()).map_err(|e| describe(&e));
+    let job = job.and_then(|j| serde_wasm_bindgen::from_value::<Job>(j).map_err(|e| e.to_string()));
+    let files: Array = Reflect::get(&message, &"files".into()).map(|f| Array::from(&f)).unwrap_or_default();
+    let out = Object::new();
+    let (id, done, grams) = match job {
+        Ok(job) => {
+            let (done, grams) = work(&job, &files).await;
+            (job.id, done, grams)
+        }
+        Err(reason) => (0, Done::Failed(reason), None),
+    };
+    let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer();
+    let memory = memory.unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64;
+    let reply = Reply { id, done, memory };
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    let _ = Reflect::set(&out, &"reply".into(), &reply.serialize(&serializer).unwrap_or(JsValue::NULL));
+    if let Some(grams) = grams {
+        let _ = Reflect::set(&out, &"grams".into(), &Uint8Array::from(&grams[..]));
+    }
+    out.into()
+}
+
+/// Reads the job's files (all at once; a large one a slice at a time), then does its work.
+/// Returns the grams, as bytes, for a count.
+pub async fn work(job: &Job, files: &Array) -> (Done, Option<Vec<u8>>) {
+    let files: Vec<File> = files.iter().map(JsCast::unchecked_into).collect();
+    if files.len() != job.names.len() {
+        return (Done::Failed("the files were not all handed over".into()), None);
+    }
+    let size = job.sizes.iter().sum::<f64>() as usize;
+    let mut reader = SessionReader::new(size, matches!(job.work, Work::Count));
+    // Every file read in one piece is asked for at once: the browser reads them in parallel.
+    let whole: Vec<Option<Promise>> = files
+        .iter()
+        .zip(&job.sizes)
+        .map(|(f, &size)| (size <= READ_STEP).then(|| f.array_buffer()))
+        .collect();
+    for (((file, name), &size), whole) in files.iter().zip(&job.names).zip(&job.sizes).zip(whole) {
+        if let Err(reason) = read_into(&mut reader, file, name, size, whole).await {
+            return (Done::Failed(reason), None);
+        }
+    }
+    match &job.work {
+        Work::Count => {
+            let scanned = reader.finish();
+            let grams = scanned.grams.as_ref().map(|g| g.to_bytes());
+            (Done::Counted(scanned.count()), grams)
+        }
+        Work::Search { query, limit } => {
+            let matcher = match query.matcher() {
+                Ok(Some(m)) => m,
+                Ok(None) => return (Done::Searched(Vec::new()), None),
+                Err(e) => return (Done::Failed(e), None),
+            };
+            if !reader.may_hold(&matcher) {
+                return (Done::Searched(Vec::new()), None);
+            }
+            (Done::Searched(reader.finish().search(&matcher, *limit)), None)
+        }
+    }
+}
+
+/// Feeds `file` to `reader`: from the read of the whole of it when one was started, else a
+/// slice at a time.
+async fn read_into(
+    reader: &mut SessionReader,
+    file: &File,
+    name: &str,
+    size: f64,
+    whole: Option<Promise>,
+) -> Result<(), String> {
+    reader.next_file(name, size as usize)?;
+    let mut from = 0.0;
+    let mut whole = whole;
+    while from < size || whole.is_some() {
+        let to = (from + READ_STEP).min(size);
+        let read = match whole.take() {
+            Some(read) => read,
+            None => {
+                file.slice_with_f64_and_f64(from, to).map(|b| b.array_buffer()).map_err(|e| describe(&e))?
+            }
+        };
+        let buffer = JsFuture::from(read).await.map_err(|e| describe(&e))?;
+        let array = Uint8Array::new(&buffer);
+        reader.feed_in_place(array.length() as usize, |spare| array.copy_to_uninit(spare));
+        from += f64::from(array.length());
+        if array.length() == 0 {
+            break;
+        }
+    }
+    Ok(())
+}
