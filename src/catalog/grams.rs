@@ -41,6 +41,7 @@ impl Grams {
             grams: Grams { bits: vec![0; 1 << (order - 6)], order, unsure: false },
             window: 0,
             filled: 0,
+            seam: [0; 2],
         }
     }
 
@@ -90,42 +91,67 @@ impl Grams {
 /// [`Grams`] being made: the last bytes fed are kept, so a sequence cut by a slice's end counts.
 pub struct GramsBuilder {
     grams: Grams,
+    /// The last three bytes of this file, folded.
     window: u32,
     /// How many bytes of this file are in `window` (up to 3).
     filled: u8,
+    /// The last two bytes of this file as they were (for the sequences that make it unsure).
+    seam: [u8; 2],
 }
 
-/// Sequences that spell text another way than the query would be written (see `unsure`): the
-/// Kelvin sign and the long s in UTF-8 (and `\u` escapes, told apart before letters are folded).
-const KELVIN: u32 = 0xE2_84AA;
-const LONG_S: u32 = 0xC5BF;
+/// Sequences that spell text another way than the query would be written (see `unsure`): a
+/// `\u` escape, and the Kelvin sign and the long s in UTF-8, which a case-insensitive search
+/// folds with `k` and `s`.
+const SPELLED_OTHERWISE: [&[u8]; 3] = [b"\\u", &[0xE2, 0x84, 0xAA], &[0xC5, 0xBF]];
 
 impl GramsBuilder {
     /// Starts another file: no sequence runs from one file into the next.
     pub fn next_file(&mut self) {
         self.window = 0;
         self.filled = 0;
+        self.seam = [0; 2];
     }
 
     pub fn feed(&mut self, bytes: &[u8]) {
-        let grams = &mut self.grams;
-        for &c in bytes {
-            if c == b'u' && self.filled >= 1 && self.window & 0xFF == u32::from(b'\\') {
-                grams.unsure = true;
-            }
-            self.window = ((self.window << 8) | u32::from(fold(c))) & 0xFF_FFFF;
-            if self.filled < 3 {
-                self.filled += 1;
-            }
-            if self.filled >= 2 && self.window & 0xFFFF == LONG_S {
-                grams.unsure = true;
-            }
-            if self.filled == 3 {
-                grams.unsure |= self.window == KELVIN;
-                let bit = grams.bit(self.window);
-                grams.bits[bit >> 6] |= 1 << (bit & 63);
-            }
+        if bytes.is_empty() {
+            return;
         }
+        let grams = &mut self.grams;
+        if !grams.unsure {
+            // Looked for a slice at a time (memchr's speed, not a check per byte), and across
+            // the cut from the bytes fed before.
+            let kept = usize::from(self.filled.min(2));
+            let mut across = [0; 4];
+            across[..kept].copy_from_slice(&self.seam[2 - kept..]);
+            let more = bytes.len().min(2);
+            across[kept..kept + more].copy_from_slice(&bytes[..more]);
+            grams.unsure = SPELLED_OTHERWISE.iter().any(|s| {
+                memchr::memmem::find(&across[..kept + more], s).is_some() || memchr::memmem::find(bytes, s).is_some()
+            });
+        }
+        match bytes {
+            [.., a, b] => self.seam = [*a, *b],
+            [b] => self.seam = [self.seam[1], *b],
+            [] => {}
+        }
+        let mut window = self.window;
+        let mut rest = bytes;
+        // The first two bytes of a file start its first sequence.
+        while self.filled < 2 {
+            let Some((&c, after)) = rest.split_first() else { break };
+            window = (window << 8) | u32::from(fold(c));
+            self.filled += 1;
+            rest = after;
+        }
+        if !rest.is_empty() {
+            self.filled = 3;
+        }
+        for &c in rest {
+            window = ((window << 8) | u32::from(fold(c))) & 0xFF_FFFF;
+            let bit = grams.bit(window);
+            grams.bits[bit >> 6] |= 1 << (bit & 63);
+        }
+        self.window = window & 0xFF_FFFF;
     }
 
     pub fn finish(self) -> Grams {
@@ -190,6 +216,12 @@ mod tests {
                 builder.feed(&text[cut..]);
                 assert_eq!(builder.finish(), whole, "cut at {cut}");
             }
+            let mut builder = Grams::builder(text.len());
+            builder.next_file();
+            for byte in text.chunks(1) {
+                builder.feed(byte);
+            }
+            assert_eq!(builder.finish(), whole, "a byte at a time");
         }
     }
 
