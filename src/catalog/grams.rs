@@ -126,7 +126,8 @@ impl GramsBuilder {
             let more = bytes.len().min(2);
             across[kept..kept + more].copy_from_slice(&bytes[..more]);
             grams.unsure = SPELLED_OTHERWISE.iter().any(|s| {
-                memchr::memmem::find(&across[..kept + more], s).is_some() || memchr::memmem::find(bytes, s).is_some()
+                memchr::memmem::find(&across[..kept + more], s).is_some()
+                    || memchr::memmem::find(bytes, s).is_some()
             });
         }
         match bytes {

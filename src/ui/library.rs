@@ -22,7 +22,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
 
-use super::load::{describe, load, next_frame, now, Named};
+use super::load::{describe, load, next_frame, now, Named, PageTurns};
 use super::pool::{Answer, Kind, Pool, Stopped};
 use super::state::Viewer;
 use super::worker::{Done, Work};
@@ -31,6 +31,7 @@ use crate::catalog::scan::FoundSet;
 use crate::catalog::shelf::{FileInfo, Shelf};
 use crate::catalog::summary::{from_ends, Summary};
 use crate::catalog::{wider, HEAD_BYTES, TAIL_BYTES};
+use crate::normalize::pace::Pause;
 use crate::present::library::{plural, Found, ListFilter, SortBy};
 use crate::present::link::{session_fragment, session_key, session_of};
 use crate::present::search::{Matcher, Query};
@@ -393,14 +394,20 @@ async fn count(viewer: Viewer, number: u64) {
     let mut counted = Vec::new();
     let mut shown_at = now();
     let mut done = 0;
+    let mut turns = PageTurns::from_now();
     while done < total {
+        // Answers that arrived together are taken a few at a time, the page free between.
+        if turns.due() {
+            turns.pause().await;
+        }
         while library.searching.get_value() {
             sleep(100).await;
             if !latest() {
                 return;
             }
         }
-        while asked.len() < pool.depth() && next < total {
+        // Asking takes a moment per session too: a few at a time.
+        while asked.len() < pool.depth() && next < total && (asked.is_empty() || !turns.due()) {
             let session = order[next];
             asked.push_back((next, pool.run(Kind::Count, Work::Count, &files_of(library, session))));
             next += 1;
@@ -523,8 +530,15 @@ pub async fn search(viewer: Viewer, query: Query, matcher: Matcher) {
     let work = Work::Search { query, limit: FOUND_PER_SESSION };
     let mut asked = VecDeque::new();
     let mut next = 0;
+    let mut turns = PageTurns::from_now();
     loop {
-        while asked.len() < pool.depth() && next < order.len() {
+        if turns.due() {
+            turns.pause().await;
+            if !latest() {
+                return;
+            }
+        }
+        while asked.len() < pool.depth() && next < order.len() && (asked.is_empty() || !turns.due()) {
             let session = order[next];
             asked.push_back((session, pool.run(Kind::Search, work.clone(), &files_of(library, session))));
             next += 1;
