@@ -1,6 +1,8 @@
 //! What cctv makes of transcript files, as JSON, without a browser.
 //!
 //! cargo run --release --no-default-features --bin cctv-inspect -- FILE_OR_DIR... [--bench | --drift]
+//! cargo run --release --no-default-features --bin cctv-inspect -- --markdown [--thinking]
+//!     [--no-output] [--sub-agents] [--events] FILE_OR_DIR...
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -8,19 +10,30 @@ use std::time::Instant;
 use cctv::model::{Census, Transcript};
 use cctv::normalize::beside::beside;
 use cctv::normalize::{self, AgentLink, Input, ItemKind, LinkEvidence, Thread, Workspace};
+use cctv::present::to_markdown::{self, MarkdownOptions};
 use serde_json::{json, Value};
 
 fn main() {
     let mut bench = false;
     let mut drift = false;
+    let mut markdown = None;
+    let mut options = MarkdownOptions::default();
     let mut paths = Vec::new();
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--bench" => bench = true,
             "--drift" => drift = true,
+            "--markdown" => markdown = Some(()),
+            "--thinking" => options.thinking = true,
+            "--no-output" => options.tool_output = false,
+            "--sub-agents" => options.sub_agents = true,
+            "--events" => options.system_events = true,
             "-h" | "--help" => {
-                eprintln!("usage: cctv-inspect FILE_OR_DIR... [--bench | --drift]");
-                eprintln!("  --drift  what cctv did not recognise in the files (for a bug report)");
+                eprintln!("usage: cctv-inspect FILE_OR_DIR... [--bench | --drift | --markdown [options]]");
+                eprintln!("  --drift     what cctv did not recognise in the files (for a bug report)");
+                eprintln!("  --markdown  each session as Markdown, for an issue or a pull request; with");
+                eprintln!("              --thinking, --no-output (calls without what they returned),");
+                eprintln!("              --sub-agents (their conversations, folded), --events");
                 return;
             }
             _ => paths.push(PathBuf::from(arg)),
@@ -37,6 +50,13 @@ fn main() {
             std::process::exit(1);
         }
     };
+    if markdown.is_some() {
+        let ws = normalize::normalize(inputs);
+        let sessions: Vec<String> =
+            ws.sessions.iter().map(|s| to_markdown::session(&ws, s, options, None)).collect();
+        print!("{}", sessions.join("\n---\n\n"));
+        return;
+    }
     let report = if bench {
         bench_report(inputs)
     } else if drift {

@@ -1,53 +1,192 @@
-//! A turn as Markdown, for pasting into an issue, a pull request or a chat: the prompt, Claude's
-//! answers, and each tool call as one line with its output folded in `<details>`.
+//! A session, some of its turns, or one turn as Markdown, for pasting into an issue, a pull
+//! request or a chat: the prompts, Claude's answers, each tool call as one line with its output
+//! folded in `<details>`, edits as `diff` blocks, and (when asked) thinking, sub-agents and
+//! system events.
 //!
 //! Transcript text goes into fenced blocks with a fence longer than any run of backticks inside
-//! it, so a pasted transcript cannot close its block and turn into markup of its own; Claude's
-//! own Markdown is kept as Markdown, with a fence it left open closed again.
+//! it, so a pasted transcript cannot close its block and turn into markup of its own; what the
+//! person typed is quoted with `<` and `&` escaped, so it cannot open HTML either; Claude's own
+//! Markdown is kept as Markdown, with a fence it left open closed again.
+
+use std::ops::Range;
 
 use super::calls::{call_view, CallView};
+use super::diff::RowKind;
+use super::event::{event_view, EventView};
+use super::tools::{tool_body, Change, ToolBody};
 use crate::normalize::outline::item_text;
-use crate::normalize::{Item, ItemKind, Session, ThreadRef, Workspace};
+use crate::normalize::{Item, ItemKind, Session, Thread, ThreadRef, Workspace};
 
-/// Output longer than this is cut in the Markdown (with a note saying how much was left out).
-const OUTPUT_LIMIT: usize = 4000;
+/// What an export holds besides prompts, answers and tool calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct MarkdownOptions {
+    /// Claude's thinking, folded.
+    pub thinking: bool,
+    /// What each tool returned, folded (the call itself is always there).
+    pub tool_output: bool,
+    /// Each sub-agent's conversation, folded under the call that started it.
+    pub sub_agents: bool,
+    /// What Claude Code noted around the conversation: compactions, API errors, hooks.
+    pub system_events: bool,
+}
+
+impl Default for MarkdownOptions {
+    fn default() -> Self {
+        MarkdownOptions { thinking: false, tool_output: true, sub_agents: false, system_events: false }
+    }
+}
+
+/// Where each turn of the main conversation begins: at each prompt the person typed (and at the
+/// first row, when something comes before the first prompt).
+pub fn turn_starts(session: &Session) -> Vec<u32> {
+    let items = &session.thread.items;
+    let mut starts: Vec<u32> =
+        items.iter().enumerate().filter(|(_, it)| it.is_typed_prompt()).map(|(i, _)| i as u32).collect();
+    if !items.is_empty() && starts.first() != Some(&0) {
+        starts.insert(0, 0);
+    }
+    starts
+}
+
+/// `session` as Markdown: its title and what it was, then its turns (those in `turns`, by
+/// number from 0, or all), each under a heading.
+pub fn session(
+    ws: &Workspace,
+    session: &Session,
+    options: MarkdownOptions,
+    turns: Option<Range<usize>>,
+) -> String {
+    let title =
+        session.title.clone().or(session.session_id.clone()).unwrap_or_else(|| "Claude Code session".into());
+    let mut out = format!("# {}\n\n", escape_inline(&one_line(&title, 200)));
+    let mut about = Vec::new();
+    if let Some(t) = &session.stats.first_timestamp {
+        about.push(t.get(..16).unwrap_or(t).replace('T', " "));
+    }
+    about.extend(session.stats.models.keys().map(|m| escape_inline(m)));
+    about.push(format!("{} prompts", session.stats.user_prompts));
+    out.push_str(&format!("*{}*\n\n", about.join(" · ")));
+    let starts = turn_starts(session);
+    let range = turns.unwrap_or(0..starts.len());
+    for (n, &first) in starts.iter().enumerate().take(range.end).skip(range.start) {
+        let end = starts.get(n + 1).map_or(session.thread.items.len(), |&next| next as usize);
+        let heading = session.thread.items[first as usize..end]
+            .iter()
+            .find(|it| it.is_typed_prompt())
+            .and_then(|it| item_text(ws, it))
+            .map(|t| one_line(&t, 80))
+            .unwrap_or_else(|| "Before the first prompt".into());
+        out.push_str(&format!("## {}. {}\n\n", n + 1, escape_inline(&heading)));
+        out.push_str(&items(ws, session, &session.thread, first as usize..end, options));
+    }
+    out.trim_end().to_owned() + "\n"
+}
 
 /// The turn that begins at item `first` of `thread`: that row and every row up to the next
 /// prompt the person typed.
 pub fn turn(ws: &Workspace, session: &Session, thread: ThreadRef, first: u32) -> String {
     let thread = session.thread(thread);
     let last = thread.turn_end(first as usize);
+    let out = items(ws, session, thread, first as usize..last + 1, MarkdownOptions::default());
+    out.trim_end().to_owned() + "\n"
+}
+
+/// Rows `range` of `thread`, each followed by a blank line.
+fn items(
+    ws: &Workspace,
+    session: &Session,
+    thread: &Thread,
+    range: Range<usize>,
+    options: MarkdownOptions,
+) -> String {
     let mut out = String::new();
-    for item in thread.items.iter().take(last + 1).skip(first as usize) {
-        let part = item_markdown(ws, item);
+    for item in thread.items.get(range).unwrap_or_default() {
+        let part = item_markdown(ws, session, item, options);
         if !part.is_empty() {
             out.push_str(&part);
             out.push_str("\n\n");
         }
     }
-    out.trim_end().to_owned() + "\n"
+    out
 }
 
-fn item_markdown(ws: &Workspace, item: &Item) -> String {
+fn item_markdown(ws: &Workspace, session: &Session, item: &Item, options: MarkdownOptions) -> String {
     let text = || item_text(ws, item).unwrap_or_default();
     match &item.kind {
         ItemKind::Prompt if item.is_typed_prompt() => {
-            let quoted: Vec<String> = text().lines().map(|l| format!("> {l}")).collect();
+            // As typed: what looks like Markdown in a prompt is shown as the characters it is.
+            let quoted: Vec<String> = text().lines().map(|l| format!("> {}", escape_inline(l))).collect();
             format!("**You:**\n\n{}", quoted.join("\n"))
         }
         ItemKind::Command(_) | ItemKind::Shell(_) => format!("**You ran:** {}", inline_code(&text())),
-        ItemKind::Text => format!("**Claude:**\n\n{}", close_fences(text().trim())),
-        ItemKind::ToolCall(call) => tool(&call_view(ws, item, call)),
+        ItemKind::Text => format!("**Claude:**\n\n{}", demote_headings(&close_fences(text().trim()))),
+        ItemKind::Thinking if options.thinking => {
+            format!("<details><summary>Thinking</summary>\n\n{}\n\n</details>", close_fences(text().trim()))
+        }
+        ItemKind::ToolCall(call) => {
+            let mut out = tool(&call_view(ws, item, call), options);
+            if options.sub_agents {
+                for &agent in &call.agents {
+                    let Some(agent) = session.agents.get(agent as usize) else { continue };
+                    let about = agent.description.clone().or(agent.agent_type.clone()).unwrap_or_default();
+                    let inner = items(ws, session, &agent.thread, 0..agent.thread.items.len(), options);
+                    out.push_str(&format!(
+                        "\n\n<details><summary>Sub-agent: {}</summary>\n\n{}</details>",
+                        escape_html(&one_line(&about, 80)),
+                        inner
+                    ));
+                }
+            }
+            out
+        }
+        ItemKind::CompactBoundary(_) if options.system_events => "*Conversation compacted*".into(),
+        ItemKind::Event if options.system_events => match event_view(ws, item) {
+            EventView::Line { text, .. } => format!("*{}*", escape_inline(&one_line(&text, 400))),
+            EventView::Summary(text) => format!("*Summary:* {}", escape_inline(&one_line(&text, 400))),
+            _ => String::new(),
+        },
         _ => String::new(),
     }
 }
 
-fn tool(call: &CallView) -> String {
+/// Output longer than this is cut in the Markdown (with a note saying how much was left out).
+const OUTPUT_LIMIT: usize = 4000;
+
+fn tool(call: &CallView, options: MarkdownOptions) -> String {
     let target = call.target();
     let mut out = match target.is_empty() {
         true => format!("**{}**", call.name),
         false => format!("**{}** {}", call.name, inline_code(&target)),
     };
+    // An edit is its diff, shown (the point of reading it), not folded.
+    if let ToolBody::Edit(edit) = tool_body(call, None) {
+        match edit.change {
+            Change::Diff(rows) if !rows.is_empty() => {
+                let lines: Vec<String> = rows
+                    .iter()
+                    .map(|r| match r.kind {
+                        RowKind::Hunk => r.text.clone(),
+                        RowKind::Context => format!(" {}", r.text),
+                        RowKind::Added => format!("+{}", r.text),
+                        RowKind::Removed => format!("-{}", r.text),
+                    })
+                    .collect();
+                out.push_str(&format!("\n\n{}", fenced_as(&lines.join("\n"), "diff")));
+            }
+            Change::WholeFile { content, .. } if options.tool_output => {
+                out.push_str(&format!(
+                    "\n\n<details><summary>file</summary>\n\n{}\n\n</details>",
+                    fenced(&content)
+                ));
+            }
+            _ => {}
+        }
+        return out;
+    }
+    if !options.tool_output {
+        return out;
+    }
     let Some(result) = &call.result else { return out };
     let text = result.content.texts().collect::<Vec<_>>().join("\n");
     if text.trim().is_empty() {
@@ -89,6 +228,40 @@ fn close_fences(text: &str) -> String {
     }
 }
 
+/// Claude's Markdown with its headings two levels down (at most `######`), below the export's
+/// own title and turn headings, so its `## Plan` does not read as a turn of its own.
+fn demote_headings(text: &str) -> String {
+    let mut fence: Option<(char, usize)> = None;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim_start_matches(' ');
+        let indent = line.len() - trimmed.len();
+        let opens = trimmed.chars().next().filter(|c| indent <= 3 && (*c == '`' || *c == '~'));
+        if let Some(c) = opens {
+            let run = trimmed.chars().take_while(|&x| x == c).count();
+            if run >= 3 {
+                fence = match fence {
+                    None => Some((c, run)),
+                    Some((o, n)) if o == c && run >= n && trimmed[run..].trim().is_empty() => None,
+                    still => still,
+                };
+                out.push(line.to_owned());
+                continue;
+            }
+        }
+        let hashes = trimmed.chars().take_while(|&c| c == '#').count();
+        let heading = fence.is_none()
+            && indent <= 3
+            && (1..=6).contains(&hashes)
+            && trimmed[hashes..].chars().next().is_none_or(|c| c == ' ' || c == '\t');
+        out.push(match heading {
+            true => format!("{}{}", "#".repeat((hashes + 2).min(6)), &trimmed[hashes..]),
+            false => line.to_owned(),
+        });
+    }
+    out.join("\n")
+}
+
 /// `text` as inline code, with enough backticks around it that none inside can end it.
 fn inline_code(text: &str) -> String {
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -99,8 +272,44 @@ fn inline_code(text: &str) -> String {
 
 /// `text` in a fenced block whose fence is longer than any backtick run inside it.
 fn fenced(text: &str) -> String {
+    fenced_as(text, "")
+}
+
+fn fenced_as(text: &str, language: &str) -> String {
     let fence = "`".repeat(longest_run(text, '`').max(2) + 1);
-    format!("{fence}\n{}\n{fence}", text.trim_end_matches('\n'))
+    format!("{fence}{language}\n{}\n{fence}", text.trim_end_matches('\n'))
+}
+
+/// The first line of `text`, at most `chars` characters.
+fn one_line(text: &str, chars: usize) -> String {
+    let line = text.trim().lines().next().unwrap_or_default();
+    match line.chars().count() > chars {
+        true => line.chars().take(chars).collect::<String>() + "…",
+        false => line.to_owned(),
+    }
+}
+
+/// Text that cannot become HTML: `&` and `<` as entities.
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;")
+}
+
+/// A line of text in Markdown (a heading, a quoted prompt, an event) that cannot become markup
+/// of its own: characters Markdown reads as markup are escaped.
+fn escape_inline(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '>' | '~' | '!' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn longest_run(text: &str, c: char) -> usize {
@@ -142,5 +351,14 @@ mod tests {
         assert_eq!(close_fences("````\n```\n"), "````\n```\n\n````");
         assert_eq!(inline_code("say `hi`"), "`` say `hi` ``");
         assert_eq!(inline_code("ls\n  -la"), "`ls -la`");
+    }
+
+    #[test]
+    fn claudes_headings_go_below_the_turns() {
+        assert_eq!(
+            demote_headings("# Plan\n## Steps\n#### Deep\n##### Deeper"),
+            "### Plan\n#### Steps\n###### Deep\n###### Deeper"
+        );
+        assert_eq!(demote_headings("```\n# a comment\n```\n#hashtag"), "```\n# a comment\n```\n#hashtag");
     }
 }
