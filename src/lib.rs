@@ -14,6 +14,7 @@ pub mod generate;
 pub mod model;
 pub mod normalize;
 pub mod present;
+pub mod redact;
 
 pub mod api;
 

@@ -2,7 +2,7 @@
 //!
 //! cargo run --release --no-default-features --bin cctv-inspect -- FILE_OR_DIR... [--bench | --drift]
 //! cargo run --release --no-default-features --bin cctv-inspect -- --markdown [--thinking]
-//!     [--no-output] [--sub-agents] [--events] FILE_OR_DIR...
+//!     [--no-output] [--sub-agents] [--events] [--keep-secrets] FILE_OR_DIR...
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -11,6 +11,7 @@ use cctv::model::{Census, Transcript};
 use cctv::normalize::beside::beside;
 use cctv::normalize::{self, AgentLink, Input, ItemKind, LinkEvidence, Thread, Workspace};
 use cctv::present::to_markdown::{self, MarkdownOptions};
+use cctv::redact::{mask, Finding, Scanner};
 use serde_json::{json, Value};
 
 fn main() {
@@ -18,6 +19,7 @@ fn main() {
     let mut drift = false;
     let mut markdown = None;
     let mut options = MarkdownOptions::default();
+    let mut keep_secrets = false;
     let mut paths = Vec::new();
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
@@ -28,12 +30,15 @@ fn main() {
             "--no-output" => options.tool_output = false,
             "--sub-agents" => options.sub_agents = true,
             "--events" => options.system_events = true,
+            "--keep-secrets" => keep_secrets = true,
             "-h" | "--help" => {
                 eprintln!("usage: cctv-inspect FILE_OR_DIR... [--bench | --drift | --markdown [options]]");
                 eprintln!("  --drift     what cctv did not recognise in the files (for a bug report)");
                 eprintln!("  --markdown  each session as Markdown, for an issue or a pull request; with");
                 eprintln!("              --thinking, --no-output (calls without what they returned),");
-                eprintln!("              --sub-agents (their conversations, folded), --events");
+                eprintln!("              --sub-agents (their conversations, folded), --events;");
+                eprintln!("              secrets and personal details are masked (each said on");
+                eprintln!("              stderr) unless --keep-secrets");
                 return;
             }
             _ => paths.push(PathBuf::from(arg)),
@@ -51,6 +56,20 @@ fn main() {
         }
     };
     if markdown.is_some() {
+        // What is certainly a secret or a personal detail is masked unless the caller keeps it.
+        let inputs = match keep_secrets {
+            true => inputs,
+            false => {
+                let scanner = Scanner::new(&[]).expect("no patterns of the caller's");
+                let findings = scanner.find(&inputs);
+                let certain: Vec<&Finding> = findings.iter().filter(|f| f.certain).collect();
+                for f in &findings {
+                    let what = if f.certain { "masked" } else { "left (a candidate; check it)" };
+                    eprintln!("{what}: {} ({}x, first in {} line {})", f.label, f.count, f.file, f.line);
+                }
+                mask(&inputs, &certain)
+            }
+        };
         let ws = normalize::normalize(inputs);
         let sessions: Vec<String> =
             ws.sessions.iter().map(|s| to_markdown::session(&ws, s, options, None)).collect();

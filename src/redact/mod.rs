@@ -1,0 +1,228 @@
+//! What must not leave with a shared session: secrets (by gitleaks' rules and a few of cctv's
+//! own, [`secrets`]) and personal details ([`personal`]), found in a session's files
+//! ([`Scanner::find`]) and masked in their bytes ([`mask`]) before anything is exported.
+//!
+//! Findings are looked for in the text a line holds (each JSON string decoded), so a secret
+//! written with escapes is found; they are masked in the raw bytes of every file and in the
+//! files' names, wherever the same text is written, so the copies Claude Code keeps (a tool's
+//! output in the model's message and again in `toolUseResult`, a file's `originalFile`, a
+//! sub-agent's own file) go with it.
+
+pub mod personal;
+pub mod secrets;
+
+use std::collections::HashMap;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use regex::Regex;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::normalize::Input;
+use secrets::Secrets;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Kind {
+    Secret,
+    Email,
+    HomeDirectory,
+    /// Matched a pattern the reader gave.
+    Pattern,
+}
+
+/// One text found, with how often and where first.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    pub kind: Kind,
+    /// What it is: the rule's description, "e-mail address", …
+    pub label: String,
+    /// The rule that found it (for a secret).
+    pub rule: Option<String>,
+    /// The text itself, as the line holds it (decoded).
+    pub text: String,
+    /// A secret for sure, or a candidate to look at (see [`Secrets::is_certain`]).
+    pub certain: bool,
+    /// How many strings of the files hold it.
+    pub count: usize,
+    /// Where it is first: the file, its line, and the text just before and after it.
+    pub file: String,
+    pub line: u32,
+    pub before: String,
+    pub after: String,
+    /// What it becomes when masked.
+    pub mask: String,
+}
+
+/// The rules, compiled once, and the reader's own patterns.
+pub struct Scanner {
+    secrets: Secrets,
+    patterns: Vec<Regex>,
+}
+
+/// Characters of context kept on each side of a finding.
+const CONTEXT: usize = 40;
+
+impl Scanner {
+    /// With the reader's own `patterns` (regular expressions); an invalid one is an error that
+    /// says which.
+    pub fn new(patterns: &[String]) -> Result<Scanner, String> {
+        let patterns = patterns
+            .iter()
+            .filter(|p| !p.trim().is_empty())
+            .map(|p| Regex::new(p).map_err(|e| format!("{p}: {e}")))
+            .collect::<Result<_, _>>()?;
+        Ok(Scanner { secrets: Secrets::new(), patterns })
+    }
+
+    /// Every finding in `inputs`, one per distinct text, certain ones first, then by kind and
+    /// where they are first.
+    pub fn find(&self, inputs: &[Input]) -> Vec<Finding> {
+        let mut found: HashMap<(Kind, String), Finding> = HashMap::new();
+        let mut order = Vec::new();
+        for input in inputs {
+            for (number, line) in input.bytes.split(|&b| b == b'\n').enumerate() {
+                let mut strings = Vec::new();
+                match serde_json::from_slice::<Value>(line) {
+                    Ok(value) => collect_strings(&value, &mut strings),
+                    // A line that is not JSON is looked at as it is.
+                    Err(_) => strings.push(String::from_utf8_lossy(line).into_owned()),
+                }
+                for text in &strings {
+                    for (kind, range, label, rule, certain, mask) in self.in_text(text) {
+                        let key = (kind, text[range.clone()].to_owned());
+                        let entry = found.entry(key.clone()).or_insert_with(|| {
+                            order.push(key);
+                            Finding {
+                                kind,
+                                label: label.clone(),
+                                rule: rule.clone(),
+                                text: text[range.clone()].to_owned(),
+                                certain,
+                                count: 0,
+                                file: input.name.clone(),
+                                line: number as u32 + 1,
+                                before: context_before(&text[..range.start]),
+                                after: text[range.end..].chars().take(CONTEXT).collect(),
+                                mask: mask.clone(),
+                            }
+                        });
+                        // A text two rules find is named by a certain one.
+                        if certain && !entry.certain {
+                            (entry.label, entry.rule, entry.certain, entry.mask) =
+                                (label, rule, certain, mask);
+                        }
+                        entry.count += 1;
+                    }
+                }
+            }
+        }
+        let mut out: Vec<Finding> = order.into_iter().filter_map(|k| found.remove(&k)).collect();
+        out.sort_by_key(|f| (!f.certain, f.kind as u8));
+        out
+    }
+
+    /// What one decoded string holds: (kind, range, label, rule, certain, mask).
+    #[allow(clippy::type_complexity)]
+    fn in_text(
+        &self,
+        text: &str,
+    ) -> Vec<(Kind, std::ops::Range<usize>, String, Option<String>, bool, String)> {
+        let mut out = Vec::new();
+        for hit in self.secrets.find(text) {
+            let rule = self.secrets.rule(hit.rule);
+            let mask = format!("[REDACTED {}]", rule.id);
+            out.push((
+                Kind::Secret,
+                hit.secret,
+                rule.description.clone(),
+                Some(rule.id.clone()),
+                self.secrets.is_certain(hit.rule),
+                mask,
+            ));
+        }
+        for range in personal::emails(text) {
+            out.push((Kind::Email, range, "e-mail address".into(), None, true, "[email]".into()));
+        }
+        for (range, _) in personal::homes(text) {
+            out.push((
+                Kind::HomeDirectory,
+                range,
+                "home directory (names the user)".into(),
+                None,
+                true,
+                "~".into(),
+            ));
+        }
+        for pattern in &self.patterns {
+            for m in pattern.find_iter(text).filter(|m| !m.is_empty()) {
+                out.push((
+                    Kind::Pattern,
+                    m.range(),
+                    format!("matches {}", pattern.as_str()),
+                    None,
+                    true,
+                    "[REDACTED]".into(),
+                ));
+            }
+        }
+        out
+    }
+}
+
+fn collect_strings(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(items) => items.iter().for_each(|v| collect_strings(v, out)),
+        Value::Object(map) => map.values().for_each(|v| collect_strings(v, out)),
+        _ => {}
+    }
+}
+
+fn context_before(text: &str) -> String {
+    let chars: Vec<char> = text.chars().rev().take(CONTEXT).collect();
+    chars.into_iter().rev().collect()
+}
+
+/// `inputs` with every finding in `masked` replaced by its mask, in every file's bytes and
+/// name: the text as JSON writes it in a string (so a line stays valid JSON) and as it is; a
+/// home directory also in the project folder names Claude Code makes of it (`-Users-ada-`).
+pub fn mask(inputs: &[Input], masked: &[&Finding]) -> Vec<Input> {
+    let mut patterns: Vec<String> = Vec::new();
+    let mut masks: Vec<String> = Vec::new();
+    let mut add = |pattern: String, mask: &str| {
+        if !pattern.is_empty() && !patterns.contains(&pattern) {
+            patterns.push(pattern);
+            masks.push(mask.to_owned());
+        }
+    };
+    for f in masked {
+        let escaped = serde_json::to_string(&f.text).expect("a string serializes");
+        add(escaped[1..escaped.len() - 1].to_owned(), &f.mask);
+        // As it is, for a line that is not JSON; but never with a quote or a backslash, which a
+        // JSON line only holds as its own syntax.
+        if !f.text.contains(['"', '\\']) {
+            add(f.text.clone(), &f.mask);
+        }
+        if f.kind == Kind::HomeDirectory {
+            let folder: String =
+                f.text.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+            add(format!("{folder}-"), "-~-");
+        }
+    }
+    if patterns.is_empty() {
+        return inputs.to_vec();
+    }
+    let finder = AhoCorasick::builder()
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(&patterns)
+        .expect("plain strings build an automaton");
+    inputs
+        .iter()
+        .map(|input| Input {
+            name: finder.replace_all(&input.name, &masks),
+            bytes: finder.replace_all_bytes(&input.bytes, &masks),
+        })
+        .collect()
+}

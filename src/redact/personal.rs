@@ -1,0 +1,75 @@
+//! Personal details in a session: e-mail addresses and the home directory (which names the
+//! user) in paths.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+fn email() -> &'static Regex {
+    static EMAIL: OnceLock<Regex> = OnceLock::new();
+    EMAIL.get_or_init(|| {
+        Regex::new(r"(?-u:\b)[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\.[A-Za-z]{2,24}(?-u:\b)")
+            .expect("a valid pattern")
+    })
+}
+
+fn home() -> &'static Regex {
+    static HOME: OnceLock<Regex> = OnceLock::new();
+    HOME.get_or_init(|| {
+        Regex::new(r"(?:/Users/|/home/|[A-Za-z]:\\Users\\)([A-Za-z0-9._-]{1,64})(?:[/\\]|$|[^A-Za-z0-9._-])")
+            .expect("a valid pattern")
+    })
+}
+
+/// Addresses that name no one: Claude's own co-author line, and documentation domains.
+fn is_anonymous(address: &str) -> bool {
+    let lower = address.to_ascii_lowercase();
+    let domain = lower.rsplit('@').next().unwrap_or_default();
+    lower == "noreply@anthropic.com"
+        || ["example.com", "example.org", "example.net", "localhost"].contains(&domain)
+        || lower.starts_with("git@")
+}
+
+/// The e-mail addresses in `text`.
+pub fn emails(text: &str) -> Vec<Range<usize>> {
+    email().find_iter(text).filter(|m| !is_anonymous(m.as_str())).map(|m| m.range()).collect()
+}
+
+/// The home directories in paths in `text` (`/Users/alice`, `/home/alice`, `C:\Users\alice`):
+/// their range, and the user's name.
+pub fn homes(text: &str) -> Vec<(Range<usize>, String)> {
+    home()
+        .captures_iter(text)
+        .filter_map(|c| {
+            let user = c.get(1)?;
+            let start = c.get(0)?.start();
+            // Shared and system homes name no one.
+            (!["Shared", "runner", "root"].contains(&user.as_str()))
+                .then(|| (start..user.end(), user.as_str().to_owned()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_are_found_but_not_claudes_or_examples() {
+        let text = "mail ada.lovelace+cctv@analytical.engine.co.uk or bob@example.com; \
+                    Co-Authored-By: Claude <noreply@anthropic.com>; git@github.com:me/repo; react@18.2.0";
+        let found: Vec<&str> = emails(text).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(found, ["ada.lovelace+cctv@analytical.engine.co.uk"]);
+    }
+
+    #[test]
+    fn home_directories_name_their_user() {
+        let text = r"cd /Users/ada/src && cat /home/bob/.env; C:\Users\carol\app; /Users/Shared/x; /usr/bin";
+        let found: Vec<(&str, String)> = homes(text).into_iter().map(|(r, u)| (&text[r], u)).collect();
+        assert_eq!(
+            found,
+            [("/Users/ada", "ada".into()), ("/home/bob", "bob".into()), (r"C:\Users\carol", "carol".into())]
+        );
+    }
+}

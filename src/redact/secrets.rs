@@ -1,0 +1,386 @@
+//! Secrets found by gitleaks' rules (`gitleaks.toml`, MIT, see `GITLEAKS-LICENSE`), applied as
+//! gitleaks applies them: a rule runs only on text that holds one of its keywords; its secret is
+//! its secret group (else its first group that matched, else the whole match); a secret below
+//! the rule's entropy, or allowed by the rule's or the global allowlist, is not one.
+
+use std::ops::Range;
+
+use aho_corasick::AhoCorasick;
+use regex::{Regex, RegexBuilder};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Config {
+    rules: Vec<RuleSpec>,
+    allowlist: AllowSpec,
+}
+
+#[derive(Deserialize)]
+struct RuleSpec {
+    id: String,
+    description: Option<String>,
+    regex: Option<String>,
+    path: Option<String>,
+    secret_group: usize,
+    entropy: Option<f64>,
+    keywords: Vec<String>,
+    allowlists: Vec<AllowSpec>,
+}
+
+#[derive(Deserialize)]
+struct AllowSpec {
+    regexes: Vec<String>,
+    stopwords: Vec<String>,
+    target: String,
+    all: bool,
+}
+
+/// A compiled rule.
+pub struct Rule {
+    pub id: String,
+    pub description: String,
+    regex: Regex,
+    secret_group: usize,
+    entropy: Option<f64>,
+    allowlists: Vec<Allowlist>,
+}
+
+struct Allowlist {
+    regexes: Vec<Regex>,
+    stopwords: Vec<String>,
+    /// What the regexes look at: the secret, the whole match, or the whole text.
+    target: Target,
+    /// Both the regexes and the stopwords must allow it (else either).
+    all: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Target {
+    Secret,
+    Match,
+    Line,
+}
+
+/// Every rule, compiled once.
+pub struct Secrets {
+    rules: Vec<Rule>,
+    keywords: AhoCorasick,
+    /// For each keyword, the rules it runs.
+    runs: Vec<Vec<usize>>,
+    /// Rules without keywords: they run on every text.
+    always: Vec<usize>,
+    global: Allowlist,
+    /// Rules not used, and why (a pattern this regex engine does not take, a rule about paths).
+    pub skipped: Vec<(String, String)>,
+}
+
+/// A secret in a text: which rule, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit {
+    pub rule: usize,
+    pub secret: Range<usize>,
+}
+
+const RULES: &str = include_str!(concat!(env!("OUT_DIR"), "/gitleaks.json"));
+
+/// cctv's own rules, for what sessions hold that gitleaks has no rule for (it scans code, where
+/// these are rarer than in a terminal's output): (id, description, pattern, entropy, keywords).
+/// The secret is the pattern's first group.
+const OWN_RULES: [(&str, &str, &str, f64, &[&str]); 4] = [
+    (
+        "cctv-bearer-token",
+        "A bearer token in an Authorization header",
+        r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)",
+        3.0,
+        &["bearer"],
+    ),
+    (
+        "cctv-url-password",
+        "A password in a connection string or URL",
+        r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:@/'\x22]{1,64}:([^\s@/'\x22]{3,128})@[a-z0-9.-]+",
+        2.0,
+        &["://"],
+    ),
+    (
+        "cctv-env-secret",
+        "A secret assigned in an environment file or shell",
+        r"(?m)^[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PWD|CREDENTIALS?)[A-Z0-9_]*[ \t]*=[ \t]*['\x22]?([^\s'\x22#]{8,})",
+        3.0,
+        &["key", "secret", "token", "passw", "pwd", "credential"],
+    ),
+    (
+        "cctv-aws-secret-access-key",
+        "An AWS secret access key",
+        r"(?i)aws.{0,20}?(?:secret|sk).{0,20}?['\x22\s:=]{1,5}([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)",
+        4.0,
+        &["aws"],
+    ),
+];
+
+/// Values that stand for a secret without being one: placeholders and variables.
+const PLACEHOLDER: &str = r"(?i)^(?:\$\{?[a-z_]+\}?|<[^>]*>|\*+|x{3,}|\.{3,}|(?:your|my)[_-]?\w*|password|passwd|secret|changeme|example\w*)$";
+
+impl Secrets {
+    pub fn new() -> Secrets {
+        let config: Config = serde_json::from_str(RULES).expect("build.rs writes this JSON");
+        let mut rules = Vec::new();
+        let mut skipped = Vec::new();
+        let mut keywords: Vec<String> = Vec::new();
+        let mut runs: Vec<Vec<usize>> = Vec::new();
+        let mut always = Vec::new();
+        let own = OWN_RULES.iter().map(|&(id, description, regex, entropy, keywords)| RuleSpec {
+            id: id.into(),
+            description: Some(description.into()),
+            regex: Some(regex.into()),
+            path: None,
+            secret_group: 1,
+            entropy: Some(entropy),
+            keywords: keywords.iter().map(|k| k.to_string()).collect(),
+            allowlists: vec![AllowSpec {
+                regexes: vec![PLACEHOLDER.into()],
+                stopwords: Vec::new(),
+                target: "secret".into(),
+                all: false,
+            }],
+        });
+        for spec in config.rules.into_iter().chain(own) {
+            // A rule about file names (a .p12 file, a Terraform file) says nothing of a line of
+            // a transcript.
+            if spec.path.is_some() {
+                skipped.push((spec.id, "a rule about file paths".into()));
+                continue;
+            }
+            let Some(pattern) = spec.regex else {
+                skipped.push((spec.id, "no pattern".into()));
+                continue;
+            };
+            let regex = match compile(&pattern) {
+                Ok(r) => r,
+                Err(e) => {
+                    skipped.push((spec.id, e));
+                    continue;
+                }
+            };
+            let index = rules.len();
+            if spec.keywords.is_empty() {
+                always.push(index);
+            }
+            for keyword in spec.keywords {
+                let keyword = keyword.to_lowercase();
+                match keywords.iter().position(|k| *k == keyword) {
+                    Some(at) => runs[at].push(index),
+                    None => {
+                        keywords.push(keyword);
+                        runs.push(vec![index]);
+                    }
+                }
+            }
+            rules.push(Rule {
+                description: spec.description.unwrap_or_else(|| spec.id.clone()),
+                id: spec.id,
+                regex,
+                secret_group: spec.secret_group,
+                entropy: spec.entropy,
+                allowlists: spec.allowlists.into_iter().map(allowlist).collect(),
+            });
+        }
+        let keywords = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(&keywords)
+            .expect("keywords are plain strings");
+        Secrets { rules, keywords, runs, always, global: allowlist(config.allowlist), skipped }
+    }
+
+    pub fn rule(&self, index: usize) -> &Rule {
+        &self.rules[index]
+    }
+
+    /// Whether a rule's findings are secrets for sure, or candidates a person should look at:
+    /// gitleaks' generic rule (a long random value after a word like `key`) and a high-entropy
+    /// value in a URL find things that are not secrets often enough.
+    pub fn is_certain(&self, index: usize) -> bool {
+        let id = &self.rules[index].id;
+        !id.starts_with("generic") && id != "cctv-url-password"
+    }
+
+    pub fn len(&self) -> usize {
+        self.rules.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// The secrets in `text`.
+    pub fn find(&self, text: &str) -> Vec<Hit> {
+        let mut rules: Vec<usize> = self.always.clone();
+        for m in self.keywords.find_overlapping_iter(text) {
+            rules.extend(&self.runs[m.pattern().as_usize()]);
+        }
+        rules.sort_unstable();
+        rules.dedup();
+        let mut hits = Vec::new();
+        for index in rules {
+            let rule = &self.rules[index];
+            for captures in rule.regex.captures_iter(text) {
+                let whole = captures.get(0).expect("group 0 is the match");
+                let group = match rule.secret_group {
+                    0 => captures.iter().skip(1).flatten().find(|g| !g.as_str().is_empty()),
+                    n => captures.get(n),
+                };
+                let secret = group.unwrap_or(whole);
+                if secret.as_str().is_empty() {
+                    continue;
+                }
+                if rule.entropy.is_some_and(|least| entropy(secret.as_str()) < least) {
+                    continue;
+                }
+                let allowed = |a: &Allowlist| a.allows(secret.as_str(), whole.as_str(), text);
+                if allowed(&self.global) || rule.allowlists.iter().any(allowed) {
+                    continue;
+                }
+                hits.push(Hit { rule: index, secret: secret.range() });
+            }
+        }
+        hits
+    }
+}
+
+impl Default for Secrets {
+    fn default() -> Self {
+        Secrets::new()
+    }
+}
+
+impl Allowlist {
+    fn allows(&self, secret: &str, whole: &str, line: &str) -> bool {
+        let target = match self.target {
+            Target::Secret => secret,
+            Target::Match => whole,
+            Target::Line => line,
+        };
+        let by_regex = !self.regexes.is_empty() && self.regexes.iter().any(|r| r.is_match(target));
+        let lower = secret.to_lowercase();
+        let by_word = !self.stopwords.is_empty() && self.stopwords.iter().any(|w| lower.contains(w.as_str()));
+        match self.all {
+            true => (self.regexes.is_empty() || by_regex) && (self.stopwords.is_empty() || by_word),
+            false => by_regex || by_word,
+        }
+    }
+}
+
+fn allowlist(spec: AllowSpec) -> Allowlist {
+    Allowlist {
+        regexes: spec.regexes.iter().filter_map(|r| compile(r).ok()).collect(),
+        stopwords: spec.stopwords.iter().map(|w| w.to_lowercase()).collect(),
+        target: match spec.target.as_str() {
+            "match" => Target::Match,
+            "line" => Target::Line,
+            _ => Target::Secret,
+        },
+        all: spec.all,
+    }
+}
+
+/// gitleaks' patterns are Go's RE2 syntax, which this crate's engine reads too (both never
+/// backtrack), but for one difference: Go's `\w`, `\d` and `\s` are ASCII, this crate's
+/// Unicode. They are made ASCII here, which is what gitleaks means, and keeps patterns like
+/// `[\w-]{50,1000}` small enough to compile.
+fn compile(pattern: &str) -> Result<Regex, String> {
+    RegexBuilder::new(&ascii_classes(pattern)).size_limit(32 << 20).build().map_err(|e| e.to_string())
+}
+
+fn ascii_classes(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars().peekable();
+    // Inside `[...]`, and whether the class has just begun (where `]` is a literal).
+    let mut class = false;
+    let mut class_start = false;
+    while let Some(c) = chars.next() {
+        let starting = class_start;
+        class_start = false;
+        match c {
+            '\\' => {
+                let Some(next) = chars.next() else {
+                    out.push(c);
+                    break;
+                };
+                let ascii = match next {
+                    'w' => Some(("[:word:]", r"(?-u:\w)")),
+                    'd' => Some(("[:digit:]", r"(?-u:\d)")),
+                    's' => Some(("[:space:]", r"(?-u:\s)")),
+                    _ => None,
+                };
+                match ascii {
+                    Some((in_class, outside)) => out.push_str(if class { in_class } else { outside }),
+                    None => {
+                        out.push(c);
+                        out.push(next);
+                    }
+                }
+            }
+            '[' if !class => {
+                class = true;
+                class_start = true;
+                out.push(c);
+                if chars.peek() == Some(&'^') {
+                    out.push(chars.next().expect("peeked"));
+                }
+            }
+            '[' if chars.peek() == Some(&':') => {
+                // A POSIX class inside a class: copied whole.
+                out.push(c);
+                for d in chars.by_ref() {
+                    out.push(d);
+                    if d == ']' {
+                        break;
+                    }
+                }
+            }
+            ']' if class && !starting => {
+                class = false;
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Shannon entropy in bits per character, as gitleaks measures a secret.
+pub fn entropy(text: &str) -> f64 {
+    let mut counts = std::collections::HashMap::new();
+    let mut total = 0.0;
+    for c in text.chars() {
+        *counts.entry(c).or_insert(0.0) += 1.0;
+        total += 1.0;
+    }
+    counts.values().map(|n: &f64| -(n / total) * (n / total).log2()).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearly_every_gitleaks_rule_is_used() {
+        let secrets = Secrets::new();
+        for (id, why) in &secrets.skipped {
+            eprintln!("skipped {id}: {why}");
+        }
+        assert!(secrets.len() >= 215, "{} rules", secrets.len());
+        assert!(
+            secrets.skipped.iter().all(|(_, why)| why == "a rule about file paths"),
+            "{:?}",
+            secrets.skipped
+        );
+    }
+
+    #[test]
+    fn gos_ascii_classes_stay_ascii() {
+        assert_eq!(ascii_classes(r"\w+[\w.-]\d\\w[]\s]"), r"(?-u:\w)+[[:word:].-](?-u:\d)\\w[][:space:]]");
+        assert_eq!(ascii_classes(r"[^\s[:alpha:]]\S"), r"[^[:space:][:alpha:]]\S");
+        let r = compile(r"^\w+$").unwrap();
+        assert!(r.is_match("abc_1") && !r.is_match("café"));
+    }
+}
