@@ -109,6 +109,52 @@ export interface NormalizedSessions {
 /** Parses and normalizes files into sessions, with sub-agents linked to their calls. */
 export function normalizeSession(files: TranscriptFile[]): NormalizedSessions;
 
+/** A secret or personal detail found in files (see `findSecrets`). */
+export interface Finding {
+  kind: "secret" | "email" | "homeDirectory" | "pattern";
+  /** What it is: the rule's description, "e-mail address", ... */
+  label: string;
+  /** The rule that found a secret: a gitleaks rule id, or `cctv-...`. */
+  rule?: string;
+  text: string;
+  /** False for a candidate: a rule that also finds things that are not secrets. */
+  certain: boolean;
+  /** How many strings of the files hold it. */
+  count: number;
+  /** Where it is first, with the text around it. */
+  file: string; line: number; before: string; after: string;
+  /** What it becomes when masked. */
+  mask: string;
+}
+
+/** Finds secrets (gitleaks' rules and cctv's) and personal details (e-mail addresses, home
+ * directories) in files, and matches of the caller's own `patterns` (regular expressions). */
+export function findSecrets(files: TranscriptFile[], patterns?: string[]): Finding[];
+
+export interface MarkdownOptions {
+  /** Claude's thinking, folded. Default false. */
+  thinking?: boolean;
+  /** What tools returned, folded. Default true. */
+  toolOutput?: boolean;
+  /** Each sub-agent's conversation, folded under its call. Default false. */
+  subAgents?: boolean;
+  /** Compactions, API errors, hooks outside calls. Default false. */
+  systemEvents?: boolean;
+  /** Findings to keep unmasked, by text or rule id (`"*"`: all). Every other certain finding is
+   * masked: the default is safe. */
+  keep?: string[];
+  /** Mask the candidates too. Default false. */
+  maskCandidates?: boolean;
+  /** More to mask: regular expressions. */
+  patterns?: string[];
+  /** Turns `[first, end)` of the first session, from 0. Default: all. */
+  turns?: [number, number];
+}
+
+/** The files' sessions as Markdown (for a pull request, an issue, a chat), with every certain
+ * secret and personal detail masked unless `options.keep` says otherwise. */
+export function exportMarkdown(files: TranscriptFile[], options?: MarkdownOptions): string;
+
 export interface ViewerOptions {
   files?: TranscriptFile[];
   theme?: "light" | "dark" | "system";
@@ -143,6 +189,29 @@ pub fn parse_transcript(input: JsValue) -> Result<JsValue, js_sys::Error> {
 pub fn normalize_session(files: JsValue) -> Result<JsValue, js_sys::Error> {
     let workspace = crate::normalize::normalize(inputs_of(&files)?);
     to_js(&crate::present::export::export(&workspace))
+}
+
+/// The secrets and personal details in files, and matches of the caller's own patterns.
+#[wasm_bindgen(js_name = findSecrets, skip_typescript)]
+pub fn find_secrets(files: JsValue, patterns: JsValue) -> Result<JsValue, js_sys::Error> {
+    let patterns: Vec<String> = match patterns.is_undefined() || patterns.is_null() {
+        true => Vec::new(),
+        false => serde_wasm_bindgen::from_value(patterns).map_err(|e| js_sys::Error::new(&e.to_string()))?,
+    };
+    let scanner = crate::redact::Scanner::new(&patterns).map_err(|e| js_sys::Error::new(&e))?;
+    to_js(&scanner.find(&inputs_of(&files)?))
+}
+
+/// The files' sessions as Markdown, masked as `options` say (every certain finding by default).
+#[wasm_bindgen(js_name = exportMarkdown, skip_typescript)]
+pub fn export_markdown(files: JsValue, options: JsValue) -> Result<String, js_sys::Error> {
+    let options: crate::present::share::ShareOptions = match options.is_undefined() || options.is_null() {
+        true => Default::default(),
+        false => serde_wasm_bindgen::from_value(options).map_err(|e| js_sys::Error::new(&e.to_string()))?,
+    };
+    let shared =
+        crate::present::share::markdown(inputs_of(&files)?, &options).map_err(|e| js_sys::Error::new(&e))?;
+    Ok(shared.text)
 }
 
 /// `{name, bytes}[]` from JavaScript.

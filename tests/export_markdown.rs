@@ -112,3 +112,29 @@ fn event_text(event: &Event) -> String {
         _ => String::new(),
     }
 }
+
+#[test]
+fn an_export_masks_what_is_certain_unless_the_caller_keeps_it() {
+    use cctv::present::share::{markdown, ShareOptions};
+    let name = "M-Thisness__M-Claude/Archives/abc757d1-3da3-42fb-bb7b-ffa293a4ba29.jsonl";
+    let inputs = vec![Input { name: "s.jsonl".into(), bytes: common::fixture(name) }];
+    // A Stripe test key a person pasted, and the home directory in its paths.
+    let key = "sk_test_EXAMPLE1234567890";
+    assert!(String::from_utf8_lossy(&inputs[0].bytes).contains(key));
+    let shared = markdown(inputs.clone(), &ShareOptions::default()).unwrap();
+    assert!(!shared.text.contains(key) && shared.text.contains("[REDACTED stripe-access-token]"));
+    let homes: Vec<&str> = shared
+        .findings
+        .iter()
+        .filter(|f| f.kind == cctv::redact::Kind::HomeDirectory)
+        .map(|f| f.text.as_str())
+        .collect();
+    assert!(!homes.is_empty() && homes.iter().all(|h| !shared.text.contains(h)), "{homes:?} masked");
+    assert!(
+        shared.masked >= 3 && shared.findings.iter().any(|f| !f.certain),
+        "candidates are listed, not masked"
+    );
+    let keep = ShareOptions { keep: vec!["stripe-access-token".into()], ..ShareOptions::default() };
+    let kept = markdown(inputs, &keep).unwrap();
+    assert!(kept.text.contains(key) && homes.iter().all(|h| !kept.text.contains(h)));
+}

@@ -10,8 +10,8 @@ use std::time::Instant;
 use cctv::model::{Census, Transcript};
 use cctv::normalize::beside::beside;
 use cctv::normalize::{self, AgentLink, Input, ItemKind, LinkEvidence, Thread, Workspace};
-use cctv::present::to_markdown::{self, MarkdownOptions};
-use cctv::redact::{mask, Finding, Scanner};
+use cctv::present::share::{self, ShareOptions};
+use cctv::present::to_markdown::MarkdownOptions;
 use serde_json::{json, Value};
 
 fn main() {
@@ -57,23 +57,27 @@ fn main() {
     };
     if markdown.is_some() {
         // What is certainly a secret or a personal detail is masked unless the caller keeps it.
-        let inputs = match keep_secrets {
-            true => inputs,
-            false => {
-                let scanner = Scanner::new(&[]).expect("no patterns of the caller's");
-                let findings = scanner.find(&inputs);
-                let certain: Vec<&Finding> = findings.iter().filter(|f| f.certain).collect();
-                for f in &findings {
-                    let what = if f.certain { "masked" } else { "left (a candidate; check it)" };
+        let keep = if keep_secrets { vec!["*".to_owned()] } else { Vec::new() };
+        let options = ShareOptions { markdown: options, ..ShareOptions::default() };
+        let options = ShareOptions { keep, ..options };
+        match share::markdown(inputs, &options) {
+            Ok(shared) => {
+                let chosen = share::masked(&shared.findings, &options);
+                for f in &shared.findings {
+                    let what = match (chosen.contains(&f), f.certain) {
+                        (true, _) => "masked",
+                        (false, true) => "kept (--keep-secrets)",
+                        (false, false) => "kept (a candidate: check it)",
+                    };
                     eprintln!("{what}: {} ({}x, first in {} line {})", f.label, f.count, f.file, f.line);
                 }
-                mask(&inputs, &certain)
+                print!("{}", shared.text);
             }
-        };
-        let ws = normalize::normalize(inputs);
-        let sessions: Vec<String> =
-            ws.sessions.iter().map(|s| to_markdown::session(&ws, s, options, None)).collect();
-        print!("{}", sessions.join("\n---\n\n"));
+            Err(e) => {
+                eprintln!("cctv-inspect: {e}");
+                std::process::exit(1);
+            }
+        }
         return;
     }
     let report = if bench {

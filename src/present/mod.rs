@@ -28,6 +28,7 @@ pub mod raw_find;
 pub mod rows;
 pub mod search;
 pub mod session;
+pub mod share;
 pub mod to_markdown;
 pub mod tools;
 pub mod when;

@@ -43,7 +43,7 @@ test("the packed package has its name, types, files and README", async () => {
   for (const key of ["version", "description", "license", "repository", "files", "types"]) assert.ok(manifest[key], key);
   assert.ok(files.includes("README.md") && files.includes("cctv.d.ts"));
   const types = await readFile(join(PKG, "cctv.d.ts"), "utf8");
-  for (const name of ["parseTranscript", "normalizeSession", "mountViewer", "class ViewerHandle"]) assert.match(types, new RegExp(name));
+  for (const name of ["parseTranscript", "normalizeSession", "findSecrets", "exportMarkdown", "mountViewer", "class ViewerHandle"]) assert.match(types, new RegExp(name));
 });
 
 test("parseTranscript and normalizeSession work on real files in the host page", async () => {
@@ -76,6 +76,41 @@ test("parseTranscript and normalizeSession work on real files in the host page",
   assert.equal(s.accounting.rendered + s.accounting.merged + Object.values(s.accounting.notShown).reduce((a, b) => a + b, 0), s.accounting.lines);
   assert.ok(s.items.some((i) => i.kind === "toolCall" && i.tool.name === "Task" && i.tool.agent !== undefined));
   assert.match(result.error, /no string `name`/, "bad input crosses as an exception with a message");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("exportMarkdown masks every certain secret unless asked to keep it; findSecrets lists them", async () => {
+  const { page, context, errors } = await hostPage();
+  const session = await readFile(SESSION, "utf8");
+  // A token made here (so that no string in this file is one), in a prompt added at the end.
+  let x = 7;
+  const token = "ghp_" + Array.from({ length: 36 }, () => "aB3dE5fG7hJ9kLmN2pQ4rS6tU8vWxYz"[(x = (x * 1103515245 + 12345) % 2147483648) % 31]).join("");
+  const lines = session.trimEnd().split("\n");
+  const last = JSON.parse(lines.at(-1));
+  lines.push(JSON.stringify({ type: "user", uuid: "6f1d2c3b-0000-4000-8000-000000000001", parentUuid: last.uuid, sessionId: last.sessionId, timestamp: "2026-01-23T00:00:00.000Z", message: { role: "user", content: `push with ${token} and mail ada@analytical.engine.uk` } }));
+  const files = [{ name: "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl", bytes: lines.join("\n") + "\n" }];
+  const result = await page.evaluate(async (files) => {
+    const cctv = await import("/node_modules/cctv/cctv.js");
+    return {
+      findings: cctv.findSecrets(files),
+      masked: cctv.exportMarkdown(files),
+      kept: cctv.exportMarkdown(files, { keep: ["github-pat"] }),
+      first: cctv.exportMarkdown(files, { turns: [0, 1], toolOutput: false }),
+    };
+  }, files);
+  const found = result.findings.find((f) => f.text === token);
+  assert.equal(found.rule, "github-pat");
+  assert.equal(found.certain, true);
+  assert.ok(result.findings.some((f) => f.kind === "email" && f.text === "ada@analytical.engine.uk"));
+  assert.ok(!result.masked.includes(token) && result.masked.includes("[REDACTED github-pat]"));
+  assert.ok(!result.masked.includes("ada@analytical.engine.uk"));
+  assert.ok(result.kept.includes(token) && !result.kept.includes("ada@analytical.engine.uk"), "only what was asked is kept");
+  assert.match(result.masked, /^# .+\n/);
+  const turns = result.masked.match(/^## \d+\. /gm);
+  assert.ok(turns.length >= 2, result.masked.slice(0, 500));
+  assert.equal(result.first.match(/^## \d+\. /gm).length, 1);
+  assert.ok(!result.first.includes("<summary>output</summary>"));
   assert.deepEqual(errors, []);
   await context.close();
 });
