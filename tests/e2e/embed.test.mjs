@@ -87,7 +87,7 @@ test("exportMarkdown masks every certain secret unless asked to keep it; findSec
   let x = 7;
   const token = "ghp_" + Array.from({ length: 36 }, () => "aB3dE5fG7hJ9kLmN2pQ4rS6tU8vWxYz"[(x = (x * 1103515245 + 12345) % 2147483648) % 31]).join("");
   const lines = session.trimEnd().split("\n");
-  const last = JSON.parse(lines.at(-1));
+  const last = lines.map((l) => JSON.parse(l)).findLast((l) => l.uuid);
   lines.push(JSON.stringify({ type: "user", uuid: "6f1d2c3b-0000-4000-8000-000000000001", parentUuid: last.uuid, sessionId: last.sessionId, timestamp: "2026-01-23T00:00:00.000Z", message: { role: "user", content: `push with ${token} and mail ada@analytical.engine.uk` } }));
   const files = [{ name: "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl", bytes: lines.join("\n") + "\n" }];
   const result = await page.evaluate(async (files) => {
@@ -103,9 +103,11 @@ test("exportMarkdown masks every certain secret unless asked to keep it; findSec
   assert.equal(found.rule, "github-pat");
   assert.equal(found.certain, true);
   assert.ok(result.findings.some((f) => f.kind === "email" && f.text === "ada@analytical.engine.uk"));
-  assert.ok(!result.masked.includes(token) && result.masked.includes("[REDACTED github-pat]"));
+  // In a quoted prompt Markdown's own characters are escaped: ghp\_…
+  const written = token.replace("_", "\\_");
+  assert.ok(!result.masked.includes(token) && !result.masked.includes(written) && result.masked.includes("REDACTED github-pat"));
   assert.ok(!result.masked.includes("ada@analytical.engine.uk"));
-  assert.ok(result.kept.includes(token) && !result.kept.includes("ada@analytical.engine.uk"), "only what was asked is kept");
+  assert.ok(result.kept.includes(written) && !result.kept.includes("ada@analytical.engine.uk"), "only what was asked is kept");
   assert.match(result.masked, /^# .+\n/);
   const turns = result.masked.match(/^## \d+\. /gm);
   assert.ok(turns.length >= 2, result.masked.slice(0, 500));
