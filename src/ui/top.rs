@@ -208,7 +208,6 @@ pub fn TopBar() -> impl IntoView {
     }
 }
 
-/// The pickers: files, or a folder (a folder of many sessions opens on their list).
 /// The search's options: case, whole words, regular expression, and where to look.
 #[component]
 pub fn SearchOptions(
@@ -259,6 +258,7 @@ pub fn SearchOptions(
     }
 }
 
+/// The pickers: files, or a folder (a folder of many sessions opens on their list).
 #[component]
 pub fn OpenButtons() -> impl IntoView {
     let viewer = use_viewer();
@@ -280,13 +280,16 @@ pub fn OpenButtons() -> impl IntoView {
     // opened again on a later visit.
     let kept = RwSignal::new(None::<String>);
     if folders::can_pick() {
-        leptos::task::spawn_local(async move { kept.set(folders::kept().await) });
+        leptos::task::spawn_local(async move {
+            // The bar may be gone by then (a folder opened on the list meanwhile).
+            kept.try_set(folders::kept().await);
+        });
     }
     let pick_folder = move |_| {
         if folders::can_pick() {
             leptos::task::spawn_local(async move {
                 folders::pick(viewer).await;
-                kept.set(folders::kept().await);
+                kept.try_set(folders::kept().await);
             });
         } else if let Some(el) = folder.get() {
             el.click();
