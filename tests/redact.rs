@@ -211,3 +211,23 @@ fn a_home_directory_is_masked_in_paths_and_in_project_folder_names() {
     assert_eq!(text, r#"{"cwd":"~/src/app","message":{"content":"~\\x and ~"}}"#);
     assert_eq!(masked[0].name, "projects/-~-src-app/s.jsonl");
 }
+
+#[test]
+fn a_mask_touches_only_text_inside_strings_and_never_an_escape() {
+    let line = br#"{"n":1234567,"k123456":"id 123456 and \n123456","m":"nancy@x.io"}"#.to_vec();
+    let input = Input { name: "s.jsonl".into(), bytes: line };
+    let findings = Scanner::new(&["\\d{6}".into()]).unwrap().find(std::slice::from_ref(&input));
+    let six: Vec<_> = findings.iter().filter(|f| f.kind == Kind::Pattern).collect();
+    let masked = String::from_utf8(mask(std::slice::from_ref(&input), &six)[0].bytes.clone()).unwrap();
+    assert_eq!(masked, r#"{"n":1234567,"k[REDACTED]":"id [REDACTED] and \n[REDACTED]","m":"nancy@x.io"}"#);
+    assert!(serde_json::from_str::<Value>(&masked).is_ok());
+    // `nancy@x.io` is in "b"; in "a" the same bytes begin inside the escape `\n` (a line break,
+    // then `ancy@x.io`), and are not that text.
+    let escaped =
+        Input { name: "e.jsonl".into(), bytes: br#"{"a":"\nancy@x.io","b":"nancy@x.io"}"#.to_vec() };
+    let findings = Scanner::new(&["nancy@x\\.io".into()]).unwrap().find(std::slice::from_ref(&escaped));
+    let chosen: Vec<_> = findings.iter().filter(|f| f.kind == Kind::Pattern).collect();
+    assert_eq!(chosen.len(), 1);
+    let masked = String::from_utf8(mask(&[escaped], &chosen)[0].bytes.clone()).unwrap();
+    assert_eq!(masked, r#"{"a":"\nancy@x.io","b":"[REDACTED]"}"#);
+}

@@ -41,13 +41,14 @@ export async function reopenFolder() {
     throw new Error("reading the folder was not allowed");
   }
   try {
-    return await filesOf(handle, handle.name);
+    // The folder itself: gone, it is not offered again.
+    await handle.values().next();
   } catch (e) {
     if (e.name !== "NotFoundError") throw e;
-    // Moved or deleted since: it is not offered again.
     await withStore("readwrite", (store) => store.delete(FOLDER)).catch(() => {});
     throw new Error("the folder is no longer there");
   }
+  return filesOf(handle, handle.name);
 }
 
 /** Every file under `dir`, each directory's entries fetched at once. */
@@ -56,10 +57,11 @@ async function filesOf(dir, path) {
   const folders = [];
   for await (const entry of dir.values()) {
     const at = `${path}/${entry.name}`;
-    if (entry.kind === "file") files.push(entry.getFile().then((file) => [at, file]));
-    else folders.push(filesOf(entry, at));
+    // A file removed (or unreadable) while the folder is read is left out, not the folder.
+    if (entry.kind === "file") files.push(entry.getFile().then((file) => [at, file], () => null));
+    else folders.push(filesOf(entry, at).catch(() => []));
   }
-  const own = await Promise.all(files);
+  const own = (await Promise.all(files)).filter(Boolean);
   return own.concat(...(await Promise.all(folders)));
 }
 

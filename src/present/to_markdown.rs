@@ -62,7 +62,7 @@ pub fn session(
     let mut out = format!("# {}\n\n", escape_inline(&one_line(&title, 200)));
     let mut about = Vec::new();
     if let Some(t) = &session.stats.first_timestamp {
-        about.push(t.get(..16).unwrap_or(t).replace('T', " "));
+        about.push(escape_inline(&t.chars().take(16).collect::<String>().replace('T', " ")));
     }
     about.extend(session.stats.models.keys().map(|m| escape_inline(m)));
     about.push(format!("{} prompts", session.stats.user_prompts));
@@ -120,9 +120,12 @@ fn item_markdown(ws: &Workspace, session: &Session, item: &Item, options: Markdo
             format!("**You:**\n\n{}", quoted.join("\n"))
         }
         ItemKind::Command(_) | ItemKind::Shell(_) => format!("**You ran:** {}", inline_code(&text())),
-        ItemKind::Text => format!("**Claude:**\n\n{}", demote_headings(&close_fences(text().trim()))),
+        ItemKind::Text => format!("**Claude:**\n\n{}", claude_markdown(text().trim())),
         ItemKind::Thinking if options.thinking => {
-            format!("<details><summary>Thinking</summary>\n\n{}\n\n</details>", close_fences(text().trim()))
+            format!(
+                "<details><summary>Thinking</summary>\n\n{}\n\n</details>",
+                claude_markdown(text().trim())
+            )
         }
         ItemKind::ToolCall(call) => {
             let mut out = tool(&call_view(ws, item, call), options);
@@ -156,8 +159,8 @@ const OUTPUT_LIMIT: usize = 4000;
 fn tool(call: &CallView, options: MarkdownOptions) -> String {
     let target = call.target();
     let mut out = match target.is_empty() {
-        true => format!("**{}**", call.name),
-        false => format!("**{}** {}", call.name, inline_code(&target)),
+        true => format!("**{}**", escape_inline(&call.name)),
+        false => format!("**{}** {}", escape_inline(&call.name), inline_code(&target)),
     };
     // An edit is its diff, shown (the point of reading it), not folded.
     if let ToolBody::Edit(edit) = tool_body(call, None) {
@@ -228,8 +231,14 @@ fn close_fences(text: &str) -> String {
     }
 }
 
-/// Claude's Markdown with its headings two levels down (at most `######`), below the export's
-/// own title and turn headings, so its `## Plan` does not read as a turn of its own.
+/// Claude's Markdown as the export holds it: a fence it left open closed, its headings two levels
+/// down (at most `######`, below the export's own title and turns, so its `## Plan` does not read
+/// as a turn), and `<` outside code written as `&lt;`, so a `</details>` in its text cannot close
+/// the export's own folds, nor an `<!--` hide the rest.
+fn claude_markdown(text: &str) -> String {
+    demote_headings(&close_fences(text))
+}
+
 fn demote_headings(text: &str) -> String {
     let mut fence: Option<(char, usize)> = None;
     let mut out = Vec::new();
@@ -254,9 +263,13 @@ fn demote_headings(text: &str) -> String {
             && indent <= 3
             && (1..=6).contains(&hashes)
             && trimmed[hashes..].chars().next().is_none_or(|c| c == ' ' || c == '\t');
+        let line = match fence {
+            Some(_) => line.to_owned(),
+            None => escape_html_outside_code(line),
+        };
         out.push(match heading {
-            true => format!("{}{}", "#".repeat((hashes + 2).min(6)), &trimmed[hashes..]),
-            false => line.to_owned(),
+            true => format!("{}{}", "#".repeat((hashes + 2).min(6)), &line.trim_start_matches(' ')[hashes..]),
+            false => line,
         });
     }
     out.join("\n")
@@ -289,6 +302,33 @@ fn one_line(text: &str, chars: usize) -> String {
     }
 }
 
+/// A line of Markdown with `<` outside its code spans as `&lt;` (inside them it is shown as it is).
+fn escape_html_outside_code(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut span: Option<usize> = None;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '`' {
+            let mut run = 1;
+            while chars.peek() == Some(&'`') {
+                chars.next();
+                run += 1;
+            }
+            span = match span {
+                None => Some(run),
+                Some(open) if open == run => None,
+                still => still,
+            };
+            out.push_str(&"`".repeat(run));
+        } else if c == '<' && span.is_none() {
+            out.push_str("&lt;");
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Text that cannot become HTML: `&` and `<` as entities.
 fn escape_html(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;")
@@ -302,12 +342,22 @@ fn escape_inline(text: &str) -> String {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '>' | '~' | '!' => {
+            // `@` too: pasted on GitHub, `@name` would call that person.
+            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '>' | '~' | '!' | '@' => {
                 out.push('\\');
                 out.push(c);
             }
             c => out.push(c),
         }
+    }
+    // What would open a list or underline a heading at the start of a line is a character too.
+    let lead = out.len() - out.trim_start().len();
+    let rest = &out[lead..];
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    if rest.starts_with(['-', '+', '=']) {
+        out.insert(lead, '\\');
+    } else if digits > 0 && rest[digits..].starts_with(['.', ')']) {
+        out.insert(lead + digits, '\\');
     }
     out
 }
@@ -360,5 +410,16 @@ mod tests {
             "### Plan\n#### Steps\n###### Deep\n###### Deeper"
         );
         assert_eq!(demote_headings("```\n# a comment\n```\n#hashtag"), "```\n# a comment\n```\n#hashtag");
+    }
+
+    #[test]
+    fn html_in_claudes_text_stays_text_but_not_in_its_code() {
+        assert_eq!(
+            claude_markdown("a </details> b `<b>` c\n```html\n<p>x</p>\n```\n<!-- hide"),
+            "a &lt;/details> b `<b>` c\n```html\n<p>x</p>\n```\n&lt;!-- hide"
+        );
+        assert_eq!(escape_inline("- item"), "\\- item");
+        assert_eq!(escape_inline("12. item"), "12\\. item");
+        assert_eq!(escape_inline("ping @ada"), "ping \\@ada");
     }
 }

@@ -222,7 +222,64 @@ pub fn mask(inputs: &[Input], masked: &[&Finding]) -> Vec<Input> {
         .iter()
         .map(|input| Input {
             name: finder.replace_all(&input.name, &masks),
-            bytes: finder.replace_all_bytes(&input.bytes, &masks),
+            bytes: mask_lines(&input.bytes, &finder, &masks),
         })
         .collect()
+}
+
+/// Masks each line: inside its JSON strings only, for a line that is JSON (so a pattern can
+/// never touch a number, a key's quotes or an escape, and the line stays JSON); anywhere, for a
+/// line that is not.
+fn mask_lines(bytes: &[u8], finder: &AhoCorasick, masks: &[String]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok() {
+            mask_strings(line, finder, masks, &mut out);
+        } else {
+            out.extend(finder.replace_all_bytes(line, masks));
+        }
+    }
+    out
+}
+
+/// Copies a JSON `line` to `out` with matches of `finder` inside its strings masked; a match
+/// must begin and end between characters (never inside an escape like `\n` or `\u00e9`).
+fn mask_strings(line: &[u8], finder: &AhoCorasick, masks: &[String], out: &mut Vec<u8>) {
+    let mut i = 0;
+    while i < line.len() {
+        out.push(line[i]);
+        if line[i] != b'"' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        let start = i;
+        // Offsets (in the string) that fall inside an escape.
+        let mut inside = Vec::new();
+        while i < line.len() && line[i] != b'"' {
+            if line[i] == b'\\' {
+                let len = if line.get(i + 1) == Some(&b'u') { 6 } else { 2 };
+                inside.extend((1..len).map(|k| i - start + k));
+                i += len;
+            } else {
+                i += 1;
+            }
+        }
+        let content = &line[start..i.min(line.len())];
+        let mut copied = 0;
+        for m in finder.find_iter(content) {
+            if inside.binary_search(&m.start()).is_ok() || inside.binary_search(&m.end()).is_ok() {
+                continue;
+            }
+            out.extend_from_slice(&content[copied..m.start()]);
+            out.extend_from_slice(masks[m.pattern().as_usize()].as_bytes());
+            copied = m.end();
+        }
+        out.extend_from_slice(&content[copied..]);
+        if i < line.len() {
+            out.push(b'"');
+            i += 1;
+        }
+    }
 }

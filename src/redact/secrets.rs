@@ -283,7 +283,7 @@ fn allowlist(spec: AllowSpec) -> Allowlist {
 }
 
 /// gitleaks' patterns are Go's RE2 syntax, which this crate's engine reads too (both never
-/// backtrack), but for one difference: Go's `\w`, `\d` and `\s` are ASCII, this crate's
+/// backtrack), but for one difference: Go's `\w`, `\d`, `\s` and `\b` are ASCII, this crate's
 /// Unicode. They are made ASCII here, which is what gitleaks means, and keeps patterns like
 /// `[\w-]{50,1000}` small enough to compile.
 fn compile(pattern: &str) -> Result<Regex, String> {
@@ -309,6 +309,10 @@ fn ascii_classes(pattern: &str) -> String {
                     'w' => Some(("[:word:]", r"(?-u:\w)")),
                     'd' => Some(("[:digit:]", r"(?-u:\d)")),
                     's' => Some(("[:space:]", r"(?-u:\s)")),
+                    // Word boundaries as Go draws them: between ASCII word characters and the rest
+                    // (a key right after a CJK character is still found).
+                    'b' if !class => Some(("", r"(?-u:\b)")),
+                    'B' if !class => Some(("", r"(?-u:\B)")),
                     _ => None,
                 };
                 match ascii {
@@ -382,5 +386,7 @@ mod tests {
         assert_eq!(ascii_classes(r"[^\s[:alpha:]]\S"), r"[^[:space:][:alpha:]]\S");
         let r = compile(r"^\w+$").unwrap();
         assert!(r.is_match("abc_1") && !r.is_match("café"));
+        let r = compile(r"\bAKIA\d+\b").unwrap();
+        assert!(r.is_match("密钥AKIA123") && !r.is_match("xAKIA123"));
     }
 }

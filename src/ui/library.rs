@@ -362,10 +362,11 @@ async fn read_bytes(file: &File, from: f64, to: f64) -> Result<Vec<u8>, String> 
 fn files_of(library: Library, session: usize) -> Vec<(String, f64, File)> {
     library.shelf.with_untracked(|s| {
         let Some(s) = s else { return Vec::new() };
+        let Some(listed) = s.sessions.get(session) else { return Vec::new() };
         library.files.with_value(|all| {
-            s.sessions[session]
+            listed
                 .files()
-                .map(|f| (s.files[f].name.clone(), s.files[f].size as f64, all[f].clone()))
+                .filter_map(|f| Some((s.files[f].name.clone(), s.files[f].size as f64, all.get(f)?.clone())))
                 .collect()
         })
     })
@@ -399,6 +400,9 @@ async fn count(viewer: Viewer, number: u64) {
         // Answers that arrived together are taken a few at a time, the page free between.
         if turns.due() {
             turns.pause().await;
+            if !latest() {
+                return;
+            }
         }
         while library.searching.get_value() {
             sleep(100).await;
@@ -525,7 +529,7 @@ pub async fn search(viewer: Viewer, query: Query, matcher: Matcher) {
     library
         .grams
         .with_value(|grams| order.retain(|s| grams.get(s).is_none_or(|g| matcher.may_be_in_grams(g))));
-    let (mut matches, mut sessions, mut done) = (0, 0, total - order.len());
+    let (mut matches, mut sessions, mut done, mut unread) = (0, 0, total - order.len(), 0);
     let mut last_project: Option<String> = None;
     let work = Work::Search { query, limit: FOUND_PER_SESSION };
     let mut asked = VecDeque::new();
@@ -557,7 +561,10 @@ pub async fn search(viewer: Viewer, query: Query, matcher: Matcher) {
         let found = match answer {
             Err(Stopped) => return,
             Ok(Answer { done: Done::Searched(found), .. }) => found,
-            Ok(_) => continue,
+            Ok(_) => {
+                unread += 1;
+                continue;
+            }
         };
         for FoundSet { found, total: all } in found {
             matches += all;
@@ -571,9 +578,14 @@ pub async fn search(viewer: Viewer, query: Query, matcher: Matcher) {
         }
     }
     library.searching.set_value(false);
+    // A session a worker could not read is said, not left out silently.
+    let unread = match unread {
+        0 => String::new(),
+        n => format!(" ({} could not be read)", plural(n, "session")),
+    };
     library
         .search_status
-        .set(format!("{} in {sessions} of {total} sessions", plural(matches as u64, "match")));
+        .set(format!("{} in {sessions} of {total} sessions{unread}", plural(matches as u64, "match")));
 }
 
 /// Stops the search running, if any.

@@ -64,8 +64,14 @@ struct Inner {
     slots: Vec<Slot>,
     queue: VecDeque<Pending>,
     next_id: u32,
-    /// No worker could start: the page does the jobs.
+    /// No worker could start: the page does the jobs, one at a time.
     on_page: bool,
+    /// A worker has started here once (so a later one that does not is no reason to give up on
+    /// workers).
+    ever_ready: bool,
+    /// The jobs the page does, and whether it is doing one.
+    page_queue: VecDeque<Pending>,
+    page_busy: bool,
     /// Numbers the workers, so a message from a worker replaced since is told apart.
     next_serial: u32,
 }
@@ -84,6 +90,8 @@ struct Pending {
     kind: Kind,
     /// The size of the session's files.
     bytes: f64,
+    /// Asked again once already, after its worker crashed.
+    retried: bool,
     message: JsValue,
     /// Called with the answer, or with `undefined` when the job is stopped (a rejection nobody
     /// awaits any more would be reported as an error).
@@ -97,6 +105,9 @@ impl Pool {
             queue: VecDeque::new(),
             next_id: 0,
             on_page: false,
+            ever_ready: false,
+            page_queue: VecDeque::new(),
+            page_busy: false,
             next_serial: 0,
         })));
         for _ in 0..workers_wanted() {
@@ -152,14 +163,14 @@ impl Pool {
         let message: JsValue = message.into();
         let mut queued = None;
         let promise = Promise::new(&mut |resolve, _| {
-            queued =
-                Some(Pending { id, kind, bytes: job.sizes.iter().sum(), message: message.clone(), resolve });
+            let bytes = job.sizes.iter().sum();
+            queued = Some(Pending { id, kind, bytes, retried: false, message: message.clone(), resolve });
         });
         if let Some(pending) = queued {
             let mut inner = self.0.borrow_mut();
             if inner.on_page {
                 drop(inner);
-                on_page(pending);
+                self.on_page(pending);
             } else {
                 inner.queue.push_back(pending);
                 drop(inner);
@@ -191,6 +202,9 @@ impl Pool {
         let mut inner = self.0.borrow_mut();
         let (stopped, kept): (Vec<_>, Vec<_>) = inner.queue.drain(..).partition(|p| p.kind == kind);
         inner.queue = kept.into();
+        let (on_page, kept): (Vec<_>, Vec<_>) = inner.page_queue.drain(..).partition(|p| p.kind == kind);
+        inner.page_queue = kept.into();
+        let stopped: Vec<Pending> = stopped.into_iter().chain(on_page).collect();
         let busy: Vec<u32> = inner
             .slots
             .iter()
@@ -214,7 +228,7 @@ impl Pool {
                 self.0.borrow_mut().queue.push_front(pending);
             }
         }
-        while self.0.borrow().slots.len() < workers_wanted() {
+        while !self.0.borrow().on_page && self.0.borrow().slots.len() < workers_wanted() {
             if !self.spawn() {
                 break;
             }
@@ -300,12 +314,31 @@ fn workers_wanted() -> usize {
     (cores as usize).clamp(1, 4)
 }
 
-/// A job done on the page itself.
-fn on_page(pending: Pending) {
-    wasm_bindgen_futures::spawn_local(async move {
-        let message = answer(pending.message).await;
-        let _ = pending.resolve.call1(&JsValue::NULL, &message);
-    });
+impl Pool {
+    /// Queues a job the page does itself, one at a time (each holds a whole session).
+    fn on_page(&self, pending: Pending) {
+        self.0.borrow_mut().page_queue.push_back(pending);
+        self.next_on_page();
+    }
+
+    fn next_on_page(&self) {
+        let next = {
+            let mut inner = self.0.borrow_mut();
+            if inner.page_busy {
+                return;
+            }
+            let Some(next) = inner.page_queue.pop_front() else { return };
+            inner.page_busy = true;
+            next
+        };
+        let pool = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let message = answer(next.message).await;
+            let _ = next.resolve.call1(&JsValue::NULL, &message);
+            pool.0.borrow_mut().page_busy = false;
+            pool.next_on_page();
+        });
+    }
 }
 
 /// The message a worker would send for a job it could not do.
@@ -330,9 +363,16 @@ fn heard(pool: &Weak<RefCell<Inner>>, serial: u32, data: JsValue) {
         let Some(slot) = inner.slots.iter_mut().find(|s| s.serial == serial) else { return };
         if data.as_string().as_deref() == Some("ready") {
             slot.ready = true;
+            inner.ever_ready = true;
+        } else if let Some(reason) = Reflect::get(&data, &"failed".into()).ok().and_then(|f| f.as_string()) {
+            // It could not start (www/worker.js says why).
+            drop(inner);
+            failed(&Rc::downgrade(&pool.0), serial, reason);
+            return;
         } else {
             let reply = Reflect::get(&data, &"reply".into()).ok();
-            let id = reply.as_ref().and_then(|r| Reflect::get(r, &"id".into()).ok()).and_then(|i| i.as_f64());
+            // The number the worker read from the job itself (see worker::answer).
+            let id = Reflect::get(&data, &"id".into()).ok().and_then(|i| i.as_f64());
             let memory =
                 reply.as_ref().and_then(|r| Reflect::get(r, &"memory".into()).ok()).and_then(|m| m.as_f64());
             slot.recycle |= memory.unwrap_or(0.0) > RECYCLE_BYTES;
@@ -351,8 +391,9 @@ fn heard(pool: &Weak<RefCell<Inner>>, serial: u32, data: JsValue) {
     pool.dispatch();
 }
 
-/// A worker failed: one that never started means none can here, and the page does every job
-/// itself; one that stopped in a job (a crash) is replaced, its jobs answered as failed.
+/// A worker failed. One that never started, where none has, means none can here: the page does
+/// every job itself. One that stopped in its jobs (a crash) is replaced, and its jobs are asked
+/// again once (one of them may be what crashed it; a job that crashes a second worker fails).
 fn failed(pool: &Weak<RefCell<Inner>>, serial: u32, reason: String) {
     let Some(rc) = pool.upgrade() else { return };
     let pool = Pool(rc);
@@ -361,6 +402,10 @@ fn failed(pool: &Weak<RefCell<Inner>>, serial: u32, reason: String) {
     let slot = inner.slots.swap_remove(at);
     slot.worker.terminate();
     if !slot.ready {
+        if inner.ever_ready && !inner.slots.is_empty() {
+            // The others work: one fewer.
+            return;
+        }
         inner.on_page = true;
         let mut jobs: Vec<Pending> = inner
             .slots
@@ -370,19 +415,23 @@ fn failed(pool: &Weak<RefCell<Inner>>, serial: u32, reason: String) {
                 s.running
             })
             .collect();
-        jobs.extend(slot.running);
         jobs.extend(inner.queue.drain(..));
         drop(inner);
         web_sys::console::warn_1(
             &format!("cctv: no worker ({reason}); the page reads the sessions itself").into(),
         );
         for job in jobs {
-            on_page(job);
+            pool.on_page(job);
         }
         return;
     }
+    let (again, give_up): (Vec<Pending>, Vec<Pending>) = slot.running.into_iter().partition(|j| !j.retried);
+    for mut job in again.into_iter().rev() {
+        job.retried = true;
+        inner.queue.push_front(job);
+    }
     drop(inner);
-    for job in slot.running {
+    for job in give_up {
         let _ = job.resolve.call1(&JsValue::NULL, &failure(job.id, &format!("reading it stopped: {reason}")));
     }
     pool.spawn();

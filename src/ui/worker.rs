@@ -81,6 +81,13 @@ pub fn start_list_worker() {
 
 /// The answer to a message `{ job, files }`: `{ reply, grams? }`.
 pub async fn answer(message: JsValue) -> JsValue {
+    // The job's number, read apart from the rest: an answer the page can match to its job even
+    // when the job could not be read.
+    let raw_id = Reflect::get(&message, &"job".into())
+        .and_then(|j| Reflect::get(&j, &"id".into()))
+        .ok()
+        .and_then(|i| i.as_f64())
+        .unwrap_or(0.0);
     let job = Reflect::get(&message, &"job".into()).map_err(|e| describe(&e));
     let job = job.and_then(|j| serde_wasm_bindgen::from_value::<Job>(j).map_err(|e| e.to_string()));
     let files: Array = Reflect::get(&message, &"files".into()).map(|f| Array::from(&f)).unwrap_or_default();
@@ -90,12 +97,13 @@ pub async fn answer(message: JsValue) -> JsValue {
             let (done, grams) = work(&job, &files).await;
             (job.id, done, grams)
         }
-        Err(reason) => (0, Done::Failed(reason), None),
+        Err(reason) => (raw_id as u32, Done::Failed(reason), None),
     };
     let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer();
     let memory = memory.unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64;
     let reply = Reply { id, done, memory };
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    let _ = Reflect::set(&out, &"id".into(), &raw_id.into());
     let _ = Reflect::set(&out, &"reply".into(), &reply.serialize(&serializer).unwrap_or(JsValue::NULL));
     if let Some(grams) = grams {
         let _ = Reflect::set(&out, &"grams".into(), &Uint8Array::from(&grams[..]));
