@@ -111,7 +111,7 @@ export function normalizeSession(files: TranscriptFile[]): NormalizedSessions;
 
 /** A secret or personal detail found in files (see `findSecrets`). */
 export interface Finding {
-  kind: "secret" | "email" | "homeDirectory" | "pattern";
+  kind: "secret" | "email" | "homeDirectory" | "hostName" | "pattern";
   /** What it is: the rule's description, "e-mail address", ... */
   label: string;
   /** The rule that found a secret: a gitleaks rule id, or `cctv-...`. */

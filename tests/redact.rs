@@ -101,11 +101,15 @@ fn each_kind_of_secret_is_found_and_its_lookalike_is_not() {
 #[test]
 fn personal_details_and_the_readers_own_patterns_are_found() {
     let scanner = Scanner::new(&["ACME-\\d{4}".into()]).unwrap();
-    let found = found_in(&scanner, "ada@analytical.engine.uk in /Users/ada/src for ticket ACME-1234");
+    let found = found_in(
+        &scanner,
+        "ada@analytical.engine.uk in /Users/ada/src on adas-mac.local for ticket ACME-1234",
+    );
     let kinds: Vec<(Kind, &str)> = found.iter().map(|(k, _, t)| (*k, t.as_str())).collect();
     assert!(kinds.contains(&(Kind::Email, "ada@analytical.engine.uk")), "{kinds:?}");
     assert!(kinds.contains(&(Kind::HomeDirectory, "/Users/ada")), "{kinds:?}");
     assert!(kinds.contains(&(Kind::Pattern, "ACME-1234")), "{kinds:?}");
+    assert!(kinds.contains(&(Kind::HostName, "adas-mac.local")), "{kinds:?}");
     assert!(Scanner::new(&["(unclosed".into()]).err().unwrap().contains("(unclosed"));
 }
 

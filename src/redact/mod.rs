@@ -1,5 +1,6 @@
 //! What must not leave with a shared session: secrets (by gitleaks' rules and a few of cctv's
-//! own, [`secrets`]) and personal details ([`personal`]), found in a session's files
+//! own, [`secrets`]) and personal details (e-mail addresses, home directories, private host names:
+//! [`personal`]), found in a session's files
 //! ([`Scanner::find`]) and masked in their bytes ([`mask`]) before anything is exported.
 //!
 //! Findings are looked for in the text a line holds (each JSON string decoded), so a secret
@@ -27,6 +28,8 @@ pub enum Kind {
     Secret,
     Email,
     HomeDirectory,
+    /// A machine on a private network.
+    HostName,
     /// Matched a pattern the reader gave.
     Pattern,
 }
@@ -144,6 +147,16 @@ impl Scanner {
         }
         for range in personal::emails(text) {
             out.push((Kind::Email, range, "e-mail address".into(), None, true, "[email]".into()));
+        }
+        for range in personal::hosts(text) {
+            out.push((
+                Kind::HostName,
+                range,
+                "host name (a machine on a private network)".into(),
+                None,
+                true,
+                "[host]".into(),
+            ));
         }
         for (range, _) in personal::homes(text) {
             out.push((

@@ -1,5 +1,6 @@
-//! Personal details in a session: e-mail addresses and the home directory (which names the
-//! user) in paths.
+//! Personal details in a session: e-mail addresses, the home directory (which names the user)
+//! in paths, and the names of machines on a private network (`build-01.internal`,
+//! `adas-macbook.local`).
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -22,6 +23,19 @@ fn home() -> &'static Regex {
     })
 }
 
+fn host() -> &'static Regex {
+    static HOST: OnceLock<Regex> = OnceLock::new();
+    HOST.get_or_init(|| {
+        // Suffixes for names that only resolve inside a network (RFC 6762 `.local`, RFC 8375
+        // `.home.arpa`, and the ones networks commonly use): a public name says nothing of the
+        // person, these name their machines.
+        Regex::new(
+            r"(?i)(?-u:\b)[a-z0-9](?:[a-z0-9-]{0,62}\.)*[a-z0-9-]{1,63}\.(?:local|internal|lan|corp|intranet|home\.arpa)(?-u:\b)",
+        )
+        .expect("a valid pattern")
+    })
+}
+
 /// Addresses that name no one: Claude's own co-author line, and documentation domains.
 fn is_anonymous(address: &str) -> bool {
     let lower = address.to_ascii_lowercase();
@@ -34,6 +48,30 @@ fn is_anonymous(address: &str) -> bool {
 /// The e-mail addresses in `text`.
 pub fn emails(text: &str) -> Vec<Range<usize>> {
     email().find_iter(text).filter(|m| !is_anonymous(m.as_str())).map(|m| m.range()).collect()
+}
+
+/// The names of machines on a private network in `text`.
+pub fn hosts(text: &str) -> Vec<Range<usize>> {
+    host()
+        .find_iter(text)
+        // Part of an e-mail address is said as the address; `file.local.txt`, `.env.local` and
+        // `src/app.local` are file names, and so, most often, is a `.local` name without a
+        // hyphen or a digit (a machine's is `adas-macbook.local`).
+        .filter(|m| {
+            let before = &text[..m.start()];
+            !before.ends_with(['@', '.', '\\']) && (!before.ends_with('/') || before.ends_with("//"))
+        })
+        .filter(|m| {
+            let name = m.as_str();
+            !name.to_ascii_lowercase().ends_with(".local")
+                || name.contains(|c: char| c == '-' || c.is_ascii_digit())
+        })
+        .filter(|m| {
+            let mut after = text[m.end()..].chars();
+            !(after.next() == Some('.') && after.next().is_some_and(|c| c.is_ascii_alphanumeric()))
+        })
+        .map(|m| m.range())
+        .collect()
 }
 
 /// The home directories in paths in `text` (`/Users/alice`, `/home/alice`, `C:\Users\alice`):
@@ -61,6 +99,15 @@ mod tests {
                     Co-Authored-By: Claude <noreply@anthropic.com>; git@github.com:me/repo; react@18.2.0";
         let found: Vec<&str> = emails(text).into_iter().map(|r| &text[r]).collect();
         assert_eq!(found, ["ada.lovelace+cctv@analytical.engine.co.uk"]);
+    }
+
+    #[test]
+    fn private_host_names_are_found_but_not_public_ones() {
+        let text =
+            "ssh deploy@build-01.internal; open http://adas-macbook.local:3000 and printer.home.arpa; \
+                    see docs.anthropic.com, file.local.txt, a .local var, cp .env.local x, config.local";
+        let found: Vec<&str> = hosts(text).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(found, ["adas-macbook.local", "printer.home.arpa"]);
     }
 
     #[test]
