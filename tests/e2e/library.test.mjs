@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, mkdir, writeFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
@@ -15,10 +15,20 @@ const web = site();
 
 const PROJECTS = 10;
 
-test("a projects folder opens on its projects and sessions; a search across them opens the row it found; Back returns to the list", async () => {
+/** Runs `use` on a generated projects folder (`projects.mjs`, written with `options`), removed
+ *  afterwards. */
+async function withProjects(options, use) {
   const root = await mkdtemp(join(tmpdir(), "cctv-projects-"));
   try {
-    await writeProjects(root, { projects: PROJECTS, perProject: 20, plant: [7, 13] });
+    await writeProjects(root, options);
+    await use(root);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+test("a projects folder opens on its projects and sessions; a search across them opens the row it found; Back returns to the list", () =>
+  withProjects({ projects: PROJECTS, perProject: 20, plant: [7, 13] }, async (root) => {
     const { page, context, errors } = await open(web.chrome, web.server.url);
     await page.locator('input[type="file"]').nth(1).setInputFiles(root);
 
@@ -80,15 +90,10 @@ test("a projects folder opens on its projects and sessions; a search across them
     assert.match(fresh.page.url(), new RegExp(`#s=${uuid(1, 3, 5)}&i=${uuid(2, 3, 5)}$`));
     assert.deepEqual(fresh.errors, []);
     await fresh.context.close();
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
-});
+  }));
 
-test("where no worker can start, the page counts and searches the sessions itself", async () => {
-  const root = await mkdtemp(join(tmpdir(), "cctv-projects-"));
-  try {
-    await writeProjects(root, { projects: 2, perProject: 5, plant: [1, 3] });
+test("where no worker can start, the page counts and searches the sessions itself", () =>
+  withProjects({ projects: 2, perProject: 5, plant: [1, 3] }, async (root) => {
     const { page, context, errors } = await open(web.chrome, web.server.url);
     // As on a host that does not serve the worker's script.
     const said = [];
@@ -104,15 +109,10 @@ test("where no worker can start, the page counts and searches the sessions itsel
     assert.ok(said.some((t) => /no worker .*the page reads the sessions itself/.test(t)), said.join("\n"));
     assert.deepEqual(errors.filter((e) => !/worker\.js|404/.test(e)), []);
     await context.close();
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
-});
+  }));
 
-test("a folder opened with its handle is offered again on the next visit and reopens", async () => {
-  const root = await mkdtemp(join(tmpdir(), "cctv-projects-"));
-  try {
-    await writeProjects(root, { projects: 2, perProject: 3, plant: [1, 2] });
+test("a folder opened with its handle is offered again on the next visit and reopens", () =>
+  withProjects({ projects: 2, perProject: 3, plant: [1, 2] }, async (root) => {
     const files = readdirSync(root, { recursive: true })
       .filter((f) => statSync(join(root, f)).isFile())
       .map((f) => [f.split(sep).join("/"), readFileSync(join(root, f), "utf8")]);
@@ -149,7 +149,4 @@ test("a folder opened with its handle is offered again on the next visit and reo
     await page.locator(".cctv-library__totals", { hasText: "2 projects · 6 sessions" }).waitFor();
     assert.deepEqual(errors, []);
     await context.close();
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
-});
+  }));
