@@ -208,27 +208,32 @@ fn tool(call: &CallView, options: MarkdownOptions) -> String {
 /// Markdown written by the model with any code fence it left open closed again (a truncated
 /// answer), so that what follows it in the export is not swallowed into its block.
 fn close_fences(text: &str) -> String {
-    let mut open: Option<(char, usize)> = None;
-    for line in text.lines() {
-        let trimmed = line.trim_start_matches(' ');
-        if line.len() - trimmed.len() > 3 {
-            continue;
-        }
-        let Some(c) = trimmed.chars().next().filter(|c| *c == '`' || *c == '~') else { continue };
-        let run = trimmed.chars().take_while(|&x| x == c).count();
-        if run < 3 {
-            continue;
-        }
-        open = match open {
-            None => Some((c, run)),
-            Some((o, n)) if o == c && run >= n && trimmed[run..].trim().is_empty() => None,
-            still => still,
-        };
-    }
+    let open = text.lines().fold(None, |open, line| fence_after(open, line).0);
     match open {
         Some((c, n)) => format!("{text}\n{}", c.to_string().repeat(n)),
         None => text.to_owned(),
     }
+}
+
+/// A code fence open before `line` (its character and length), and `line`: the fence open after
+/// it, and whether the line is a fence (one that opens or closes a block, or a fence line inside
+/// a block of another).
+fn fence_after(open: Option<(char, usize)>, line: &str) -> (Option<(char, usize)>, bool) {
+    let trimmed = line.trim_start_matches(' ');
+    if line.len() - trimmed.len() > 3 {
+        return (open, false);
+    }
+    let Some(c) = trimmed.chars().next().filter(|c| *c == '`' || *c == '~') else { return (open, false) };
+    let run = trimmed.chars().take_while(|&x| x == c).count();
+    if run < 3 {
+        return (open, false);
+    }
+    let after = match open {
+        None => Some((c, run)),
+        Some((o, n)) if o == c && run >= n && trimmed[run..].trim().is_empty() => None,
+        still => still,
+    };
+    (after, true)
 }
 
 /// Claude's Markdown as the export holds it: a fence it left open closed, its headings two levels
@@ -243,21 +248,14 @@ fn demote_headings(text: &str) -> String {
     let mut fence: Option<(char, usize)> = None;
     let mut out = Vec::new();
     for line in text.lines() {
+        let (after, is_fence) = fence_after(fence, line);
+        fence = after;
+        if is_fence {
+            out.push(line.to_owned());
+            continue;
+        }
         let trimmed = line.trim_start_matches(' ');
         let indent = line.len() - trimmed.len();
-        let opens = trimmed.chars().next().filter(|c| indent <= 3 && (*c == '`' || *c == '~'));
-        if let Some(c) = opens {
-            let run = trimmed.chars().take_while(|&x| x == c).count();
-            if run >= 3 {
-                fence = match fence {
-                    None => Some((c, run)),
-                    Some((o, n)) if o == c && run >= n && trimmed[run..].trim().is_empty() => None,
-                    still => still,
-                };
-                out.push(line.to_owned());
-                continue;
-            }
-        }
         let hashes = trimmed.chars().take_while(|&c| c == '#').count();
         let heading = fence.is_none()
             && indent <= 3

@@ -22,7 +22,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
 
-use super::load::{describe, load, next_frame, now, Named, PageTurns};
+use super::load::{describe, load, next_frame, now, read_promise, Named, PageTurns};
 use super::pool::{Answer, Kind, Pool, Stopped};
 use super::state::Viewer;
 use super::worker::{Done, Work};
@@ -340,17 +340,6 @@ async fn read_batch(
         out.push(ends);
     }
     out
-}
-
-/// Starts reading `file[from..to]` of a file of `size` bytes: the whole file without a slice,
-/// which costs the browser a round trip per call (2 s of 17 in a search through 2,000 files).
-fn read_promise(file: &File, from: f64, to: f64, size: f64) -> Promise {
-    let read = if from <= 0.0 && to >= size {
-        Ok(file.array_buffer())
-    } else {
-        file.slice_with_f64_and_f64(from, to).map(|b| b.array_buffer())
-    };
-    read.unwrap_or_else(|e| Promise::reject(&e))
 }
 
 async fn read_bytes(file: &File, from: f64, to: f64) -> Result<Vec<u8>, String> {

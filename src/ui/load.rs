@@ -456,6 +456,17 @@ fn mark(name: &str) {
     let _ = window().performance().map(|p| p.mark(name));
 }
 
+/// Starts reading `file[from..to]` of a file of `size` bytes: the whole file without a slice,
+/// which costs the browser a round trip per call (2 s of 17 in a search through 2,000 files).
+pub fn read_promise(file: &File, from: f64, to: f64, size: f64) -> Promise {
+    let read = if from <= 0.0 && to >= size {
+        Ok(file.array_buffer())
+    } else {
+        file.slice_with_f64_and_f64(from, to).map(|b| b.array_buffer())
+    };
+    read.unwrap_or_else(|e| Promise::reject(&e))
+}
+
 /// Starts reading `file[from..to]`.
 fn read_slice(
     file: &File,

@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{File, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use super::worker::{answer, Done, Job, Reply, Work};
+use super::worker::{answer, reply_message, Done, Job, Reply, Work};
 use crate::catalog::grams::Grams;
 
 /// What a worker is given at once: sessions up to this many bytes in all (or one larger), so
@@ -110,12 +110,7 @@ impl Pool {
             page_busy: false,
             next_serial: 0,
         })));
-        for _ in 0..workers_wanted() {
-            if !pool.spawn() {
-                pool.0.borrow_mut().on_page = true;
-                break;
-            }
-        }
+        pool.fill();
         pool
     }
 
@@ -228,12 +223,28 @@ impl Pool {
                 self.0.borrow_mut().queue.push_front(pending);
             }
         }
+        self.fill();
+        self.dispatch();
+    }
+
+    /// Starts workers up to the number wanted; where none can start, the page does the jobs.
+    fn fill(&self) {
         while !self.0.borrow().on_page && self.0.borrow().slots.len() < workers_wanted() {
             if !self.spawn() {
+                let waiting: Vec<Pending> = {
+                    let mut inner = self.0.borrow_mut();
+                    if !inner.slots.is_empty() {
+                        break;
+                    }
+                    inner.on_page = true;
+                    inner.queue.drain(..).collect()
+                };
+                for job in waiting {
+                    self.on_page(job);
+                }
                 break;
             }
         }
-        self.dispatch();
     }
 
     /// Starts a worker; `false` when this page cannot have one.
@@ -343,15 +354,7 @@ impl Pool {
 
 /// The message a worker would send for a job it could not do.
 fn failure(id: u32, reason: &str) -> JsValue {
-    let out = Object::new();
-    let reply = Reply { id, done: Done::Failed(reason.into()), memory: 0.0 };
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    let _ = Reflect::set(
-        &out,
-        &"reply".into(),
-        &serde::Serialize::serialize(&reply, &serializer).unwrap_or(JsValue::NULL),
-    );
-    out.into()
+    reply_message(Reply { id, done: Done::Failed(reason.into()), memory: 0.0 }, None)
 }
 
 /// A worker's message: it is ready, or a job is done.

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
 
-use super::load::describe;
+use super::load::{describe, read_promise};
 use crate::catalog::scan::{FoundSet, SessionReader};
 use crate::catalog::summary::Summary;
 use crate::present::search::Query;
@@ -79,7 +79,7 @@ pub fn start_list_worker() {
     let _ = scope.post_message(&"ready".into());
 }
 
-/// The answer to a message `{ job, files }`: `{ reply, grams? }`.
+/// The answer to a message `{ job, files }` (see [`reply_message`]).
 pub async fn answer(message: JsValue) -> JsValue {
     // The job's number, read apart from the rest: an answer the page can match to its job even
     // when the job could not be read.
@@ -91,7 +91,6 @@ pub async fn answer(message: JsValue) -> JsValue {
     let job = Reflect::get(&message, &"job".into()).map_err(|e| describe(&e));
     let job = job.and_then(|j| serde_wasm_bindgen::from_value::<Job>(j).map_err(|e| e.to_string()));
     let files: Array = Reflect::get(&message, &"files".into()).map(|f| Array::from(&f)).unwrap_or_default();
-    let out = Object::new();
     let (id, done, grams) = match job {
         Ok(job) => {
             let (done, grams) = work(&job, &files).await;
@@ -101,9 +100,15 @@ pub async fn answer(message: JsValue) -> JsValue {
     };
     let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer();
     let memory = memory.unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64;
-    let reply = Reply { id, done, memory };
+    reply_message(Reply { id, done, memory }, grams)
+}
+
+/// An answer as the page reads it: `{ id, reply, grams? }`, the job's number apart from the
+/// reply so that it is there even if the reply does not serialize.
+pub fn reply_message(reply: Reply, grams: Option<Vec<u8>>) -> JsValue {
+    let out = Object::new();
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    let _ = Reflect::set(&out, &"id".into(), &raw_id.into());
+    let _ = Reflect::set(&out, &"id".into(), &reply.id.into());
     let _ = Reflect::set(&out, &"reply".into(), &reply.serialize(&serializer).unwrap_or(JsValue::NULL));
     if let Some(grams) = grams {
         let _ = Reflect::set(&out, &"grams".into(), &Uint8Array::from(&grams[..]));
@@ -124,7 +129,7 @@ pub async fn work(job: &Job, files: &Array) -> (Done, Option<Vec<u8>>) {
     let whole: Vec<Option<Promise>> = files
         .iter()
         .zip(&job.sizes)
-        .map(|(f, &size)| (size <= READ_STEP).then(|| f.array_buffer()))
+        .map(|(f, &size)| (size <= READ_STEP).then(|| read_promise(f, 0.0, size, size)))
         .collect();
     for (((file, name), &size), whole) in files.iter().zip(&job.names).zip(&job.sizes).zip(whole) {
         if let Err(reason) = read_into(&mut reader, file, name, size, whole).await {
@@ -165,12 +170,7 @@ async fn read_into(
     let mut whole = whole;
     while from < size || whole.is_some() {
         let to = (from + READ_STEP).min(size);
-        let read = match whole.take() {
-            Some(read) => read,
-            None => {
-                file.slice_with_f64_and_f64(from, to).map(|b| b.array_buffer()).map_err(|e| describe(&e))?
-            }
-        };
+        let read = whole.take().unwrap_or_else(|| read_promise(file, from, to, size));
         let buffer = JsFuture::from(read).await.map_err(|e| describe(&e))?;
         let array = Uint8Array::new(&buffer);
         reader.feed_in_place(array.length() as usize, |spare| array.copy_to_uninit(spare));
