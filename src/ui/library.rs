@@ -22,7 +22,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
 
-use super::load::{describe, load, next_frame, now, read_promise, Named, PageTurns};
+use super::load::{describe, load, next_frame, now, read_promise, sleep, Named, PageTurns};
 use super::pool::{Answer, Kind, Pool, Stopped};
 use super::state::Viewer;
 use super::worker::{Done, Work};
@@ -461,13 +461,6 @@ async fn count(viewer: Viewer, number: u64) {
 
 /// How often counting shows what it counted.
 const SHOW_EVERY_MS: f64 = 250.0;
-
-async fn sleep(ms: i32) {
-    let promise = Promise::new(&mut |resolve, _| {
-        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-    });
-    let _ = JsFuture::from(promise).await;
-}
 
 /// Every session, project by project (the project last active first, its sessions newest
 /// first), and each session's project path.

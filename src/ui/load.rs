@@ -493,8 +493,13 @@ pub fn describe(error: &JsValue) -> String {
 
 /// Lets the browser paint before the next long step.
 pub async fn next_frame() {
+    sleep(0).await;
+}
+
+/// Waits `ms` milliseconds (a timer: the page is free meanwhile).
+pub async fn sleep(ms: i32) {
     let promise = Promise::new(&mut |resolve, _| {
-        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
     });
     let _ = JsFuture::from(promise).await;
 }
