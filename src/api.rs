@@ -155,6 +155,15 @@ export interface MarkdownOptions {
  * secret and personal detail masked unless `options.keep` says otherwise. */
 export function exportMarkdown(files: TranscriptFile[], options?: MarkdownOptions): string;
 
+/** What `exportHtml` masks: as for `exportMarkdown` (`keep`, `maskCandidates`, `patterns`). */
+export type HtmlOptions = Pick<MarkdownOptions, "keep" | "maskCandidates" | "patterns">;
+
+/** The files' sessions as one self-contained HTML document: this viewer (its script inline, its
+ * wasm compressed) and the files, masked like `exportMarkdown`'s and compressed, under a
+ * Content-Security-Policy that allows no request. It opens from `file://` with no network.
+ * Fetches the viewer's own files (the wasm, the grammars) from beside this script. */
+export function exportHtml(files: TranscriptFile[], options?: HtmlOptions): Promise<string>;
+
 export interface ViewerOptions {
   files?: TranscriptFile[];
   theme?: "light" | "dark" | "system";
@@ -205,13 +214,18 @@ pub fn find_secrets(files: JsValue, patterns: JsValue) -> Result<JsValue, js_sys
 /// The files' sessions as Markdown, masked as `options` say (every certain finding by default).
 #[wasm_bindgen(js_name = exportMarkdown, skip_typescript)]
 pub fn export_markdown(files: JsValue, options: JsValue) -> Result<String, js_sys::Error> {
-    let options: crate::present::share::ShareOptions = match options.is_undefined() || options.is_null() {
-        true => Default::default(),
-        false => serde_wasm_bindgen::from_value(options).map_err(|e| js_sys::Error::new(&e.to_string()))?,
-    };
+    let options = share_options(options)?;
     let shared =
         crate::present::share::markdown(inputs_of(&files)?, &options).map_err(|e| js_sys::Error::new(&e))?;
     Ok(shared.text)
+}
+
+/// An export's options from JavaScript: none is the default (every certain finding masked).
+fn share_options(options: JsValue) -> Result<crate::present::share::ShareOptions, js_sys::Error> {
+    match options.is_undefined() || options.is_null() {
+        true => Ok(Default::default()),
+        false => serde_wasm_bindgen::from_value(options).map_err(|e| js_sys::Error::new(&e.to_string())),
+    }
 }
 
 /// `{name, bytes}[]` from JavaScript.
@@ -252,6 +266,23 @@ mod viewer {
     use super::inputs_of;
     use crate::ui::embed::{theme_named, Embedded};
     use crate::ui::state::Theme;
+
+    /// Shows the session a shared page holds (the page's own script calls this).
+    #[wasm_bindgen(js_name = openShared, skip_typescript)]
+    pub fn open_shared() -> Result<(), js_sys::Error> {
+        crate::ui::shared::open().map_err(|e| js_sys::Error::new(&e))
+    }
+
+    /// The files' sessions as one self-contained HTML file (this viewer and the session, masked
+    /// as `options` say), for a reader with no network and no install.
+    #[wasm_bindgen(js_name = exportHtml, skip_typescript)]
+    pub async fn export_html(files: JsValue, options: JsValue) -> Result<String, js_sys::Error> {
+        let options = super::share_options(options)?;
+        let viewer = crate::ui::viewer_files::fetch().await.map_err(|e| js_sys::Error::new(&e))?;
+        let shared = crate::present::share::html(inputs_of(&files)?, &options, &viewer)
+            .map_err(|e| js_sys::Error::new(&e))?;
+        Ok(shared.text)
+    }
 
     /// The viewer mounted in a host element.
     #[wasm_bindgen(skip_typescript)]

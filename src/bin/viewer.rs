@@ -11,6 +11,10 @@ fn main() {
     if web_sys::window().is_none() {
         return;
     }
+    // A shared page (src/present/to_html.rs) starts its session itself, through openShared.
+    if cctv::ui::shared::is_shared_page() {
+        return;
+    }
     // `?max-mb=N` lowers the size limit, to see what happens to a file too large for the tab.
     let search = window().location().search().unwrap_or_default();
     let max_bytes = search

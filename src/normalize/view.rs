@@ -326,9 +326,28 @@ pub struct Workspace {
     pub saved_outputs: Vec<super::beside::SavedOutput>,
     /// Workflow runs: their snapshots and journals.
     pub workflow_runs: Vec<super::beside::WorkflowRun>,
+    /// The other files beside the sessions that were read (sub-agent metadata, workflow runs), as
+    /// given.
+    pub side: Vec<super::Input>,
 }
 
 impl Workspace {
+    /// The files this was made of, as given (not the ones cctv rebuilt, nor the rejected), as
+    /// (name, bytes): what a shared copy of it holds.
+    pub fn given_files(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        let transcripts = self.files[..self.given].iter().map(|f| (f.name.as_str(), &f.bytes[..]));
+        let saved = self.saved_outputs.iter().map(|f| (f.name.as_str(), &f.bytes[..]));
+        let side = self.side.iter().map(|f| (f.name.as_str(), &f.bytes[..]));
+        transcripts.chain(saved).chain(side)
+    }
+
+    /// [`given_files`](Workspace::given_files), copied.
+    pub fn inputs(&self) -> Vec<super::Input> {
+        self.given_files()
+            .map(|(name, bytes)| super::Input { name: name.to_owned(), bytes: bytes.to_vec() })
+            .collect()
+    }
+
     pub fn file(&self, line: LineRef) -> &Transcript {
         &self.files[line.file as usize]
     }

@@ -29,6 +29,7 @@ pub mod rows;
 pub mod search;
 pub mod session;
 pub mod share;
+pub mod to_html;
 pub mod to_markdown;
 pub mod tools;
 pub mod when;

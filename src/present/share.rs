@@ -2,10 +2,15 @@
 //! ([`crate::redact`]), then written out ([`markdown`]). Masking comes first and works on the
 //! files' bytes, so nothing made from them afterwards can hold what was masked.
 
+use std::ops::Range;
+
+use aho_corasick::{AhoCorasick, MatchKind};
 use serde::Deserialize;
 
+use super::link::{resolve, Anchor, Link};
+use super::to_html::{self, ViewerFiles};
 use super::to_markdown::{self, MarkdownOptions};
-use crate::normalize::{normalize, Input};
+use crate::normalize::{normalize, Input, ItemKind, LineRef, ThreadRef, Workspace};
 use crate::redact::{mask, Finding, Scanner};
 
 /// What a caller asks of an export; everything is optional.
@@ -26,6 +31,7 @@ pub struct ShareOptions {
 }
 
 /// An export, and what was found on the way.
+#[derive(Debug)]
 pub struct Shared {
     pub text: String,
     pub findings: Vec<Finding>,
@@ -46,16 +52,106 @@ pub fn masked<'a>(findings: &'a [Finding], options: &ShareOptions) -> Vec<&'a Fi
 pub fn markdown(inputs: Vec<Input>, options: &ShareOptions) -> Result<Shared, String> {
     let findings = Scanner::new(&options.patterns)?.find(&inputs);
     let chosen = masked(&findings, options);
-    let masked_count = chosen.len();
-    let ws = normalize(mask(&inputs, &chosen));
     let turns = options.turns.map(|(first, end)| first..end);
+    let text = markdown_masked(&inputs, &chosen, options.markdown, turns);
+    let masked = chosen.len();
+    Ok(Shared { text, findings, masked })
+}
+
+/// `inputs` masked as `options` say, then as one HTML file that shows them with `viewer`.
+pub fn html(inputs: Vec<Input>, options: &ShareOptions, viewer: &ViewerFiles) -> Result<Shared, String> {
+    let findings = Scanner::new(&options.patterns)?.find(&inputs);
+    let chosen = masked(&findings, options);
+    let text = html_masked(&inputs, &chosen, viewer)?;
+    let masked = chosen.len();
+    Ok(Shared { text, findings, masked })
+}
+
+/// `inputs` with `chosen` masked, as Markdown; `turns` of the first session only, if given.
+pub fn markdown_masked(
+    inputs: &[Input],
+    chosen: &[&Finding],
+    options: MarkdownOptions,
+    turns: Option<Range<usize>>,
+) -> String {
+    let ws = normalize(mask(inputs, chosen));
     let sessions: Vec<String> = ws
         .sessions
         .iter()
         .enumerate()
-        .map(|(i, s)| {
-            to_markdown::session(&ws, s, options.markdown, if i == 0 { turns.clone() } else { None })
-        })
+        .map(|(i, s)| to_markdown::session(&ws, s, options, if i == 0 { turns.clone() } else { None }))
         .collect();
-    Ok(Shared { text: sessions.join("\n---\n\n"), findings, masked: masked_count })
+    sessions.join("\n---\n\n")
+}
+
+/// `inputs` with `chosen` masked, as one HTML file.
+pub fn html_masked(inputs: &[Input], chosen: &[&Finding], viewer: &ViewerFiles) -> Result<String, String> {
+    let inputs = mask(inputs, chosen);
+    let ws = normalize(inputs.clone());
+    let title = ws.sessions.first().and_then(|s| s.title.clone()).unwrap_or_else(|| "A session".into());
+    to_html::document(&inputs, viewer, &title)
+}
+
+/// The turn that begins at the row with id `row` (in `inputs`' first session that has it), with
+/// `chosen` masked, as Markdown. Masked in the files first, like a whole export: the row is found
+/// again by its id in what the masked files make.
+pub fn turn_masked(inputs: &[Input], chosen: &[&Finding], row: &str) -> Option<String> {
+    let ws = normalize(mask(inputs, chosen));
+    let place = resolve(&ws, &Link { session: None, anchor: Anchor::Row(row.to_owned()) })?;
+    Some(to_markdown::turn(&ws, &ws.sessions[place.session], place.thread, place.first))
+}
+
+/// Where findings are in a text on screen, and whether each is masked: the viewer marks them in
+/// the rows it draws.
+pub struct Highlights {
+    finder: AhoCorasick,
+    /// For each finding's text: masked or kept, and what it becomes when masked.
+    marks: Vec<(bool, String)>,
+}
+
+impl Highlights {
+    /// `findings`, each masked where `is_masked` says.
+    pub fn new(findings: &[Finding], is_masked: impl Fn(&Finding) -> bool) -> Option<Highlights> {
+        let findings: Vec<&Finding> = findings.iter().filter(|f| !f.text.is_empty()).collect();
+        let finder = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(findings.iter().map(|f| &f.text))
+            .ok()?;
+        let marks = findings.iter().map(|f| (is_masked(f), f.mask.clone())).collect();
+        Some(Highlights { finder, marks })
+    }
+
+    /// Each finding in `text`: its range, whether it is masked, and its mask.
+    pub fn ranges<'a>(&'a self, text: &'a str) -> impl Iterator<Item = (Range<usize>, bool, &'a str)> + 'a {
+        self.finder.find_iter(text).map(|m| {
+            let (masked, mask) = &self.marks[m.pattern().as_usize()];
+            (m.range(), *masked, mask.as_str())
+        })
+    }
+}
+
+/// The row of `ws` that shows line `line` (from 1) of the file named `file`: the item of that
+/// line or whose result it is, else the last item before it in the same file. As (session,
+/// thread, item).
+pub fn row_of(ws: &Workspace, file: &str, line: u32) -> Option<(usize, ThreadRef, u32)> {
+    let index = ws.files.iter().position(|f| f.name == file)? as u32;
+    let target = LineRef { file: index, line: line.checked_sub(1)? };
+    let mut before = None;
+    for (s, session) in ws.sessions.iter().enumerate() {
+        for (thread_ref, thread) in session.threads() {
+            for (i, item) in thread.items.iter().enumerate() {
+                let result = match &item.kind {
+                    ItemKind::ToolCall(call) => call.result.map(|r| r.line),
+                    _ => None,
+                };
+                if item.line == target || result == Some(target) {
+                    return Some((s, thread_ref, i as u32));
+                }
+                if item.line.file == target.file && item.line.line < target.line {
+                    before = Some((s, thread_ref, i as u32));
+                }
+            }
+        }
+    }
+    before
 }

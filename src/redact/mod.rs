@@ -82,10 +82,15 @@ impl Scanner {
     /// Every finding in `inputs`, one per distinct text, certain ones first, then by kind and
     /// where they are first.
     pub fn find(&self, inputs: &[Input]) -> Vec<Finding> {
+        self.find_in(inputs.iter().map(|i| (i.name.as_str(), &i.bytes[..])))
+    }
+
+    /// [`find`](Scanner::find) in files given as (name, bytes).
+    pub fn find_in<'a>(&self, files: impl Iterator<Item = (&'a str, &'a [u8])>) -> Vec<Finding> {
         let mut found: HashMap<(Kind, String), Finding> = HashMap::new();
         let mut order = Vec::new();
-        for input in inputs {
-            for (number, line) in input.bytes.split(|&b| b == b'\n').enumerate() {
+        for (name, bytes) in files {
+            for (number, line) in bytes.split(|&b| b == b'\n').enumerate() {
                 let mut strings = Vec::new();
                 match serde_json::from_slice::<Value>(line) {
                     Ok(value) => collect_strings(&value, &mut strings),
@@ -104,7 +109,7 @@ impl Scanner {
                                 text: text[range.clone()].to_owned(),
                                 certain,
                                 count: 0,
-                                file: input.name.clone(),
+                                file: name.to_owned(),
                                 line: number as u32 + 1,
                                 before: context_before(&text[..range.start]),
                                 after: text[range.end..].chars().take(CONTEXT).collect(),

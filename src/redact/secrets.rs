@@ -40,6 +40,8 @@ pub struct Rule {
     pub id: String,
     pub description: String,
     regex: Regex,
+    /// Runs only on text that holds one of these (any case); on any text when there are none.
+    keywords: Vec<String>,
     secret_group: usize,
     entropy: Option<f64>,
     allowlists: Vec<Allowlist>,
@@ -165,7 +167,7 @@ impl Secrets {
             if spec.keywords.is_empty() {
                 always.push(index);
             }
-            for keyword in spec.keywords {
+            for keyword in &spec.keywords {
                 let keyword = keyword.to_lowercase();
                 match keywords.iter().position(|k| *k == keyword) {
                     Some(at) => runs[at].push(index),
@@ -179,6 +181,7 @@ impl Secrets {
                 description: spec.description.unwrap_or_else(|| spec.id.clone()),
                 id: spec.id,
                 regex,
+                keywords: spec.keywords,
                 secret_group: spec.secret_group,
                 entropy: spec.entropy,
                 allowlists: spec.allowlists.into_iter().map(allowlist).collect(),
@@ -377,6 +380,78 @@ mod tests {
             secrets.skipped.iter().all(|(_, why)| why == "a rule about file paths"),
             "{:?}",
             secrets.skipped
+        );
+    }
+
+    /// `hir` without its anchors and word boundaries, which rand_regex cannot write: the examples
+    /// are set between spaces, which satisfy them.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn without_looks(hir: regex_syntax::hir::Hir) -> regex_syntax::hir::Hir {
+        use regex_syntax::hir::{Hir, HirKind};
+        match hir.into_kind() {
+            HirKind::Look(_) => Hir::empty(),
+            HirKind::Concat(parts) => Hir::concat(parts.into_iter().map(without_looks).collect()),
+            HirKind::Alternation(parts) => Hir::alternation(parts.into_iter().map(without_looks).collect()),
+            HirKind::Repetition(mut r) => {
+                r.sub = Box::new(without_looks(*r.sub));
+                Hir::repetition(r)
+            }
+            HirKind::Capture(mut c) => {
+                c.sub = Box::new(without_looks(*c.sub));
+                Hir::capture(c)
+            }
+            HirKind::Literal(l) => Hir::literal(l.0),
+            HirKind::Class(c) => Hir::class(c),
+            HirKind::Empty => Hir::empty(),
+        }
+    }
+
+    /// Every rule finds a secret in an example written from its own regular expression (a true
+    /// example), and not in the same example cut short three characters into its secret (a false
+    /// one: a prefix without the token, like `ghp_abc`). The examples are random strings that
+    /// match the rule's pattern (rand_regex), from a fixed seed, so the test is the same each run.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn every_rule_finds_an_example_of_its_own_and_not_the_example_cut_short() {
+        use rand::SeedableRng;
+        let secrets = Secrets::new();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(2026);
+        let mut failures = Vec::new();
+        for (index, rule) in secrets.rules.iter().enumerate() {
+            let hir = regex_syntax::ParserBuilder::new().build().parse(rule.regex.as_str());
+            let Ok(generator) = hir.map_err(|e| e.to_string()).and_then(|hir| {
+                rand_regex::Regex::with_hir(without_looks(hir), 6).map_err(|e| e.to_string())
+            }) else {
+                failures.push(format!("{}: no example can be written from its regex", rule.id));
+                continue;
+            };
+            // The example on a line of its own, after a line with the rule's keyword: a regex
+            // does not always spell it (airtable's does not name airtable; `.` in
+            // `hooks.slack.com` can be any character).
+            let keyword = rule.keywords.first().map_or(String::new(), |k| format!("{k}\n"));
+            let found = (0..200).find_map(|_| {
+                let sample: String = rand::distr::Distribution::sample(&generator, &mut rng);
+                let text = format!("{keyword}{sample} \n");
+                let hit = secrets.find(&text).into_iter().find(|h| h.rule == index)?;
+                Some((text, hit.secret))
+            });
+            let Some((text, secret)) = found else {
+                failures.push(format!("{}: no true example found", rule.id));
+                continue;
+            };
+            let cut =
+                text[secret.clone()].char_indices().nth(3).map_or(secret.end, |(i, _)| secret.start + i);
+            let lookalike = format!("{}{}", &text[..cut], &text[secret.end..]);
+            if secrets.find(&lookalike).iter().any(|h| h.rule == index) {
+                failures.push(format!("{}: found in the false example {lookalike:?}", rule.id));
+            }
+        }
+        assert!(
+            failures.is_empty(),
+            "{} of {} rules:\n{}",
+            failures.len(),
+            secrets.len(),
+            failures.join("\n")
         );
     }
 

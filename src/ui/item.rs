@@ -16,7 +16,7 @@ use crate::present::commands::{CommandView, InjectedView};
 use crate::present::event::{plural, EventView, Tone};
 use crate::present::item::{item_view, BranchChoice, Compacted, CopiedView, ItemBody, Role};
 use crate::present::rows::Row;
-use crate::present::{to_markdown, when};
+use crate::present::when;
 
 pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
     let Some(view) = ws.sessions.get(session).and_then(|s| item_view(&ws, s, row)) else {
@@ -30,6 +30,7 @@ pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
     let starts_turn = view.turn_link.is_some();
     let turn_href = view.turn_link.map(|l| format!("#{l}"));
     let copy_href = href.clone();
+    let row_id = view.id.clone();
     let body = item_body(ws.clone(), row, view.line, view.body);
     let forks = (!view.forks.is_empty()).then(|| branch_switch(view.forks));
     let stop = view
@@ -63,10 +64,11 @@ pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
                 <button class="cctv-item__copy" title="copy a link to this row" on:click=move |_| copy_link(&copy_href)>
                     "copy"
                 </button>
+                // Masked as the Share tab says: every certain secret, until the reader says otherwise.
                 {starts_turn.then(|| {
-                    let ws = ws.clone();
-                    let markdown = move || ws.sessions.get(session).map(|s| to_markdown::turn(&ws, s, row.thread, row.item)).unwrap_or_default();
-                    view! { <span class="cctv-item__copy">{copy_with("copy this turn as Markdown", "md", markdown)}</span> }
+                    let (ws, id) = (ws.clone(), row_id.clone());
+                    let markdown = move || viewer.share.turn_markdown(viewer, &ws, &id);
+                    view! { <span class="cctv-item__copy">{copy_with("copy this turn as Markdown, secrets masked", "md", markdown)}</span> }
                 })}
             </div>
             <div class="cctv-item__body">{body}{stop}</div>

@@ -1,13 +1,16 @@
 //! Search matches marked in the rows on screen: `<mark>` elements around the matched words, in
 //! text nodes only, wherever a row draws them (Markdown, tool input and output, diffs, nested
-//! sub-agents). Where the matches are is `present::search::Matcher`'s answer; this file only
-//! finds the text nodes and wraps the ranges it is given.
+//! sub-agents); and, while the Share tab is open, the secrets and personal details it found,
+//! as masked or kept. Where they are is `present::search::Matcher`'s and
+//! `present::share::Highlights`' answer; this file only finds the text nodes and wraps the
+//! ranges it is given.
 //!
 //! The rows are drawn by many renderers and re-drawn as panels open and the list scrolls, so the
 //! marks are laid over the DOM after it changes (a MutationObserver), not built into each
 //! renderer. Marks are created with `createElement`, and text stays text.
 
 use std::cell::Cell;
+use std::ops::Range;
 use std::rc::Rc;
 
 use leptos::html::Div;
@@ -18,9 +21,24 @@ use web_sys::{Element, Node, Text};
 
 use super::state::Viewer;
 use crate::present::search::{Matcher, Scope};
+use crate::present::share::Highlights;
 
 const MARK: &str = "cctv-mark";
 const CURRENT: &str = "cctv-mark--current";
+/// A finding of the Share tab, masked in an export or kept.
+const MASKED: &str = "cctv-mark--masked";
+const KEPT: &str = "cctv-mark--kept";
+
+/// Where marks go in a text, and what each is.
+type Ranges<'a> = &'a dyn Fn(&str) -> Vec<(Range<usize>, Found)>;
+
+/// What a mark is.
+enum Found {
+    Match,
+    /// With what it becomes.
+    Masked(String),
+    Kept,
+}
 
 /// Keeps the marks in `list` up to date with the viewer's search, and brings the current row's
 /// first match into view inside its panel when a search step asks for it.
@@ -35,7 +53,8 @@ pub fn watch(viewer: Viewer, list: NodeRef<Div>) {
             // nothing to mark.
             let Some(root) = list.try_get_untracked().flatten() else { return };
             let Some(matcher) = viewer.matcher.try_get_untracked() else { return };
-            mark_all(&root, matcher.ok().flatten().as_ref());
+            let Some(findings) = viewer.share.highlights.try_get_untracked() else { return };
+            mark_all(&root, matcher.ok().flatten().as_ref(), findings.as_deref());
             if viewer.reveal_match.try_get_untracked() == Some(true) && reveal_current(&root) {
                 viewer.reveal_match.try_set(false);
             }
@@ -75,6 +94,7 @@ pub fn watch(viewer: Viewer, list: NodeRef<Div>) {
     });
     Effect::new(move |_| {
         viewer.matcher.track();
+        viewer.share.highlights.track();
         viewer.target.track();
         viewer.reveal_match.track();
         schedule();
@@ -102,17 +122,35 @@ const NOT_TEXT: &str = ".cctv-copy, .cctv-code__no, .cctv-diff__no, .cctv-diff__
 const BLOCK: &str =
     "p, li, td, th, tr, pre, div, dt, dd, blockquote, h1, h2, h3, h4, h5, h6, summary, button";
 
-/// Removes the old marks under `root` and marks every match of `matcher` in the rows' bodies.
-fn mark_all(root: &Element, matcher: Option<&Matcher>) {
+/// Removes the old marks under `root` and marks every match of `matcher` and every finding of
+/// `findings` in the rows' bodies.
+fn mark_all(root: &Element, matcher: Option<&Matcher>, findings: Option<&Highlights>) {
     unmark(root);
-    let Some(matcher) = matcher else { return };
-    let Ok(bodies) = root.query_selector_all(scope_selector(matcher.scope)) else { return };
-    for i in 0..bodies.length() {
-        let Some(body) = bodies.item(i) else { continue };
-        mark(&body, matcher);
+    let mark_in = |selector: &str, ranges: Ranges| {
+        let Ok(bodies) = root.query_selector_all(selector) else { return };
+        for i in 0..bodies.length() {
+            let Some(body) = bodies.item(i) else { continue };
+            mark(&body, ranges);
+        }
+    };
+    if let Some(findings) = findings {
+        mark_in(scope_selector(Scope::Everything), &|text| {
+            findings
+                .ranges(text)
+                .map(|(range, masked, mask)| {
+                    (range, if masked { Found::Masked(mask.to_owned()) } else { Found::Kept })
+                })
+                .collect()
+        });
     }
-    // The current row's marks stand out.
-    if let Ok(current) = root.query_selector_all(&format!(".cctv-item--target .{MARK}")) {
+    let Some(matcher) = matcher else { return };
+    mark_in(scope_selector(matcher.scope), &|text| {
+        matcher.ranges(text).into_iter().map(|range| (range, Found::Match)).collect()
+    });
+    // The current row's matches stand out.
+    if let Ok(current) =
+        root.query_selector_all(&format!(".cctv-item--target .{MARK}:not(.{MASKED}):not(.{KEPT})"))
+    {
         for i in 0..current.length() {
             if let Some(m) = current.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
                 let _ = m.class_list().add_1(CURRENT);
@@ -135,9 +173,9 @@ fn unmark(root: &Element) {
     }
 }
 
-/// Marks the matches in one row's body. The text nodes are searched as one text, so a match
-/// that spans several nodes (a highlighted token, a word in bold) is marked piece by piece.
-fn mark(body: &Node, matcher: &Matcher) {
+/// Marks what `ranges` finds in one row's body. The text nodes are searched as one text, so a
+/// match that spans several nodes (a highlighted token, a word in bold) is marked piece by piece.
+fn mark(body: &Node, ranges: Ranges) {
     let mut nodes = Vec::new();
     text_nodes(body, &mut nodes);
     nodes.retain(|n| n.parent_element().is_some_and(|p| p.closest(NOT_TEXT).ok().flatten().is_none()));
@@ -157,14 +195,14 @@ fn mark(body: &Node, matcher: &Matcher) {
         text.push_str(&node.data());
         spans.push((start, text.len()));
     }
-    let ranges = matcher.ranges(&text);
+    let ranges = ranges(&text);
     if ranges.is_empty() {
         return;
     }
     // Every (node, start..end) piece, in bytes of that node's text; wrapped last piece first so
     // splitting a node does not move the pieces still to wrap.
     let mut pieces = Vec::new();
-    for range in ranges {
+    for (range, found) in &ranges {
         let first = spans.partition_point(|&(s, _)| s <= range.start).saturating_sub(1);
         for (index, &(start, end)) in spans.iter().enumerate().skip(first) {
             if start >= range.end {
@@ -172,12 +210,12 @@ fn mark(body: &Node, matcher: &Matcher) {
             }
             let (from, to) = (range.start.max(start), range.end.min(end));
             if from < to {
-                pieces.push((index, from - start, to - start));
+                pieces.push((index, from - start, to - start, found));
             }
         }
     }
     let Some(document) = body.owner_document() else { return };
-    for (index, from, to) in pieces.into_iter().rev() {
+    for (index, from, to, found) in pieces.into_iter().rev() {
         let node = &nodes[index];
         let data = node.data();
         let (Some(before), Some(inside)) = (data.get(..from), data.get(from..to)) else { continue };
@@ -185,7 +223,18 @@ fn mark(body: &Node, matcher: &Matcher) {
         let Ok(middle) = node.split_text(from16) else { continue };
         let _ = middle.split_text(len16);
         let Ok(mark) = document.create_element("mark") else { continue };
-        mark.set_class_name(MARK);
+        match found {
+            Found::Match => mark.set_class_name(MARK),
+            Found::Masked(mask) => {
+                mark.set_class_name(&format!("{MARK} {MASKED}"));
+                let _ = mark.set_attribute("data-mask", mask);
+                let _ = mark.set_attribute("title", &format!("masked in an export as {mask}"));
+            }
+            Found::Kept => {
+                mark.set_class_name(&format!("{MARK} {KEPT}"));
+                let _ = mark.set_attribute("title", "kept in an export");
+            }
+        }
         let Some(parent) = middle.parent_node() else { continue };
         let _ = parent.insert_before(&mark, Some(&middle));
         let _ = mark.append_child(&middle);

@@ -19,11 +19,14 @@ mod navigation;
 mod panel;
 mod pool;
 mod searching;
+mod share;
+pub mod shared;
 mod side;
 pub mod state;
 mod style;
 mod tools;
 mod top;
+pub mod viewer_files;
 mod warm;
 mod worker;
 

@@ -30,16 +30,6 @@ const JOBS_PER_WORKER: usize = 32;
 /// A worker whose memory grew past this (it read a large session) is replaced once idle.
 const RECYCLE_BYTES: f64 = 512.0 * 1024.0 * 1024.0;
 
-#[wasm_bindgen]
-extern "C" {
-    type ImportMeta;
-    /// `import.meta` of the page's wasm-bindgen JS, whose `url` is where the worker finds it.
-    #[wasm_bindgen(thread_local_v2, js_namespace = import, js_name = meta)]
-    static IMPORT_META: ImportMeta;
-    #[wasm_bindgen(method, getter)]
-    fn url(this: &ImportMeta) -> String;
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Count,
@@ -249,7 +239,7 @@ impl Pool {
 
     /// Starts a worker; `false` when this page cannot have one.
     fn spawn(&self) -> bool {
-        let glue = IMPORT_META.with(ImportMeta::url);
+        let glue = super::viewer_files::script_url();
         let Ok(script) = web_sys::Url::new_with_base("worker.js", &glue) else { return false };
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);

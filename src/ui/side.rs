@@ -6,7 +6,8 @@ use leptos::prelude::*;
 
 use super::item::reader_zone;
 use super::navigation::reveal;
-use super::state::use_viewer;
+use super::share::share_tab;
+use super::state::{use_viewer, SideTab as Tab};
 use super::tools::todo_list;
 use crate::normalize::Workspace;
 use crate::present::contents::{contents, entry_text, Entry, EntryKind};
@@ -14,20 +15,12 @@ use crate::present::drift::{as_text, drift};
 use crate::present::session::side_view;
 use crate::present::when;
 
-/// Which part of the side panel shows.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Tab {
-    Contents,
-    Session,
-}
-
 /// The side panel: the contents of the session, and what is known about it. Beside the
 /// conversation on a wide screen; over it, behind a button, on a narrow one. Drawn again as more
 /// of the files arrives, on the same tab.
 pub fn side(session: usize) -> impl IntoView {
     let viewer = use_viewer();
-    let tab = RwSignal::new(None::<Tab>);
-    move || viewer.workspace.get().map(|ws| panel(ws, session, tab))
+    move || viewer.workspace.get().map(|ws| panel(ws, session, viewer.side_tab))
 }
 
 /// The panel for `ws`; `chosen` is the tab the reader clicked, if they did.
@@ -68,10 +61,12 @@ fn panel(ws: Arc<Workspace>, session: usize, chosen: RwSignal<Option<Tab>>) -> A
             <div class="cctv-side__tabs" role="tablist">
                 {tab_button(Tab::Contents, "Contents")}
                 {tab_button(Tab::Session, "Session")}
+                {tab_button(Tab::Share, "Share")}
                 <button class="cctv-button cctv-side__close" on:click=move |_| viewer.side_open.set(false)>"Close"</button>
             </div>
             <div role="tabpanel" hidden=move || tab.get() != Some(Tab::Contents)>{contents_view(ws.clone(), session, entries, scrolled)}</div>
             <div role="tabpanel" hidden=move || tab.get() != Some(Tab::Session)>{session_part}</div>
+            <div role="tabpanel" hidden=move || tab.get() != Some(Tab::Share)>{share_tab(ws.clone(), session)}</div>
         </aside>
     }
     .into_any()

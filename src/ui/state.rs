@@ -24,6 +24,14 @@ pub mod part {
     pub const PROMPT: u8 = 2;
 }
 
+/// Which part of the side panel shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SideTab {
+    Contents,
+    Session,
+    Share,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Theme {
     /// Follow the system setting.
@@ -61,6 +69,10 @@ pub struct Viewer {
     pub theme: RwSignal<Theme>,
     /// On a narrow screen, the side panel (contents and stats) is open over the conversation.
     pub side_open: RwSignal<bool>,
+    /// The side panel's tab the reader chose (until they choose, it depends on the session).
+    pub side_tab: RwSignal<Option<SideTab>>,
+    /// What a shared copy of the files would hold (the Share tab).
+    pub share: super::share::Share,
     pub progress: RwSignal<Option<Progress>>,
     /// The item to scroll to and highlight.
     pub target: RwSignal<Option<(ThreadRef, u32)>>,
@@ -93,6 +105,7 @@ pub const MAX_BYTES: f64 = 2.5e9;
 impl Viewer {
     pub fn new() -> Viewer {
         let query = RwSignal::new(Query::default());
+        let side_tab = RwSignal::new(None);
         Viewer {
             workspace: RwSignal::new(None),
             loaded: RwSignal::new(0),
@@ -105,6 +118,8 @@ impl Viewer {
             reveal_match: RwSignal::new(false),
             theme: RwSignal::new(Theme::System),
             side_open: RwSignal::new(false),
+            side_tab,
+            share: super::share::Share::new(side_tab),
             progress: RwSignal::new(None),
             target: RwSignal::new(None),
             span: RwSignal::new(0),

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod planted;
+
 use std::path::{Path, PathBuf};
 
 /// `../shared/fixtures`, beside the repository (CI clones it there too).

@@ -4,9 +4,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtemp, readFile, readdir, copyFile } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, copyFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { site, foreign, FIXTURES, ROOT } from "./harness.mjs";
 
 const PKG = process.env.CCTV_PKG ?? join(ROOT, "pkg");
@@ -43,7 +44,7 @@ test("the packed package has its name, types, files and README", async () => {
   for (const key of ["version", "description", "license", "repository", "files", "types"]) assert.ok(manifest[key], key);
   assert.ok(files.includes("README.md") && files.includes("cctv.d.ts"));
   const types = await readFile(join(PKG, "cctv.d.ts"), "utf8");
-  for (const name of ["parseTranscript", "normalizeSession", "findSecrets", "exportMarkdown", "mountViewer", "class ViewerHandle"]) assert.match(types, new RegExp(name));
+  for (const name of ["parseTranscript", "normalizeSession", "findSecrets", "exportMarkdown", "exportHtml", "mountViewer", "class ViewerHandle"]) assert.match(types, new RegExp(name));
 });
 
 test("parseTranscript and normalizeSession work on real files in the host page", async () => {
@@ -115,6 +116,30 @@ test("exportMarkdown masks every certain secret unless asked to keep it; findSec
   assert.ok(!result.first.includes("<summary>output</summary>"));
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test("exportHtml makes one file of the package's viewer and the masked session, which opens offline", async () => {
+  const { page, context, errors } = await hostPage();
+  const session = await readFile(SESSION, "utf8");
+  const mail = "ada@analytical.engine.uk";
+  const files = [{ name: "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl", bytes: session.replace("Spaw sub-agents", `Spaw sub-agents (ask ${mail})`) }];
+  const html = await page.evaluate(async (files) => (await import("/node_modules/cctv/cctv.js")).exportHtml(files), files);
+  assert.match(html, /^<!doctype html>/);
+  assert.ok(!html.includes(mail) && html.includes('id="cctv-session"'));
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  const path = join(await mkdtemp(join(tmpdir(), "cctv-export-")), "shared.html");
+  await writeFile(path, html);
+  const offline = await web.chrome.newContext({ offline: true });
+  const reader = await offline.newPage();
+  const problems = [];
+  reader.on("pageerror", (e) => problems.push(String(e)));
+  reader.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  await reader.goto(pathToFileURL(path).href);
+  await reader.locator(".cctv-item", { hasText: "Spaw sub-agents (ask [email])" }).waitFor();
+  assert.deepEqual(problems, []);
+  await offline.close();
 });
 
 test("mountViewer shows the viewer inside the host element, leaves the host alone, and destroy removes it", async () => {

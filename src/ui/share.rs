@@ -1,0 +1,501 @@
+//! The Share tab: what a shared copy of the session would hold (the secrets and personal details
+//! found in its files, each masked or kept as the reader ticks it, counted by kind, and marked in
+//! the rows on screen while the tab is open), and the exports themselves: Markdown to download or
+//! copy, and one HTML file with the viewer in it. Nothing is uploaded: an export is a download.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::load::next_frame;
+use super::navigation::reveal;
+use super::state::{use_viewer, SideTab, Viewer};
+use crate::normalize::{Input, Workspace};
+use crate::present::format::size;
+use crate::present::share::{self, row_of, Highlights};
+use crate::present::to_markdown::{turn_starts, MarkdownOptions};
+use crate::redact::{Finding, Kind, Scanner};
+
+/// The Share tab's state, kept while the panel is drawn again.
+#[derive(Clone, Copy)]
+pub struct Share {
+    /// What was found in the files shown (by the load they belong to), once looked for.
+    found: RwSignal<Option<Found>>,
+    /// Findings the reader flipped from their default (a certain one masked, a candidate kept),
+    /// by text.
+    flipped: RwSignal<HashSet<String>>,
+    /// The reader's own patterns, one regular expression per line.
+    patterns: RwSignal<String>,
+    options: RwSignal<MarkdownOptions>,
+    /// The turns to export, from 1, both included; all when `None`.
+    turns: RwSignal<Option<(usize, usize)>>,
+    /// What the last export did, or why it could not.
+    status: RwSignal<Option<String>>,
+    /// The findings marked in the rows: while the Share tab is open.
+    pub highlights: Signal<Option<Arc<Highlights>>>,
+}
+
+#[derive(Clone)]
+struct Found {
+    loaded: u64,
+    result: Result<Arc<Vec<Finding>>, String>,
+}
+
+impl Share {
+    pub fn new(side_tab: RwSignal<Option<SideTab>>) -> Share {
+        let found = RwSignal::new(None::<Found>);
+        let flipped = RwSignal::new(HashSet::new());
+        let highlights = Signal::derive(move || {
+            if side_tab.get() != Some(SideTab::Share) {
+                return None;
+            }
+            let findings = found.get()?.result.ok()?;
+            let flipped = flipped.get();
+            Highlights::new(&findings, |f| is_masked(f, &flipped)).map(Arc::new)
+        });
+        Share {
+            found,
+            flipped,
+            patterns: RwSignal::new(String::new()),
+            options: RwSignal::new(MarkdownOptions::default()),
+            turns: RwSignal::new(None),
+            status: RwSignal::new(None),
+            highlights,
+        }
+    }
+
+    /// The findings in the files shown now, looking for them first if they were not yet.
+    fn findings_now(&self, viewer: Viewer, ws: &Workspace) -> Result<Arc<Vec<Finding>>, String> {
+        let loaded = viewer.loaded.get_untracked();
+        if let Some(found) = self.found.get_untracked().filter(|f| f.loaded == loaded) {
+            return found.result;
+        }
+        let result = look(ws, &self.patterns.get_untracked());
+        self.found.set(Some(Found { loaded, result: result.clone() }));
+        result
+    }
+
+    /// The findings the reader has masked.
+    fn chosen<'a>(&self, findings: &'a [Finding]) -> Vec<&'a Finding> {
+        let flipped = self.flipped.get_untracked();
+        findings.iter().filter(|f| is_masked(f, &flipped)).collect()
+    }
+
+    /// The turn that begins at row `row_id`, as Markdown, masked as the Share tab says (every
+    /// certain finding, until the reader says otherwise).
+    pub fn turn_markdown(&self, viewer: Viewer, ws: &Workspace, row_id: &str) -> String {
+        let findings = match self.findings_now(viewer, ws) {
+            Ok(f) => f,
+            Err(e) => return format!("cctv could not look for secrets, so it copied nothing: {e}"),
+        };
+        share::turn_masked(&ws.inputs(), &self.chosen(&findings), row_id).unwrap_or_default()
+    }
+}
+
+/// A certain finding is masked and a candidate kept, unless the reader flipped it.
+fn is_masked(finding: &Finding, flipped: &HashSet<String>) -> bool {
+    finding.certain != flipped.contains(&finding.text)
+}
+
+fn look(ws: &Workspace, patterns: &str) -> Result<Arc<Vec<Finding>>, String> {
+    let patterns: Vec<String> = patterns.lines().map(str::to_owned).collect();
+    let scanner = Scanner::new(&patterns)?;
+    Ok(Arc::new(scanner.find_in(ws.given_files())))
+}
+
+/// Findings listed at most, per list: the rest are counted, and masked or kept all at once.
+const LISTED: usize = 200;
+
+/// The tab for session `session` of `ws`.
+pub fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
+    let viewer = use_viewer();
+    let share = viewer.share;
+    // Looks when the tab opens (after a frame, so it shows that it is looking).
+    let looking = RwSignal::new(false);
+    Effect::new(move |_| {
+        let open = viewer.side_tab.get() == Some(SideTab::Share);
+        let loaded = viewer.loaded.get();
+        let current = share.found.with(|f| f.as_ref().is_some_and(|f| f.loaded == loaded));
+        if open && !current && !looking.get_untracked() {
+            looking.set(true);
+            leptos::task::spawn_local(async move {
+                next_frame().await;
+                if let Some(ws) = viewer.workspace.get_untracked() {
+                    let _ = share.findings_now(viewer, &ws);
+                }
+                looking.set(false);
+            });
+        }
+    });
+    let look_again = move |_| {
+        if let Some(ws) = viewer.workspace.get_untracked() {
+            share.found.set(None);
+            let _ = share.findings_now(viewer, &ws);
+        }
+    };
+    let turn_count = ws.sessions.get(session).map_or(0, |s| turn_starts(s).len());
+    let ws_found = ws.clone();
+    view! {
+        <div class="cctv-share">
+            <p>
+                "Export this session to show it to someone. cctv looks for secrets and personal details first: "
+                "what is ticked is masked in the export, and marked in the conversation. Nothing is uploaded."
+            </p>
+            {move || {
+                if looking.get() {
+                    return view! { <p class="cctv-muted" role="status">"Looking for secrets and personal details…"</p> }.into_any();
+                }
+                match share.found.get().map(|f| f.result) {
+                    None => ().into_any(),
+                    Some(Err(e)) => view! { <p class="cctv-share__error" role="alert">{e}</p> }.into_any(),
+                    Some(Ok(findings)) => found_view(ws_found.clone(), findings),
+                }
+            }}
+            <details class="cctv-share__patterns">
+                <summary>"Also mask your own patterns"</summary>
+                <textarea
+                    rows="3"
+                    placeholder="One regular expression per line, e.g. ACME-\\d{4}"
+                    aria-label="your own patterns, one regular expression per line"
+                    prop:value=move || share.patterns.get()
+                    on:input=move |e| share.patterns.set(event_target_value(&e))
+                ></textarea>
+                <button class="cctv-button" on:click=look_again>"Look again"</button>
+            </details>
+            <h2>"Export"</h2>
+            {export_options(turn_count)}
+            <div class="cctv-share__actions">
+                <button class="cctv-button" on:click=move |_| export_markdown(viewer, session, Delivery::Download)>"Download Markdown"</button>
+                <button class="cctv-button" on:click=move |_| export_markdown(viewer, session, Delivery::Copy)>"Copy Markdown"</button>
+                <button class="cctv-button" on:click=move |_| export_html(viewer, session)>"Download HTML"</button>
+            </div>
+            <p class="cctv-muted">"HTML: one file with this viewer and the whole session in it, for anyone to open in a browser, offline. Markdown: the conversation, for a pull request or an issue."</p>
+            {move || share.status.get().map(|s| view! { <p class="cctv-share__status" role="status">{s}</p> })}
+        </div>
+    }
+}
+
+/// The counts by kind, then the certain findings and the candidates, each with its checkbox.
+fn found_view(ws: Arc<Workspace>, findings: Arc<Vec<Finding>>) -> AnyView {
+    let viewer = use_viewer();
+    let share = viewer.share;
+    if findings.is_empty() {
+        return view! { <p class="cctv-share__none">"Nothing found: no secret, e-mail address, home directory or private host name."</p> }.into_any();
+    }
+    let kinds = [
+        (Kind::Secret, "secrets"),
+        (Kind::Email, "e-mail addresses"),
+        (Kind::HomeDirectory, "home directories"),
+        (Kind::HostName, "host names"),
+        (Kind::Pattern, "your patterns"),
+    ];
+    let counts = {
+        let findings = findings.clone();
+        move || {
+            let flipped = share.flipped.get();
+            let mut parts: Vec<String> = kinds
+                .iter()
+                .filter_map(|&(kind, label)| {
+                    let of_kind: Vec<&Finding> =
+                        findings.iter().filter(|f| f.certain && f.kind == kind).collect();
+                    (!of_kind.is_empty()).then(|| {
+                        let masked = of_kind.iter().filter(|f| is_masked(f, &flipped)).count();
+                        format!("{label} {} ({masked} masked)", of_kind.len())
+                    })
+                })
+                .collect();
+            let candidates: Vec<&Finding> = findings.iter().filter(|f| !f.certain).collect();
+            if !candidates.is_empty() {
+                let masked = candidates.iter().filter(|f| is_masked(f, &flipped)).count();
+                parts.push(format!("candidates {} ({masked} masked)", candidates.len()));
+            }
+            parts.join(" · ")
+        }
+    };
+    let certain: Vec<Finding> = findings.iter().filter(|f| f.certain).cloned().collect();
+    let candidates: Vec<Finding> = findings.iter().filter(|f| !f.certain).cloned().collect();
+    view! {
+        <p class="cctv-share__counts" role="status">{counts}</p>
+        {(!certain.is_empty()).then(|| view! {
+            <h2>"Found"</h2>
+            {finding_list(ws.clone(), certain)}
+        })}
+        {(!candidates.is_empty()).then(|| view! {
+            <h2>"Candidates"</h2>
+            <p class="cctv-muted">"Random-looking strings near words like key or token: some are secrets, many are ids or hashes. Tick the ones to mask."</p>
+            {finding_list(ws.clone(), candidates)}
+        })}
+    }
+    .into_any()
+}
+
+/// A list of findings (the first [`LISTED`]), with buttons to mask or keep them all.
+fn finding_list(ws: Arc<Workspace>, findings: Vec<Finding>) -> AnyView {
+    let share = use_viewer().share;
+    let texts: Vec<(String, bool)> = findings.iter().map(|f| (f.text.clone(), f.certain)).collect();
+    // Masks (or keeps) all of them: flips each from its default as needed.
+    let set_all = move |mask: bool| {
+        let texts = texts.clone();
+        move |_| {
+            share.flipped.update(|flipped| {
+                for (text, certain) in &texts {
+                    if *certain != mask {
+                        flipped.insert(text.clone());
+                    } else {
+                        flipped.remove(text);
+                    }
+                }
+            })
+        }
+    };
+    let more = findings.len().saturating_sub(LISTED);
+    view! {
+        <div class="cctv-share__all">
+            <button class="cctv-link" on:click=set_all(true)>"mask all"</button>
+            " · "
+            <button class="cctv-link" on:click=set_all(false)>"keep all"</button>
+        </div>
+        <ul class="cctv-findings">
+            {findings.into_iter().take(LISTED).map(|f| finding_row(ws.clone(), f)).collect_view()}
+        </ul>
+        {(more > 0).then(|| view! { <p class="cctv-muted">{format!("and {more} more, masked or kept with the buttons above")}</p> })}
+    }
+    .into_any()
+}
+
+fn finding_row(ws: Arc<Workspace>, f: Finding) -> impl IntoView {
+    let viewer = use_viewer();
+    let share = viewer.share;
+    let text = f.text.clone();
+    let masked = {
+        let text = text.clone();
+        Memo::new(move |_| share.flipped.with(|flipped| f.certain != flipped.contains(&text)))
+    };
+    let flip = move |_| {
+        share.flipped.update(|flipped| {
+            if !flipped.remove(&text) {
+                flipped.insert(text.clone());
+            }
+        })
+    };
+    let place = row_of(&ws, &f.file, f.line);
+    let show = move |_| {
+        let Some((session, thread, item)) = place else { return };
+        let Some(ws) = viewer.workspace.get_untracked() else { return };
+        if viewer.session.get_untracked() != session {
+            viewer.session.set(session);
+            viewer.reset_view();
+        }
+        reveal(viewer, &ws, session, thread, item);
+        viewer.side_open.set(false);
+    };
+    let file_name = f.file.rsplit('/').next().unwrap_or(&f.file).to_owned();
+    view! {
+        <li class=move || if masked.get() { "cctv-finding cctv-finding--masked" } else { "cctv-finding" }>
+            // A secret by its rule's id (gitleaks' descriptions are sentences), described on hover.
+            <label class="cctv-finding__choice" title=f.label.clone()>
+                <input type="checkbox" prop:checked=move || masked.get() on:change=flip />
+                <span>{f.rule.clone().unwrap_or(f.label.clone())}</span>
+            </label>
+            <code class="cctv-finding__context">
+                <bdi>{format!("…{}", f.before)}</bdi>
+                <mark class=move || if masked.get() { "cctv-finding__text cctv-finding__text--masked" } else { "cctv-finding__text" }>{f.text.clone()}</mark>
+                <bdi>{format!("{}…", f.after)}</bdi>
+            </code>
+            <span class="cctv-finding__where">
+                {move || if masked.get() { format!("→ {} · ", f.mask) } else { "kept · ".to_owned() }}
+                {format!("{}× · ", f.count)}
+                <button class="cctv-link" disabled=place.is_none() on:click=show title="show it in the conversation">
+                    <bdi>{format!("{file_name}:{}", f.line)}</bdi>
+                </button>
+            </span>
+        </li>
+    }
+}
+
+/// Options of the Markdown export, and the turns of either.
+fn export_options(turn_count: usize) -> impl IntoView {
+    let share = use_viewer().share;
+    let option =
+        move |label: &'static str, get: fn(&MarkdownOptions) -> bool, set: fn(&mut MarkdownOptions, bool)| {
+            view! {
+                <label class="cctv-share__option">
+                    <input
+                        type="checkbox"
+                        prop:checked=move || share.options.with(get)
+                        on:change=move |e| {
+                            let on = event_target_checked(&e);
+                            share.options.update(|o| set(o, on));
+                        }
+                    />
+                    {label}
+                </label>
+            }
+        };
+    let turn_input = move |label: &'static str, which: usize| {
+        view! {
+            <label class="cctv-share__turn">
+                {label}
+                <input
+                    type="number"
+                    min="1"
+                    max=turn_count
+                    prop:value=move || {
+                        let (first, last) = share.turns.get().unwrap_or((1, turn_count));
+                        if which == 0 { first } else { last }
+                    }
+                    on:change=move |e| {
+                        let n: usize = event_target_value(&e).parse().unwrap_or(1);
+                        let (mut first, mut last) = share.turns.get_untracked().unwrap_or((1, turn_count));
+                        if which == 0 { first = n.clamp(1, turn_count.max(1)) } else { last = n.clamp(1, turn_count.max(1)) }
+                        share.turns.set(Some((first.min(last), first.max(last))));
+                    }
+                />
+            </label>
+        }
+    };
+    view! {
+        <fieldset class="cctv-share__options">
+            <legend>"Markdown holds"</legend>
+            {option("Claude's thinking", |o| o.thinking, |o, v| o.thinking = v)}
+            {option("tool output", |o| o.tool_output, |o, v| o.tool_output = v)}
+            {option("sub-agents", |o| o.sub_agents, |o, v| o.sub_agents = v)}
+            {option("system events", |o| o.system_events, |o, v| o.system_events = v)}
+            <div class="cctv-share__turns">
+                {turn_input("turns ", 0)}
+                {turn_input(" to ", 1)}
+                {format!(" of {turn_count}")}
+            </div>
+        </fieldset>
+    }
+}
+
+enum Delivery {
+    Download,
+    Copy,
+}
+
+/// The files and the findings in them; `None` (with the reason in the status) when there are no
+/// files or they could not be looked at.
+fn prepared(viewer: Viewer) -> Option<(Arc<Workspace>, Arc<Vec<Finding>>)> {
+    let share = viewer.share;
+    let ws = viewer.workspace.get_untracked()?;
+    match share.findings_now(viewer, &ws) {
+        Ok(findings) => Some((ws, findings)),
+        Err(e) => {
+            share.status.set(Some(format!("Nothing exported: {e}")));
+            None
+        }
+    }
+}
+
+fn export_markdown(viewer: Viewer, session: usize, delivery: Delivery) {
+    let share = viewer.share;
+    let Some((ws, findings)) = prepared(viewer) else { return };
+    let chosen = share.chosen(&findings);
+    // Only this session's files, so that the export is of the session shown.
+    let inputs = files_of_session(&ws, session, ws.inputs());
+    let turns = share.turns.get_untracked().map(|(first, last)| first - 1..last);
+    let text = share::markdown_masked(&inputs, &chosen, share.options.get_untracked(), turns);
+    let masked = masked_note(&chosen);
+    match delivery {
+        Delivery::Copy => {
+            let _ = window().navigator().clipboard().write_text(&text);
+            share.status.set(Some(format!("Copied {} of Markdown{masked}.", size(text.len()))));
+        }
+        Delivery::Download => {
+            let name = format!("{}.md", file_stem(&ws, session));
+            share.status.set(Some(match download(&name, text.as_bytes(), "text/markdown") {
+                Ok(()) => format!("Saved {name} ({}){masked}.", size(text.len())),
+                Err(e) => format!("Could not save {name}: {e}"),
+            }));
+        }
+    }
+}
+
+fn export_html(viewer: Viewer, session: usize) {
+    let share = viewer.share;
+    let Some((ws, findings)) = prepared(viewer) else { return };
+    let inputs = files_of_session(&ws, session, ws.inputs());
+    let name = format!("{}.html", file_stem(&ws, session));
+    share.status.set(Some(format!("Making {name}…")));
+    leptos::task::spawn_local(async move {
+        let chosen = share.chosen(&findings);
+        let result = match super::viewer_files::fetch().await {
+            Ok(files) => share::html_masked(&inputs, &chosen, &files),
+            Err(e) => Err(e),
+        };
+        let masked = masked_note(&chosen);
+        share.status.set(Some(
+            match result.and_then(|page| download(&name, page.as_bytes(), "text/html").map(|()| page.len())) {
+                Ok(bytes) => format!("Saved {name} ({}){masked}.", size(bytes)),
+                Err(e) => format!("Could not make {name}: {e}"),
+            },
+        ));
+    });
+}
+
+fn masked_note(chosen: &[&Finding]) -> String {
+    match chosen.len() {
+        0 => ", with nothing masked".into(),
+        1 => ", with 1 finding masked".into(),
+        n => format!(", with {n} findings masked"),
+    }
+}
+
+/// The files of session `session`: its own file, its sub-agents', and the files beside them.
+fn files_of_session(ws: &Workspace, session: usize, inputs: Vec<Input>) -> Vec<Input> {
+    let Some(s) = ws.sessions.get(session) else { return inputs };
+    if ws.sessions.len() == 1 {
+        return inputs;
+    }
+    let mine: HashSet<&str> = std::iter::once(s.file)
+        .chain(s.agents.iter().map(|a| a.file))
+        .flatten()
+        .filter_map(|f| ws.files.get(f as usize).map(|f| f.name.as_str()))
+        .collect();
+    // Beside files sit in the session's own folder (`<id>/subagents/…`, `<id>/tool-results/…`).
+    let folder = s.session_id.as_deref().map(|id| format!("{id}/"));
+    inputs
+        .into_iter()
+        .filter(|i| {
+            mine.contains(i.name.as_str()) || folder.as_ref().is_some_and(|f| i.name.contains(f.as_str()))
+        })
+        .collect()
+}
+
+/// A file name for an export of the session: its id (never its title, which is transcript text
+/// and may hold what was masked).
+fn file_stem(ws: &Workspace, session: usize) -> String {
+    let id = ws.sessions.get(session).and_then(|s| s.session_id.clone()).unwrap_or_default();
+    let id: String = id.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(36).collect();
+    if id.is_empty() {
+        "claude-code-session".into()
+    } else {
+        format!("session-{id}")
+    }
+}
+
+/// Saves `bytes` as a file named `name`, through the browser's download.
+fn download(name: &str, bytes: &[u8], kind: &str) -> Result<(), String> {
+    let describe = |e: wasm_bindgen::JsValue| super::load::describe(&e);
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(kind);
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(describe)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(describe)?;
+    let link: web_sys::HtmlAnchorElement = document().create_element("a").map_err(describe)?.unchecked_into();
+    link.set_href(&url);
+    link.set_download(name);
+    link.click();
+    // The download has its own copy once started.
+    let _ = leptos::prelude::set_timeout_with_handle(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        std::time::Duration::from_secs(10),
+    );
+    Ok(())
+}

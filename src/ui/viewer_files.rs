@@ -1,0 +1,75 @@
+//! What this viewer is made of, fetched from where it is served: its wasm-bindgen script, the
+//! wasm beside it, the grammars and the script's snippets. A shared page
+//! (`present::to_html`) holds copies of them.
+
+use js_sys::Uint8Array;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::load::describe;
+use crate::present::to_html::{snippet_paths, ViewerFiles};
+
+#[wasm_bindgen]
+extern "C" {
+    type ImportMeta;
+    /// `import.meta` of the wasm-bindgen script (this is written into it, not into a snippet).
+    #[wasm_bindgen(thread_local_v2, js_namespace = import, js_name = meta)]
+    static IMPORT_META: ImportMeta;
+    #[wasm_bindgen(method, getter)]
+    fn url(this: &ImportMeta) -> String;
+}
+
+/// The address of the wasm-bindgen script: the files beside it are found from there.
+pub fn script_url() -> String {
+    IMPORT_META.with(ImportMeta::url)
+}
+
+/// The viewer's files, as its host serves them. wasm-bindgen names the wasm after its script
+/// (`cctv.js`, `cctv_bg.wasm`; Trunk's `viewer-<hash>.js`, `viewer-<hash>_bg.wasm`).
+pub async fn fetch() -> Result<ViewerFiles, String> {
+    let script_url = script_url();
+    if !script_url.starts_with("http") {
+        return Err("this page cannot copy its own viewer (it was opened from a file)".into());
+    }
+    let beside = |name: &str| {
+        web_sys::Url::new_with_base(name, &script_url).map(|u| u.href()).map_err(|e| describe(&e))
+    };
+    let wasm_url = match script_url.split(['?', '#']).next().and_then(|u| u.strip_suffix(".js")) {
+        Some(stem) => format!("{stem}_bg.wasm"),
+        None => return Err(format!("{script_url} does not name a script")),
+    };
+    let script = text(&get(&script_url).await?).await?;
+    let mut snippets = Vec::new();
+    for path in snippet_paths(&script) {
+        snippets.push((path.clone(), text(&get(&beside(&path)?).await?).await?));
+    }
+    let wasm = bytes(&get(&wasm_url).await?).await?;
+    // Without them code is shown plain.
+    let grammars = match get(&beside("grammars.packdump")?).await {
+        Ok(response) => bytes(&response).await.ok(),
+        Err(_) => None,
+    };
+    Ok(ViewerFiles { script, wasm, grammars, snippets })
+}
+
+async fn get(url: &str) -> Result<web_sys::Response, String> {
+    let failed = |e: JsValue| format!("{url}: {}", describe(&e));
+    let response =
+        JsFuture::from(web_sys::window().ok_or("no window")?.fetch_with_str(url)).await.map_err(failed)?;
+    let response: web_sys::Response = response.unchecked_into();
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    Ok(response)
+}
+
+async fn text(response: &web_sys::Response) -> Result<String, String> {
+    let promise = response.text().map_err(|e| describe(&e))?;
+    JsFuture::from(promise).await.map_err(|e| describe(&e))?.as_string().ok_or_else(|| "not text".into())
+}
+
+async fn bytes(response: &web_sys::Response) -> Result<Vec<u8>, String> {
+    let promise = response.array_buffer().map_err(|e| describe(&e))?;
+    Ok(Uint8Array::new(&JsFuture::from(promise).await.map_err(|e| describe(&e))?).to_vec())
+}

@@ -1,0 +1,168 @@
+// Sharing a session: a real fixture with secrets planted in a prompt and in a sub-agent, the Share
+// tab's preview (counts, checkboxes, marks in the rows), then the exports. The HTML file is opened
+// from file:// in a fresh, offline context, where it must show the session with working panels and
+// make no request; neither it nor its compressed data holds a masked secret. The Markdown renders
+// with a Markdown library into the expected headings.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile, readdir, mkdtemp } from "node:fs/promises";
+import { gunzipSync } from "node:zlib";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { marked } from "marked";
+import { site, open, drop, waitForTitle, foreign, FIXTURES } from "./harness.mjs";
+
+const web = site();
+const MOREDIP = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
+const ID = "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68";
+
+/** Letters that look random to the rules, made here so that no string in this file is a credential. */
+function noise(length, seed) {
+  const alphabet = "aB3dE5fG7hJ9kLmN2pQ4rS6tU8vWxYz";
+  let x = seed;
+  return Array.from({ length }, () => alphabet[(x = (x * 1103515245 + 12345) % 2147483648) % alphabet.length]).join("");
+}
+const TOKEN = `ghp_${noise(36, 7)}`;
+const KEY = `sk-ant-api03-${noise(93, 8)}AA`;
+
+/** Adds ` <secret>` to the first prompt typed in a transcript (not a command's markup). */
+function plant(text, secret) {
+  const lines = text.split("\n");
+  const typed = (l) => l && /^[^<]/.test(JSON.parse(l).message?.content ?? "<");
+  const n = lines.findIndex(typed);
+  const value = JSON.parse(lines[n]);
+  value.message.content += ` ${secret}`;
+  lines[n] = JSON.stringify(value);
+  return lines.join("\n");
+}
+
+/** The session and its sub-agents, with the token in its prompt and the key in a sub-agent's. */
+async function files() {
+  const agents = (await readdir(join(MOREDIP, ID, "subagents"))).sort();
+  const out = [{ name: `${ID}.jsonl`, bytes: Buffer.from(plant(await readFile(join(MOREDIP, `${ID}.jsonl`), "utf8"), TOKEN)) }];
+  for (const [i, a] of agents.entries()) {
+    let text = await readFile(join(MOREDIP, ID, "subagents", a), "utf8");
+    if (i === 0) text = plant(text, KEY);
+    out.push({ name: `${ID}/subagents/${a}`, bytes: Buffer.from(text) });
+  }
+  return out;
+}
+
+/** Opens the site with the planted session and its Share tab. */
+async function sharing() {
+  const opened = await open(web.chrome, web.server.url);
+  await drop(opened.page, await files());
+  await waitForTitle(opened.page, "Spawn curry poem agents");
+  await opened.page.click(".cctv-side__tab >> text=Share");
+  await opened.page.locator(".cctv-share__counts").waitFor({ timeout: 20000 });
+  return opened;
+}
+
+/** The text of the shared page's data block `id`, decoded from base64. */
+function block(html, id) {
+  const match = html.match(new RegExp(`id="${id}">([^<]*)</script>`));
+  assert.ok(match, `#${id}`);
+  return Buffer.from(match[1], "base64");
+}
+
+/** Every form of `secret` that must not be in `text`: itself, and its base64 at each alignment. */
+function assertNowhere(text, secret, where) {
+  assert.ok(!text.includes(secret), `${where} holds the secret`);
+  for (const shift of [0, 1, 2]) {
+    const encoded = Buffer.from("x".repeat(shift) + secret).toString("base64");
+    assert.ok(!text.includes(encoded.slice(4, -4)), `${where} holds the secret in base64 (${shift})`);
+  }
+}
+
+test("the Share tab counts what it found, masks the certain findings and marks them in the rows", async () => {
+  const { page, context, errors } = await sharing();
+  const counts = await page.locator(".cctv-share__counts").textContent();
+  assert.match(counts, /secrets 2 \(2 masked\)/);
+  const token = page.locator(".cctv-finding", { hasText: TOKEN });
+  assert.equal(await token.locator("input[type=checkbox]").isChecked(), true);
+  assert.match(await token.textContent(), /→ \[REDACTED github-pat\]/);
+  // In the conversation: the prompt's token is struck through and followed by its mask.
+  const mark = page.locator(".cctv-conversation mark.cctv-mark--masked", { hasText: TOKEN }).first();
+  await mark.waitFor();
+  assert.equal(await mark.getAttribute("data-mask"), "[REDACTED github-pat]");
+  // Kept: the count and the mark say so.
+  await token.locator("input[type=checkbox]").uncheck();
+  assert.match(await page.locator(".cctv-share__counts").textContent(), /secrets 2 \(1 masked\)/);
+  await page.locator(".cctv-conversation mark.cctv-mark--kept", { hasText: TOKEN }).first().waitFor();
+  await token.locator("input[type=checkbox]").check();
+  // Its place: the link opens the row the finding is in.
+  await page.locator(".cctv-finding", { hasText: KEY }).locator(".cctv-finding__where button").click();
+  await page.locator(".cctv-item--target", { hasText: KEY }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the HTML export opens offline from file://, works, asks for nothing, and holds no masked secret", async () => {
+  const { page, context, errors } = await sharing();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("text=Download HTML")]);
+  const path = join(await mkdtemp(join(tmpdir(), "cctv-share-")), download.suggestedFilename());
+  await download.saveAs(path);
+  assert.equal(download.suggestedFilename(), `session-${ID}.html`);
+  await page.locator(".cctv-share__status", { hasText: "Saved" }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  const html = await readFile(path, "utf8");
+  const session = gunzipSync(block(html, "cctv-session")).toString("latin1");
+  for (const secret of [TOKEN, KEY]) {
+    assertNowhere(html, secret, "the page");
+    assertNowhere(session, secret, "the session, decompressed");
+  }
+  assert.ok(session.includes("[REDACTED github-pat]") && session.includes("[REDACTED anthropic-api-key]"));
+  assert.ok(session.includes(`${ID}/subagents/`), "the sub-agents' files are in it");
+
+  // A fresh browser context with no network.
+  const offline = await web.chrome.newContext({ offline: true, viewport: { width: 1400, height: 1000 } });
+  const reader = await offline.newPage();
+  const requests = [];
+  const problems = [];
+  reader.on("request", (r) => requests.push(r.url()));
+  reader.on("pageerror", (e) => problems.push(String(e)));
+  reader.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  const url = pathToFileURL(path).href;
+  await reader.goto(url);
+  await waitForTitle(reader, "Spawn curry poem agents");
+  // The panels work: a sub-agent's call opens its conversation, and the side panel has its stats.
+  const text = await reader.locator(".cctv-conversation").textContent();
+  assert.ok(text.includes("[REDACTED github-pat]") && !text.includes(TOKEN));
+  await reader.click(".cctv-side__tab >> text=Session");
+  assert.match(await reader.locator(".cctv-stats").textContent(), /sub-agents\s*5/);
+  await reader.locator("#cctv-search").fill("curry");
+  await reader.locator("mark.cctv-mark").first().waitFor();
+  assert.deepEqual(requests.filter((r) => r !== url && !r.startsWith("data:") && !r.startsWith("blob:")), []);
+  assert.deepEqual(problems, []);
+  await offline.close();
+});
+
+test("the Markdown export renders into a title and a heading per turn, with no masked secret", async () => {
+  const { page, context, requests, errors } = await sharing();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("text=Download Markdown")]);
+  const markdown = await readFile(await download.path(), "utf8");
+  for (const secret of [TOKEN, KEY]) assertNowhere(markdown, secret, "the Markdown");
+  // Claude's own headings are demoted below the turns'.
+  const headings = marked.lexer(markdown).filter((t) => t.type === "heading" && t.depth <= 2);
+  assert.equal(headings[0].depth, 1);
+  assert.match(headings[0].text, /curry poem/i);
+  const turns = headings.slice(1);
+  assert.ok(turns.length >= 5 && turns.every((h, i) => h.depth === 2 && h.text.startsWith(`${i + 1}. `)), turns.map((h) => h.text).join("\n"));
+  // The mask reads as written once rendered (the Markdown escapes its brackets).
+  assert.ok(marked.parse(markdown).includes("[REDACTED github-pat]"));
+  // One turn, copied from its row, is masked too.
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: web.server.url });
+  const prompt = page.locator(".cctv-item--user:has(h3)", { hasText: TOKEN }).first();
+  await prompt.scrollIntoViewIfNeeded();
+  await prompt.hover();
+  await prompt.locator("button[title^='copy this turn as Markdown']").click();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.ok(marked.parse(copied).includes("[REDACTED github-pat]") && !copied.includes(TOKEN), copied.slice(0, 600));
+  assert.deepEqual(foreign(requests, web.server.url), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
