@@ -2,7 +2,7 @@
 // and the list of every session.
 // Run with `make screenshots`; look at them before committing.
 
-import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve, browser, open, drop, waitForTitle, FIXTURES, ROOT } from "./harness.mjs";
@@ -61,6 +61,27 @@ for (const [name, viewport, scheme] of [
   await page.locator("mark.cctv-mark--current").first().waitFor();
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(out, `${name}.png`) });
+  await context.close();
+}
+// The Share tab's preview: the moredip session with a token and an address planted in its first
+// prompt (made here, so that no string in this file is a credential), masked in the row.
+{
+  const MOREDIP = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
+  const ID = "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68";
+  let x = 7;
+  const token = "ghp_" + Array.from({ length: 36 }, () => "aB3dE5fG7hJ9kLmN2pQ4rS6tU8vWxYz"[(x = (x * 1103515245 + 12345) % 2147483648) % 31]).join("");
+  const lines = (await readFile(join(MOREDIP, `${ID}.jsonl`), "utf8")).split("\n");
+  const n = lines.findIndex((l) => l && /^Spaw/.test(JSON.parse(l).message?.content ?? ""));
+  const prompt = JSON.parse(lines[n]);
+  prompt.message.content += `\n\nPush the poems with ${token} and mail them to ada@analytical.engine.uk`;
+  lines[n] = JSON.stringify(prompt);
+  const { page, context } = await open(chrome, server.url, { colorScheme: "light", viewport: { width: 1280, height: 800 } });
+  await drop(page, [{ name: `${ID}.jsonl`, bytes: Buffer.from(lines.join("\n")) }]);
+  await waitForTitle(page, "Spawn curry poem agents");
+  await page.click(".cctv-side__tab >> text=Share");
+  await page.locator(".cctv-conversation mark.cctv-mark--masked").first().waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(out, "share-light.png") });
   await context.close();
 }
 // The list of every session: real projects folders from the fixtures, put together as one
