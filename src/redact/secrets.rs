@@ -41,7 +41,7 @@ pub struct Rule {
     pub description: String,
     regex: Regex,
     /// Runs only on text that holds one of these (any case); on any text when there are none.
-    keywords: Vec<String>,
+    pub keywords: Vec<String>,
     secret_group: usize,
     entropy: Option<f64>,
     allowlists: Vec<Allowlist>,
