@@ -11,6 +11,7 @@ pub mod calls;
 pub mod clip;
 pub mod commands;
 pub mod contents;
+pub mod cost;
 pub mod diff;
 pub mod drift;
 pub mod event;
