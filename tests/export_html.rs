@@ -120,3 +120,16 @@ fn what_the_caller_keeps_stays_and_a_viewer_that_would_break_the_page_is_refused
     assert!(html(inputs, &options, &not_cctv).is_err());
     assert!(files_from_page("not base64 at all!").unwrap_err().contains("damaged"));
 }
+
+#[test]
+fn an_export_is_named_by_its_session_id_unless_that_is_masked() {
+    use cctv::present::share::export_name;
+    use cctv::redact::Scanner;
+    let (inputs, _, _) = session_with_secrets();
+    let ws = normalize(inputs.clone());
+    let id = ws.sessions[0].session_id.clone().unwrap();
+    assert_eq!(export_name(&ws, 0, &[], "html"), format!("session-{id}.html"));
+    let findings = Scanner::new(&[id[..8].to_owned()]).unwrap().find(&inputs);
+    let chosen: Vec<_> = findings.iter().filter(|f| f.text == id[..8]).collect();
+    assert_eq!(export_name(&ws, 0, &chosen, "md"), "claude-code-session.md");
+}

@@ -185,3 +185,15 @@ fn a_mask_touches_only_text_inside_strings_and_never_an_escape() {
     let masked = String::from_utf8(mask(&[escaped], &chosen)[0].bytes.clone()).unwrap();
     assert_eq!(masked, r#"{"a":"\nancy@x.io","b":"[REDACTED]"}"#);
 }
+
+#[test]
+fn a_secret_in_a_file_name_is_found_there_and_masked_in_the_name() {
+    let secret = format!("ghp_{}", noise(36, 5));
+    let input = Input { name: format!("notes-{secret}/s.jsonl"), bytes: br#"{"type":"user"}"#.to_vec() };
+    let findings = Scanner::new(&[]).unwrap().find(std::slice::from_ref(&input));
+    let found = findings.iter().find(|f| f.text == secret).expect("found in the name");
+    assert_eq!(found.line, 0, "line 0 is the file's name");
+    let masked = mask(&[input], &[found]);
+    assert_eq!(masked[0].name, "notes-[REDACTED github-pat]/s.jsonl");
+    assert_eq!(cctv::redact::mask_text(&format!("title {secret}"), &[found]), "title [REDACTED github-pat]");
+}

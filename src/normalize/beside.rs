@@ -91,7 +91,7 @@ pub struct Read {
     pub saved_outputs: Vec<SavedOutput>,
     pub workflow_runs: Vec<WorkflowRun>,
     /// The metadata and workflow files read, as given (a shared copy of the session carries them).
-    pub kept: Vec<Input>,
+    pub side: Vec<Input>,
     pub rejected: Vec<(String, String)>,
 }
 
@@ -106,7 +106,7 @@ pub fn read(inputs: Vec<Input>) -> Read {
             Beside::AgentMeta => match serde_json::from_slice::<AgentMeta>(&input.bytes) {
                 Ok(meta) => {
                     out.metas.push((input.name.clone(), meta));
-                    out.kept.push(input);
+                    out.side.push(input);
                 }
                 Err(e) => out.rejected.push((input.name, format!("not a sub-agent .meta.json: {e}"))),
             },
@@ -116,14 +116,14 @@ pub fn read(inputs: Vec<Input>) -> Read {
             Beside::WorkflowRun { run_id } => match serde_json::from_slice::<RunSnapshot>(&input.bytes) {
                 Ok(snapshot) => {
                     run(&mut out.workflow_runs, &run_id).snapshot = Some(snapshot);
-                    out.kept.push(input);
+                    out.side.push(input);
                 }
                 Err(e) => out.rejected.push((input.name, format!("not a workflow run snapshot: {e}"))),
             },
             Beside::WorkflowJournal { run_id } => {
                 let agents = &mut run(&mut out.workflow_runs, &run_id).agents;
                 journal(&input.bytes, agents);
-                out.kept.push(input);
+                out.side.push(input);
             }
         }
     }

@@ -60,7 +60,7 @@ pub async fn assemble_paced(
     pace: &mut Pace<'_>,
 ) -> Workspace {
     let mut files = Vec::new();
-    let beside::Read { metas, saved_outputs, workflow_runs, kept: side, mut rejected } = beside::read(side);
+    let beside::Read { metas, saved_outputs, workflow_runs, side, mut rejected } = beside::read(side);
     let agent_metas: HashMap<String, AgentMeta> =
         metas.into_iter().map(|(name, meta)| (agent_id_of_name(&name).unwrap_or_default(), meta)).collect();
     for transcript in transcripts {

@@ -8,6 +8,7 @@
 
 pub mod ansi;
 pub mod calls;
+pub mod chart;
 pub mod clip;
 pub mod commands;
 pub mod contents;
@@ -25,6 +26,7 @@ pub mod library;
 pub mod link;
 pub mod markdown;
 pub mod markup;
+pub mod overview;
 pub mod raw_find;
 pub mod rows;
 pub mod search;

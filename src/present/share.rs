@@ -2,16 +2,16 @@
 //! ([`crate::redact`]), then written out ([`markdown`]). Masking comes first and works on the
 //! files' bytes, so nothing made from them afterwards can hold what was masked.
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use serde::Deserialize;
 
-use super::link::{resolve, Anchor, Link};
 use super::to_html::{self, ViewerFiles};
 use super::to_markdown::{self, MarkdownOptions};
 use crate::normalize::{normalize, Input, ItemKind, LineRef, ThreadRef, Workspace};
-use crate::redact::{mask, Finding, Scanner};
+use crate::redact::{mask, mask_text, Finding, Scanner};
 
 /// What a caller asks of an export; everything is optional.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -62,7 +62,8 @@ pub fn markdown(inputs: Vec<Input>, options: &ShareOptions) -> Result<Shared, St
 pub fn html(inputs: Vec<Input>, options: &ShareOptions, viewer: &ViewerFiles) -> Result<Shared, String> {
     let findings = Scanner::new(&options.patterns)?.find(&inputs);
     let chosen = masked(&findings, options);
-    let text = html_masked(&inputs, &chosen, viewer)?;
+    let title = normalize(inputs.clone()).sessions.first().and_then(|s| s.title.clone());
+    let text = html_masked(&inputs, &chosen, title.as_deref(), viewer)?;
     let masked = chosen.len();
     Ok(Shared { text, findings, masked })
 }
@@ -84,21 +85,84 @@ pub fn markdown_masked(
     sessions.join("\n---\n\n")
 }
 
-/// `inputs` with `chosen` masked, as one HTML file.
-pub fn html_masked(inputs: &[Input], chosen: &[&Finding], viewer: &ViewerFiles) -> Result<String, String> {
-    let inputs = mask(inputs, chosen);
-    let ws = normalize(inputs.clone());
-    let title = ws.sessions.first().and_then(|s| s.title.clone()).unwrap_or_else(|| "A session".into());
-    to_html::document(&inputs, viewer, &title)
+/// The most bytes of files one HTML file holds: its page holds them about four times over while
+/// it is made (the files, masked, packed, compressed, as base64), in a wasm memory of 4 GB.
+pub const HTML_MAX_BYTES: usize = 400_000_000;
+
+/// `inputs` with `chosen` masked, as one HTML file; `title` (the session's, unmasked) names it.
+pub fn html_masked(
+    inputs: &[Input],
+    chosen: &[&Finding],
+    title: Option<&str>,
+    viewer: &ViewerFiles,
+) -> Result<String, String> {
+    let size: usize = inputs.iter().map(|i| i.bytes.len()).sum();
+    if size > HTML_MAX_BYTES {
+        return Err(format!(
+            "{} MB of files is more than one HTML file can hold here ({} MB); export Markdown instead",
+            size / 1_000_000,
+            HTML_MAX_BYTES / 1_000_000
+        ));
+    }
+    let title = mask_text(title.unwrap_or("A session"), chosen);
+    to_html::document(&mask(inputs, chosen), viewer, &title)
 }
 
-/// The turn that begins at the row with id `row` (in `inputs`' first session that has it), with
-/// `chosen` masked, as Markdown. Masked in the files first, like a whole export: the row is found
-/// again by its id in what the masked files make.
-pub fn turn_masked(inputs: &[Input], chosen: &[&Finding], row: &str) -> Option<String> {
+/// The turn that begins at row `item` of `thread` of session `session` of `inputs`, with `chosen`
+/// masked, as Markdown. Masked in the files first, like a whole export; masking changes what
+/// strings say, never the lines' structure, so the turn is at the same place in what the masked
+/// files make.
+pub fn turn_masked(
+    inputs: &[Input],
+    chosen: &[&Finding],
+    (session, thread, item): (usize, ThreadRef, u32),
+) -> Result<String, String> {
     let ws = normalize(mask(inputs, chosen));
-    let place = resolve(&ws, &Link { session: None, anchor: Anchor::Row(row.to_owned()) })?;
-    Some(to_markdown::turn(&ws, &ws.sessions[place.session], place.thread, place.first))
+    let s = ws.sessions.get(session).ok_or("the masked files make fewer sessions")?;
+    s.item(thread, item).ok_or("the masked files do not have this row")?;
+    Ok(to_markdown::turn(&ws, s, thread, item))
+}
+
+/// The files of session `session` of `ws`, from `inputs` (its files as given): its own file, its
+/// sub-agents', and the files beside them (in its folder, `<id>/…`). All of them when `ws` has
+/// one session.
+pub fn files_of_session(ws: &Workspace, session: usize, inputs: Vec<Input>) -> Vec<Input> {
+    let Some(s) = ws.sessions.get(session) else { return inputs };
+    if ws.sessions.len() == 1 {
+        return inputs;
+    }
+    let mine: HashSet<&str> = std::iter::once(s.file)
+        .chain(s.agents.iter().map(|a| a.file))
+        .flatten()
+        .filter_map(|f| ws.files.get(f as usize).map(|f| f.name.as_str()))
+        .collect();
+    let in_folder = |name: &str| {
+        s.session_id
+            .as_deref()
+            .is_some_and(|id| name.starts_with(&format!("{id}/")) || name.contains(&format!("/{id}/")))
+    };
+    inputs.into_iter().filter(|i| mine.contains(i.name.as_str()) || in_folder(&i.name)).collect()
+}
+
+/// A file name for an export of session `session`: its id (never its title, which is transcript
+/// text), unless a masked finding is in it.
+pub fn export_name(ws: &Workspace, session: usize, chosen: &[&Finding], extension: &str) -> String {
+    let id = ws.sessions.get(session).and_then(|s| s.session_id.clone()).unwrap_or_default();
+    let id: String = id.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(36).collect();
+    let stem = match id.is_empty() || chosen.iter().any(|f| id.contains(f.text.as_str())) {
+        true => "claude-code-session".to_owned(),
+        false => format!("session-{id}"),
+    };
+    format!("{stem}.{extension}")
+}
+
+/// What an export says it masked: `, with 3 findings masked`.
+pub fn masked_note(masked: usize) -> String {
+    match masked {
+        0 => ", with nothing masked".into(),
+        1 => ", with 1 finding masked".into(),
+        n => format!(", with {n} findings masked"),
+    }
 }
 
 /// Where findings are in a text on screen, and whether each is masked: the viewer marks them in

@@ -51,15 +51,20 @@ try {
 
 /// The HTML document showing `files` (already masked) with `viewer`; `title` names it.
 pub fn document(files: &[Input], viewer: &ViewerFiles, title: &str) -> Result<String, String> {
-    for needle in ["</script", "<!--"] {
-        if viewer.script.to_ascii_lowercase().contains(needle) {
-            return Err(format!("the viewer's script holds {needle:?}, which would end its <script>"));
-        }
-    }
     if !viewer.script.contains("__wbg_init") || !viewer.script.contains("openShared") {
         return Err("the viewer's script is not a wasm-bindgen module of cctv".into());
     }
+    if !viewer.wasm.starts_with(b"\0asm") {
+        return Err("the viewer's wasm is not WebAssembly".into());
+    }
     let script = format!("{}\n{START}", inline_snippets(&viewer.script, &viewer.snippets)?);
+    // What a browser hashes is the script as it parsed it, line breaks made `\n`.
+    let script = script.replace("\r\n", "\n").replace('\r', "\n");
+    for needle in ["</script", "<!--"] {
+        if script.to_ascii_lowercase().contains(needle) {
+            return Err(format!("the viewer's script holds {needle:?}, which would end its <script>"));
+        }
+    }
     let hash = BASE64.encode(Sha256::digest(script.as_bytes()));
     let policy = format!(
         "default-src 'none'; script-src 'sha256-{hash}' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; \
@@ -72,6 +77,9 @@ pub fn document(files: &[Input], viewer: &ViewerFiles, title: &str) -> Result<St
     out.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     out.push_str(&format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\">\n"));
+    // Nor a look-up or a referrer for the links in the session, which the policy does not cover.
+    out.push_str("<meta http-equiv=\"x-dns-prefetch-control\" content=\"off\">\n");
+    out.push_str("<meta name=\"referrer\" content=\"no-referrer\">\n");
     out.push_str("<meta name=\"generator\" content=\"cctv\">\n");
     out.push_str(&format!("<title>{} — cctv</title>\n", escape(title)));
     out.push_str("<link rel=\"icon\" href=\"data:,\">\n");
@@ -80,7 +88,7 @@ pub fn document(files: &[Input], viewer: &ViewerFiles, title: &str) -> Result<St
     if let Some(grammars) = &viewer.grammars {
         out.push_str(&block(GRAMMARS_ID, &gzip(grammars)));
     }
-    out.push_str(&block(SESSION_ID, &gzip(&pack(files))));
+    out.push_str(&block(SESSION_ID, &gzip(&pack(files)?)));
     out.push_str(&format!("<script type=\"module\">{script}</script>\n</body>\n</html>\n"));
     Ok(out)
 }
@@ -172,10 +180,11 @@ fn inline_snippets(script: &str, snippets: &[(String, String)]) -> Result<String
 fn run_once(path: &str, source: &str) -> Result<String, String> {
     let (mut body, mut exported) = (String::new(), Vec::new());
     for line in source.lines() {
-        if line.starts_with("import ") || line.starts_with("export {") || line.starts_with("export default") {
+        let code = line.trim_start();
+        if ["import ", "export {", "export *", "export default"].iter().any(|p| code.starts_with(p)) {
             return Err(format!("{path} is not a module of plain declarations: {line}"));
         }
-        if let Some(declaration) = line.strip_prefix("export ") {
+        if let Some(declaration) = code.strip_prefix("export ") {
             let name = declaration
                 .trim_start_matches("async ")
                 .split_once(' ')
@@ -198,7 +207,7 @@ pub fn files_from_page(block: &str) -> Result<Vec<Input>, String> {
     unpack(&bytes_from_page(block).map_err(|e| format!("the session is damaged: {e}"))?)
 }
 
-/// The grammars a shared page holds, from the text of its grammars block.
+/// The bytes of a shared page's data block (the session's or the grammars'), from its text.
 pub fn bytes_from_page(block: &str) -> Result<Vec<u8>, String> {
     let packed = BASE64.decode(block.trim()).map_err(|e| e.to_string())?;
     let mut bytes = Vec::new();
@@ -214,15 +223,16 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 
 /// Files as one byte string: for each, the length of its name (u32, little-endian), the name,
 /// the length of its bytes, the bytes.
-pub fn pack(files: &[Input]) -> Vec<u8> {
+pub fn pack(files: &[Input]) -> Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(files.iter().map(|f| f.name.len() + f.bytes.len() + 8).sum());
     for file in files {
         for part in [file.name.as_bytes(), &file.bytes] {
-            out.extend_from_slice(&(part.len() as u32).to_le_bytes());
+            let len = u32::try_from(part.len()).map_err(|_| format!("{} is over 4 GB", file.name))?;
+            out.extend_from_slice(&len.to_le_bytes());
             out.extend_from_slice(part);
         }
     }
-    out
+    Ok(out)
 }
 
 pub fn unpack(mut bytes: &[u8]) -> Result<Vec<Input>, String> {
@@ -238,8 +248,9 @@ pub fn unpack(mut bytes: &[u8]) -> Result<Vec<Input>, String> {
 fn take<'a>(bytes: &mut &'a [u8]) -> Result<&'a [u8], String> {
     let damaged = || "the session is damaged: it ends inside a file".to_string();
     let len = u32::from_le_bytes(bytes.get(..4).ok_or_else(damaged)?.try_into().expect("4 bytes")) as usize;
-    let part = bytes.get(4..4 + len).ok_or_else(damaged)?;
-    *bytes = &bytes[4 + len..];
+    let end = len.checked_add(4).ok_or_else(damaged)?;
+    let part = bytes.get(4..end).ok_or_else(damaged)?;
+    *bytes = &bytes[end..];
     Ok(part)
 }
 
@@ -295,7 +306,7 @@ mod tests {
             Input { name: "empty".into(), bytes: Vec::new() },
             Input { name: "bin".into(), bytes: vec![0, 255, 10, 13] },
         ];
-        let packed = pack(&files);
+        let packed = pack(&files).unwrap();
         let back = unpack(&packed).unwrap();
         assert_eq!(
             back.iter().map(|f| (&f.name, &f.bytes)).collect::<Vec<_>>(),

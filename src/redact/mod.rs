@@ -49,7 +49,8 @@ pub struct Finding {
     pub certain: bool,
     /// How many strings of the files hold it.
     pub count: usize,
-    /// Where it is first: the file, its line, and the text just before and after it.
+    /// Where it is first: the file, its line (0: in the file's name), and the text just before
+    /// and after it.
     pub file: String,
     pub line: u32,
     pub before: String,
@@ -90,12 +91,15 @@ impl Scanner {
         let mut found: HashMap<(Kind, String), Finding> = HashMap::new();
         let mut order = Vec::new();
         for (name, bytes) in files {
-            for (number, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            // The file's name leaves with it too (line 0: before its first line).
+            let name_line = std::iter::once((None, name.as_bytes()));
+            let lines = bytes.split(|&b| b == b'\n').enumerate().map(|(n, l)| (Some(n), l));
+            for (number, line) in name_line.chain(lines) {
                 let mut strings = Vec::new();
-                match serde_json::from_slice::<Value>(line) {
-                    Ok(value) => collect_strings(&value, &mut strings),
-                    // A line that is not JSON is looked at as it is.
-                    Err(_) => strings.push(String::from_utf8_lossy(line).into_owned()),
+                match number.map(|_| serde_json::from_slice::<Value>(line)) {
+                    Some(Ok(value)) => collect_strings(&value, &mut strings),
+                    // A line that is not JSON (and a name) is looked at as it is.
+                    _ => strings.push(String::from_utf8_lossy(line).into_owned()),
                 }
                 for text in &strings {
                     for (kind, range, label, rule, certain, mask) in self.in_text(text) {
@@ -110,7 +114,7 @@ impl Scanner {
                                 certain,
                                 count: 0,
                                 file: name.to_owned(),
-                                line: number as u32 + 1,
+                                line: number.map_or(0, |n| n as u32 + 1),
                                 before: context_before(&text[..range.start]),
                                 after: text[range.end..].chars().take(CONTEXT).collect(),
                                 mask: mask.clone(),
@@ -201,6 +205,19 @@ fn collect_strings(value: &Value, out: &mut Vec<String>) {
 fn context_before(text: &str) -> String {
     let chars: Vec<char> = text.chars().rev().take(CONTEXT).collect();
     chars.into_iter().rev().collect()
+}
+
+/// `text` (decoded, not JSON: a title, a file name) with every finding in `masked` replaced by
+/// its mask.
+pub fn mask_text(text: &str, masked: &[&Finding]) -> String {
+    let findings: Vec<&&Finding> = masked.iter().filter(|f| !f.text.is_empty()).collect();
+    let Ok(finder) =
+        AhoCorasick::builder().match_kind(MatchKind::LeftmostLongest).build(findings.iter().map(|f| &f.text))
+    else {
+        return text.to_owned();
+    };
+    let masks: Vec<&str> = findings.iter().map(|f| f.mask.as_str()).collect();
+    finder.replace_all(text, &masks)
 }
 
 /// `inputs` with every finding in `masked` replaced by its mask, in every file's bytes and

@@ -27,6 +27,10 @@ pub fn fetch(viewer: Viewer) {
         viewer.grammars.set(true);
         return;
     }
+    // A shared page holds its grammars, or goes without: it fetches nothing.
+    if super::shared::is_shared_page() {
+        return;
+    }
     leptos::task::spawn_local(async move {
         match load().await {
             Ok(()) => viewer.grammars.set(true),

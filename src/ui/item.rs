@@ -30,7 +30,6 @@ pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
     let starts_turn = view.turn_link.is_some();
     let turn_href = view.turn_link.map(|l| format!("#{l}"));
     let copy_href = href.clone();
-    let row_id = view.id.clone();
     let body = item_body(ws.clone(), row, view.line, view.body);
     let forks = (!view.forks.is_empty()).then(|| branch_switch(view.forks));
     let stop = view
@@ -66,9 +65,9 @@ pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
                 </button>
                 // Masked as the Share tab says: every certain secret, until the reader says otherwise.
                 {starts_turn.then(|| {
-                    let (ws, id) = (ws.clone(), row_id.clone());
-                    let markdown = move || viewer.share.turn_markdown(viewer, &ws, &id);
-                    view! { <span class="cctv-item__copy">{copy_with("copy this turn as Markdown, secrets masked", "md", markdown)}</span> }
+                    let ws = ws.clone();
+                    let markdown = move || viewer.share.turn_markdown(&ws, (session, row.thread, row.item));
+                    view! { <span class="cctv-item__copy">{copy_with("copy this turn as Markdown (masked as the Share tab says)", "md", markdown)}</span> }
                 })}
             </div>
             <div class="cctv-item__body">{body}{stop}</div>

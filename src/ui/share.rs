@@ -12,9 +12,9 @@ use wasm_bindgen::JsCast;
 use super::load::next_frame;
 use super::navigation::reveal;
 use super::state::{use_viewer, SideTab, Viewer};
-use crate::normalize::{Input, Workspace};
+use crate::normalize::{ThreadRef, Workspace};
 use crate::present::format::size;
-use crate::present::share::{self, row_of, Highlights};
+use crate::present::share::{self, export_name, files_of_session, masked_note, row_of, Highlights};
 use crate::present::to_markdown::{turn_starts, MarkdownOptions};
 use crate::redact::{Finding, Kind, Scanner};
 
@@ -29,17 +29,20 @@ pub struct Share {
     /// The reader's own patterns, one regular expression per line.
     patterns: RwSignal<String>,
     options: RwSignal<MarkdownOptions>,
-    /// The turns to export, from 1, both included; all when `None`.
-    turns: RwSignal<Option<(usize, usize)>>,
+    /// The turns to export, from 1, both included, of the session it names; all when `None`.
+    turns: RwSignal<Option<(usize, usize, usize)>>,
     /// What the last export did, or why it could not.
     status: RwSignal<Option<String>>,
     /// The findings marked in the rows: while the Share tab is open.
     pub highlights: Signal<Option<Arc<Highlights>>>,
 }
 
+/// What was found, and in what: the workspace (by its address: more of a large file is another
+/// workspace) and the reader's patterns then.
 #[derive(Clone)]
 struct Found {
-    loaded: u64,
+    workspace: usize,
+    patterns: String,
     result: Result<Arc<Vec<Finding>>, String>,
 }
 
@@ -47,14 +50,22 @@ impl Share {
     pub fn new(side_tab: RwSignal<Option<SideTab>>) -> Share {
         let found = RwSignal::new(None::<Found>);
         let flipped = RwSignal::new(HashSet::new());
-        let highlights = Signal::derive(move || {
-            if side_tab.get() != Some(SideTab::Share) {
-                return None;
-            }
-            let findings = found.get()?.result.ok()?;
-            let flipped = flipped.get();
-            Highlights::new(&findings, |f| is_masked(f, &flipped)).map(Arc::new)
-        });
+        // Built again only when what it depends on changes, not on each read.
+        let highlights = Memo::new_with_compare(
+            move |_| {
+                if side_tab.get() != Some(SideTab::Share) {
+                    return None;
+                }
+                let findings = found.get()?.result.ok()?;
+                let flipped = flipped.get();
+                Highlights::new(&findings, |f| is_masked(f, &flipped)).map(Arc::new)
+            },
+            |a: Option<&Option<Arc<Highlights>>>, b: Option<&Option<Arc<Highlights>>>| match (a, b) {
+                (Some(Some(a)), Some(Some(b))) => !Arc::ptr_eq(a, b),
+                (Some(None), Some(None)) => false,
+                _ => true,
+            },
+        );
         Share {
             found,
             flipped,
@@ -62,19 +73,38 @@ impl Share {
             options: RwSignal::new(MarkdownOptions::default()),
             turns: RwSignal::new(None),
             status: RwSignal::new(None),
-            highlights,
+            highlights: highlights.into(),
         }
     }
 
-    /// The findings in the files shown now, looking for them first if they were not yet.
-    fn findings_now(&self, viewer: Viewer, ws: &Workspace) -> Result<Arc<Vec<Finding>>, String> {
-        let loaded = viewer.loaded.get_untracked();
-        if let Some(found) = self.found.get_untracked().filter(|f| f.loaded == loaded) {
+    /// Forgets what was found and chosen: other files are shown.
+    pub fn reset(&self) {
+        self.found.set(None);
+        self.flipped.set(HashSet::new());
+        self.turns.set(None);
+        self.status.set(None);
+    }
+
+    /// The findings in `ws` with the reader's patterns, looking for them first unless that was
+    /// done for the same workspace and patterns.
+    fn findings_now(&self, ws: &Arc<Workspace>) -> Result<Arc<Vec<Finding>>, String> {
+        let (workspace, patterns) = (Arc::as_ptr(ws) as usize, self.patterns.get_untracked());
+        if let Some(found) =
+            self.found.get_untracked().filter(|f| f.workspace == workspace && f.patterns == patterns)
+        {
             return found.result;
         }
-        let result = look(ws, &self.patterns.get_untracked());
-        self.found.set(Some(Found { loaded, result: result.clone() }));
+        let result = look(ws, &patterns);
+        self.found.set(Some(Found { workspace, patterns, result: result.clone() }));
         result
+    }
+
+    /// Whether what was found is of `ws` with the reader's patterns.
+    fn is_current(&self, ws: &Arc<Workspace>) -> bool {
+        let patterns = self.patterns.get_untracked();
+        self.found.with(|f| {
+            f.as_ref().is_some_and(|f| f.workspace == Arc::as_ptr(ws) as usize && f.patterns == patterns)
+        })
     }
 
     /// The findings the reader has masked.
@@ -83,14 +113,13 @@ impl Share {
         findings.iter().filter(|f| is_masked(f, &flipped)).collect()
     }
 
-    /// The turn that begins at row `row_id`, as Markdown, masked as the Share tab says (every
-    /// certain finding, until the reader says otherwise).
-    pub fn turn_markdown(&self, viewer: Viewer, ws: &Workspace, row_id: &str) -> String {
-        let findings = match self.findings_now(viewer, ws) {
-            Ok(f) => f,
-            Err(e) => return format!("cctv could not look for secrets, so it copied nothing: {e}"),
-        };
-        share::turn_masked(&ws.inputs(), &self.chosen(&findings), row_id).unwrap_or_default()
+    /// The turn that begins at `row` (session, thread, item), as Markdown, masked as the Share
+    /// tab says (every certain finding, until the reader says otherwise); or what went wrong.
+    pub fn turn_markdown(&self, ws: &Arc<Workspace>, row: (usize, ThreadRef, u32)) -> String {
+        let result = self
+            .findings_now(ws)
+            .and_then(|findings| share::turn_masked(&ws.inputs(), &self.chosen(&findings), row));
+        result.unwrap_or_else(|e| format!("cctv could not copy this turn as Markdown: {e}"))
     }
 }
 
@@ -100,6 +129,7 @@ fn is_masked(finding: &Finding, flipped: &HashSet<String>) -> bool {
 }
 
 fn look(ws: &Workspace, patterns: &str) -> Result<Arc<Vec<Finding>>, String> {
+    // One per line; blank lines are none (Scanner::new skips them).
     let patterns: Vec<String> = patterns.lines().map(str::to_owned).collect();
     let scanner = Scanner::new(&patterns)?;
     Ok(Arc::new(scanner.find_in(ws.given_files())))
@@ -116,14 +146,14 @@ pub fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
     let looking = RwSignal::new(false);
     Effect::new(move |_| {
         let open = viewer.side_tab.get() == Some(SideTab::Share);
-        let loaded = viewer.loaded.get();
-        let current = share.found.with(|f| f.as_ref().is_some_and(|f| f.loaded == loaded));
-        if open && !current && !looking.get_untracked() {
+        let Some(ws) = viewer.workspace.get() else { return };
+        share.found.track();
+        if open && !share.is_current(&ws) && !looking.get_untracked() {
             looking.set(true);
             leptos::task::spawn_local(async move {
                 next_frame().await;
                 if let Some(ws) = viewer.workspace.get_untracked() {
-                    let _ = share.findings_now(viewer, &ws);
+                    let _ = share.findings_now(&ws);
                 }
                 looking.set(false);
             });
@@ -131,8 +161,7 @@ pub fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
     });
     let look_again = move |_| {
         if let Some(ws) = viewer.workspace.get_untracked() {
-            share.found.set(None);
-            let _ = share.findings_now(viewer, &ws);
+            let _ = share.findings_now(&ws);
         }
     };
     let turn_count = ws.sessions.get(session).map_or(0, |s| turn_starts(s).len());
@@ -165,13 +194,17 @@ pub fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
                 <button class="cctv-button" on:click=look_again>"Look again"</button>
             </details>
             <h2>"Export"</h2>
-            {export_options(turn_count)}
+            {export_options(session, turn_count)}
             <div class="cctv-share__actions">
                 <button class="cctv-button" on:click=move |_| export_markdown(viewer, session, Delivery::Download)>"Download Markdown"</button>
                 <button class="cctv-button" on:click=move |_| export_markdown(viewer, session, Delivery::Copy)>"Copy Markdown"</button>
                 <button class="cctv-button" on:click=move |_| export_html(viewer, session)>"Download HTML"</button>
             </div>
-            <p class="cctv-muted">"HTML: one file with this viewer and the whole session in it, for anyone to open in a browser, offline. Markdown: the conversation, for a pull request or an issue."</p>
+            <p class="cctv-muted">
+                "HTML: one file with this viewer and the whole session in it (every line: thinking, files read, paths, sub-agents; all turns), "
+                "for anyone to open in a browser, offline. Markdown: the conversation as chosen above, for a pull request or an issue. "
+                "Both mask what is ticked."
+            </p>
             {move || share.status.get().map(|s| view! { <p class="cctv-share__status" role="status">{s}</p> })}
         </div>
     }
@@ -315,8 +348,8 @@ fn finding_row(ws: Arc<Workspace>, f: Finding) -> impl IntoView {
     }
 }
 
-/// Options of the Markdown export, and the turns of either.
-fn export_options(turn_count: usize) -> impl IntoView {
+/// Options of the Markdown export, and its turns, of session `session`.
+fn export_options(session: usize, turn_count: usize) -> impl IntoView {
     let share = use_viewer().share;
     let option =
         move |label: &'static str, get: fn(&MarkdownOptions) -> bool, set: fn(&mut MarkdownOptions, bool)| {
@@ -343,14 +376,14 @@ fn export_options(turn_count: usize) -> impl IntoView {
                     min="1"
                     max=turn_count
                     prop:value=move || {
-                        let (first, last) = share.turns.get().unwrap_or((1, turn_count));
+                        let (first, last) = turns_of(share.turns.get(), session, turn_count);
                         if which == 0 { first } else { last }
                     }
                     on:change=move |e| {
                         let n: usize = event_target_value(&e).parse().unwrap_or(1);
-                        let (mut first, mut last) = share.turns.get_untracked().unwrap_or((1, turn_count));
+                        let (mut first, mut last) = turns_of(share.turns.get_untracked(), session, turn_count);
                         if which == 0 { first = n.clamp(1, turn_count.max(1)) } else { last = n.clamp(1, turn_count.max(1)) }
-                        share.turns.set(Some((first.min(last), first.max(last))));
+                        share.turns.set(Some((session, first.min(last), first.max(last))));
                     }
                 />
             </label>
@@ -372,6 +405,14 @@ fn export_options(turn_count: usize) -> impl IntoView {
     }
 }
 
+/// The turns chosen for `session` (from 1, both included), else all of its `count`.
+fn turns_of(chosen: Option<(usize, usize, usize)>, session: usize, count: usize) -> (usize, usize) {
+    match chosen {
+        Some((s, first, last)) if s == session => (first.min(count.max(1)), last.min(count.max(1))),
+        _ => (1, count),
+    }
+}
+
 enum Delivery {
     Download,
     Copy,
@@ -381,8 +422,11 @@ enum Delivery {
 /// files or they could not be looked at.
 fn prepared(viewer: Viewer) -> Option<(Arc<Workspace>, Arc<Vec<Finding>>)> {
     let share = viewer.share;
-    let ws = viewer.workspace.get_untracked()?;
-    match share.findings_now(viewer, &ws) {
+    let Some(ws) = viewer.workspace.get_untracked() else {
+        share.status.set(Some("Nothing to export: no session is open.".into()));
+        return None;
+    };
+    match share.findings_now(&ws) {
         Ok(findings) => Some((ws, findings)),
         Err(e) => {
             share.status.set(Some(format!("Nothing exported: {e}")));
@@ -397,16 +441,26 @@ fn export_markdown(viewer: Viewer, session: usize, delivery: Delivery) {
     let chosen = share.chosen(&findings);
     // Only this session's files, so that the export is of the session shown.
     let inputs = files_of_session(&ws, session, ws.inputs());
-    let turns = share.turns.get_untracked().map(|(first, last)| first - 1..last);
+    let count = ws.sessions.get(session).map_or(0, |s| turn_starts(s).len());
+    let turns = share.turns.get_untracked().map(|_| {
+        let (first, last) = turns_of(share.turns.get_untracked(), session, count);
+        first - 1..last
+    });
     let text = share::markdown_masked(&inputs, &chosen, share.options.get_untracked(), turns);
-    let masked = masked_note(&chosen);
+    let masked = masked_note(chosen.len());
     match delivery {
         Delivery::Copy => {
-            let _ = window().navigator().clipboard().write_text(&text);
-            share.status.set(Some(format!("Copied {} of Markdown{masked}.", size(text.len()))));
+            let promise = window().navigator().clipboard().write_text(&text);
+            let size = size(text.len());
+            leptos::task::spawn_local(async move {
+                share.status.set(Some(match wasm_bindgen_futures::JsFuture::from(promise).await {
+                    Ok(_) => format!("Copied {size} of Markdown{masked}."),
+                    Err(e) => format!("Could not copy: {}", super::load::describe(&e)),
+                }));
+            });
         }
         Delivery::Download => {
-            let name = format!("{}.md", file_stem(&ws, session));
+            let name = export_name(&ws, session, &chosen, "md");
             share.status.set(Some(match download(&name, text.as_bytes(), "text/markdown") {
                 Ok(()) => format!("Saved {name} ({}){masked}.", size(text.len())),
                 Err(e) => format!("Could not save {name}: {e}"),
@@ -419,15 +473,18 @@ fn export_html(viewer: Viewer, session: usize) {
     let share = viewer.share;
     let Some((ws, findings)) = prepared(viewer) else { return };
     let inputs = files_of_session(&ws, session, ws.inputs());
-    let name = format!("{}.html", file_stem(&ws, session));
+    // What is ticked now is what the file masks, whatever is ticked while it is made.
+    let chosen: Vec<Finding> = share.chosen(&findings).into_iter().cloned().collect();
+    let name = export_name(&ws, session, &chosen.iter().collect::<Vec<_>>(), "html");
+    let title = ws.sessions.get(session).and_then(|s| s.title.clone());
     share.status.set(Some(format!("Making {name}…")));
     leptos::task::spawn_local(async move {
-        let chosen = share.chosen(&findings);
+        let chosen: Vec<&Finding> = chosen.iter().collect();
         let result = match super::viewer_files::fetch().await {
-            Ok(files) => share::html_masked(&inputs, &chosen, &files),
+            Ok(files) => share::html_masked(&inputs, &chosen, title.as_deref(), &files),
             Err(e) => Err(e),
         };
-        let masked = masked_note(&chosen);
+        let masked = masked_note(chosen.len());
         share.status.set(Some(
             match result.and_then(|page| download(&name, page.as_bytes(), "text/html").map(|()| page.len())) {
                 Ok(bytes) => format!("Saved {name} ({}){masked}.", size(bytes)),
@@ -435,47 +492,6 @@ fn export_html(viewer: Viewer, session: usize) {
             },
         ));
     });
-}
-
-fn masked_note(chosen: &[&Finding]) -> String {
-    match chosen.len() {
-        0 => ", with nothing masked".into(),
-        1 => ", with 1 finding masked".into(),
-        n => format!(", with {n} findings masked"),
-    }
-}
-
-/// The files of session `session`: its own file, its sub-agents', and the files beside them.
-fn files_of_session(ws: &Workspace, session: usize, inputs: Vec<Input>) -> Vec<Input> {
-    let Some(s) = ws.sessions.get(session) else { return inputs };
-    if ws.sessions.len() == 1 {
-        return inputs;
-    }
-    let mine: HashSet<&str> = std::iter::once(s.file)
-        .chain(s.agents.iter().map(|a| a.file))
-        .flatten()
-        .filter_map(|f| ws.files.get(f as usize).map(|f| f.name.as_str()))
-        .collect();
-    // Beside files sit in the session's own folder (`<id>/subagents/…`, `<id>/tool-results/…`).
-    let folder = s.session_id.as_deref().map(|id| format!("{id}/"));
-    inputs
-        .into_iter()
-        .filter(|i| {
-            mine.contains(i.name.as_str()) || folder.as_ref().is_some_and(|f| i.name.contains(f.as_str()))
-        })
-        .collect()
-}
-
-/// A file name for an export of the session: its id (never its title, which is transcript text
-/// and may hold what was masked).
-fn file_stem(ws: &Workspace, session: usize) -> String {
-    let id = ws.sessions.get(session).and_then(|s| s.session_id.clone()).unwrap_or_default();
-    let id: String = id.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(36).collect();
-    if id.is_empty() {
-        "claude-code-session".into()
-    } else {
-        format!("session-{id}")
-    }
 }
 
 /// Saves `bytes` as a file named `name`, through the browser's download.

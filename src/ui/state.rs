@@ -137,6 +137,7 @@ impl Viewer {
     /// Shows a newly loaded workspace from its first session.
     pub fn show(&self, workspace: Workspace) {
         self.demo.set(false);
+        self.share.reset();
         self.problems.set(workspace.rejected.clone());
         self.session.set(0);
         self.reset_view();

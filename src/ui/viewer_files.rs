@@ -47,7 +47,8 @@ pub async fn fetch() -> Result<ViewerFiles, String> {
     let wasm = bytes(&get(&wasm_url).await?).await?;
     // Without them code is shown plain.
     let grammars = match get(&beside("grammars.packdump")?).await {
-        Ok(response) => bytes(&response).await.ok(),
+        // A host that answers a missing file with a page of its own is not giving grammars.
+        Ok(response) => bytes(&response).await.ok().filter(|b| !b.starts_with(b"<")),
         Err(_) => None,
     };
     Ok(ViewerFiles { script, wasm, grammars, snippets })

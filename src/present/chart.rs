@@ -1,0 +1,151 @@
+//! Charts as geometry: where each line, point and label goes, in the SVG's own units. The UI draws
+//! them as SVG elements, themed by CSS. Plain geometry rather than a plotting crate: a chart here
+//! is one line, a few ticks and marks, and its points must be links to rows, which a crate's
+//! rendered SVG would not make.
+
+use super::format::thousands;
+use super::overview::Context;
+
+/// A point of a line chart, with what it says on hover and the row it opens.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+    pub label: String,
+    pub item: u32,
+}
+
+/// A vertical mark across the plot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    pub x: f64,
+    pub label: String,
+    pub item: u32,
+    /// Drawn lighter: a micro-compaction.
+    pub faint: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineChart {
+    pub width: f64,
+    pub height: f64,
+    /// The plot's box: left, top, right, bottom.
+    pub plot: (f64, f64, f64, f64),
+    /// The line through the points, as an SVG path (numbers only).
+    pub path: String,
+    pub points: Vec<Point>,
+    /// Horizontal rules with their labels: (y, label).
+    pub y_ticks: Vec<(f64, String)>,
+    /// The limit's rule, if drawn: (y, label).
+    pub limit: Option<(f64, String)>,
+    pub marks: Vec<Mark>,
+}
+
+const WIDTH: f64 = 720.0;
+const HEIGHT: f64 = 240.0;
+const LEFT: f64 = 52.0;
+const RIGHT: f64 = 12.0;
+const TOP: f64 = 14.0;
+const BOTTOM: f64 = 22.0;
+
+/// `123K`, `1.2M`: a token count on an axis.
+pub fn tokens_short(n: u64) -> String {
+    match n {
+        0..=999 => n.to_string(),
+        1_000..=999_999 => format!("{}K", (n as f64 / 1e3).round()),
+        _ => format!("{:.1}M", n as f64 / 1e6).replace(".0M", "M"),
+    }
+}
+
+/// The context chart: tokens per response against the model's window, compactions marked.
+pub fn context_chart(context: &Context) -> LineChart {
+    let (left, top, right, bottom) = (LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM);
+    let n = context.points.len();
+    let top_value = context.limit.max(context.points.iter().map(|p| p.tokens).max().unwrap_or(0)).max(1);
+    let x_of =
+        |i: f64| if n <= 1 { (left + right) / 2.0 } else { left + i / (n - 1) as f64 * (right - left) };
+    let y_of = |tokens: u64| bottom - tokens as f64 / top_value as f64 * (bottom - top);
+    let points: Vec<Point> = context
+        .points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| Point {
+            x: round(x_of(i as f64)),
+            y: round(y_of(p.tokens)),
+            label: format!("response {}: {} tokens of context", i + 1, thousands(p.tokens)),
+            item: p.item,
+        })
+        .collect();
+    let path = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("{}{} {}", if i == 0 { "M" } else { "L" }, p.x, p.y))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let y_ticks = (0..=4)
+        .map(|k| {
+            let value = top_value / 4 * k;
+            (round(y_of(value)), tokens_short(value))
+        })
+        .collect();
+    let limit = Some((round(y_of(context.limit)), format!("window {}", tokens_short(context.limit))));
+    let marks = context
+        .compactions
+        .iter()
+        .map(|c| Mark {
+            // Between the last point before it and the first after.
+            x: round(x_of(c.after as f64 - 0.5).clamp(left, right)),
+            label: if c.micro { "micro-compaction".into() } else { "compaction".into() },
+            item: c.item,
+            faint: c.micro,
+        })
+        .collect();
+    LineChart {
+        width: WIDTH,
+        height: HEIGHT,
+        plot: (left, top, right, bottom),
+        path,
+        points,
+        y_ticks,
+        limit,
+        marks,
+    }
+}
+
+fn round(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::present::overview::{Compaction, ContextPoint};
+
+    #[test]
+    fn points_span_the_plot_and_a_compaction_sits_between_its_neighbours() {
+        let point = |tokens, item| ContextPoint { tokens, item, millis: None };
+        let context = Context {
+            points: vec![point(50_000, 1), point(150_000, 4), point(20_000, 9)],
+            compactions: vec![Compaction { after: 2, item: 7, micro: false }],
+            limit: 200_000,
+        };
+        let chart = context_chart(&context);
+        let (left, top, right, bottom) = chart.plot;
+        assert_eq!((chart.points[0].x, chart.points[2].x), (left, right));
+        assert_eq!(chart.points[1].y, round(bottom - 0.75 * (bottom - top)));
+        assert_eq!(
+            chart.path,
+            format!(
+                "M{} {} L{} {} L{} {}",
+                left, chart.points[0].y, chart.points[1].x, chart.points[1].y, right, chart.points[2].y
+            )
+        );
+        let mark = &chart.marks[0];
+        assert!(chart.points[1].x < mark.x && mark.x < chart.points[2].x);
+        assert_eq!(chart.limit.as_ref().unwrap().0, top);
+        assert_eq!(chart.y_ticks.last().unwrap().1, "200K");
+        assert_eq!(chart.points[1].label, "response 2: 150,000 tokens of context");
+        assert_eq!(tokens_short(1_000_000), "1M");
+        assert_eq!(tokens_short(1_250_000), "1.2M");
+    }
+}
