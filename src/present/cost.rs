@@ -128,6 +128,17 @@ pub fn dollars(usage: &Usage, prices: &Prices) -> f64 {
         / 1e6
 }
 
+/// `$25.17`, `$0.042`, `<$0.001`: dollars as an estimate reads, with two significant digits
+/// below a dollar.
+pub fn dollars_label(dollars: f64) -> String {
+    match dollars {
+        d if d <= 0.0 => "$0".into(),
+        d if d < 0.001 => "<$0.001".into(),
+        d if d < 1.0 => format!("${}", format!("{d:.3}").trim_end_matches('0')),
+        d => format!("${d:.2}"),
+    }
+}
+
 /// One API response.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -287,4 +298,18 @@ pub fn session_cost(ws: &Workspace, session: &Session) -> SessionCost {
     }
     cost.by_model = by_model;
     cost
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dollars_read_as_an_estimate() {
+        assert_eq!(dollars_label(25.1713), "$25.17");
+        assert_eq!(dollars_label(0.0425), "$0.043");
+        assert_eq!(dollars_label(0.1), "$0.1");
+        assert_eq!(dollars_label(0.0004), "<$0.001");
+        assert_eq!(dollars_label(0.0), "$0");
+    }
 }

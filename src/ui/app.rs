@@ -8,8 +8,8 @@ use super::item::reader_zone;
 use super::library_view::LibraryView;
 use super::list::ConversationList;
 use super::navigation::{go_to_hash, keyboard};
-use super::state::{Theme, Viewer};
-use super::{grammars, load, side, style, top, warm};
+use super::state::{use_viewer, Theme, Viewer};
+use super::{grammars, load, overview, side, style, top, warm};
 use crate::normalize::fxhash::FxMap;
 use crate::present::rows::{self, Row};
 use crate::present::when::{self, Above};
@@ -180,10 +180,19 @@ fn Welcome() -> impl IntoView {
 
 #[component]
 fn Conversation(session: usize, rows: Memo<Vec<Row>>, above: Memo<FxMap<Row, Above>>) -> impl IntoView {
+    let viewer = use_viewer();
+    // Over the conversation, which keeps its place underneath; built each time it opens.
+    let overview = move || {
+        viewer
+            .overview
+            .get()
+            .then(|| viewer.workspace.get_untracked().map(|ws| overview::overview(ws, session)))
+    };
     view! {
         <div class="cctv-main">
             <section class="cctv-conversation" aria-label="conversation">
                 <ConversationList rows=rows above=above />
+                {overview}
             </section>
             {side::side(session)}
         </div>

@@ -16,6 +16,7 @@ pub mod load;
 mod marks;
 mod markup;
 mod navigation;
+mod overview;
 mod panel;
 mod pool;
 mod searching;

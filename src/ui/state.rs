@@ -69,6 +69,8 @@ pub struct Viewer {
     pub theme: RwSignal<Theme>,
     /// On a narrow screen, the side panel (contents and stats) is open over the conversation.
     pub side_open: RwSignal<bool>,
+    /// The overview (cost, context, tools) shows over the conversation.
+    pub overview: RwSignal<bool>,
     /// The side panel's tab the reader chose (until they choose, it depends on the session).
     pub side_tab: RwSignal<Option<SideTab>>,
     /// What a shared copy of the files would hold (the Share tab).
@@ -118,6 +120,7 @@ impl Viewer {
             reveal_match: RwSignal::new(false),
             theme: RwSignal::new(Theme::System),
             side_open: RwSignal::new(false),
+            overview: RwSignal::new(false),
             side_tab,
             share: super::share::Share::new(side_tab),
             progress: RwSignal::new(None),

@@ -171,6 +171,14 @@ pub fn TopBar() -> impl IntoView {
                     "Options"
                 </button>
                 <button
+                    class="cctv-button"
+                    title="what the session cost, how its context filled, what each tool did"
+                    aria-pressed=move || viewer.overview.get().to_string()
+                    on:click=move |_| viewer.overview.update(|o| *o = !*o)
+                >
+                    "Overview"
+                </button>
+                <button
                     class="cctv-button cctv-top__narrow"
                     title="the session's contents and stats"
                     aria-expanded=move || viewer.side_open.get().to_string()

@@ -1,0 +1,201 @@
+//! The session at a glance, over the conversation (which keeps its place underneath): what it
+//! cost, how its context filled, and what each tool did. Built when opened; every point, bar and
+//! row in it leads to its place in the conversation.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use super::navigation::reveal;
+use super::state::{use_viewer, Viewer};
+use crate::normalize::{ThreadRef, Workspace};
+use crate::present::chart::{context_chart, tokens_short, LineChart};
+use crate::present::cost::{dollars_label, session_cost, Total, PRICES_CHECKED, PRICES_SOURCE};
+use crate::present::format::{duration, thousands};
+use crate::present::link::{agent_link, resolve};
+use crate::present::overview::{context, tools, Context};
+
+/// The overview of session `session` of `ws`.
+pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
+    let viewer = use_viewer();
+    let Some(s) = ws.sessions.get(session) else { return ().into_any() };
+    let cost = session_cost(&ws, s);
+    let context = context(&ws, s);
+    let tools = tools(&ws, s);
+    let go = move |thread: ThreadRef, item: u32| go_to(viewer, session, thread, item);
+    let agents: Vec<(String, Total, Option<(ThreadRef, u32)>)> = s
+        .agents
+        .iter()
+        .enumerate()
+        .zip(&cost.agents)
+        .map(|((i, agent), total)| {
+            let name = agent.description.clone().or(agent.agent_type.clone()).or(agent.agent_id.clone());
+            let place =
+                agent_link(&ws, s, i as u32).and_then(|l| resolve(&ws, &l)).map(|p| (p.thread, p.first));
+            (name.unwrap_or_else(|| format!("sub-agent {}", i + 1)), total.clone(), place)
+        })
+        .collect();
+    view! {
+        <div class="cctv-overview" role="region" aria-label="overview of the session">
+            <div class="cctv-overview__head">
+                <h2>"Overview"</h2>
+                <button class="cctv-button" on:click=move |_| viewer.overview.set(false)>"Back to the conversation"</button>
+            </div>
+            <section aria-labelledby="cctv-cost">
+                <h3 id="cctv-cost">"Cost (an estimate)"</h3>
+                <p class="cctv-overview__figure">
+                    {dollars_label(cost.total.dollars)}
+                    <span class="cctv-muted">{format!(" · {} responses · {} tokens", thousands(cost.total.responses), thousands(cost.total.tokens.total()))}</span>
+                </p>
+                <p class="cctv-muted">
+                    {format!("Anthropic's list prices (checked {PRICES_CHECKED}, {PRICES_SOURCE}); a subscription, a discount or the Batch API bill differently. Each response is counted once, with its final usage.")}
+                </p>
+                {(cost.total.unpriced > 0).then(|| view! {
+                    <p class="cctv-overview__warn" role="note">{format!("{} responses are of models cctv has no price for: unpriced, not in the figure above.", cost.total.unpriced)}</p>
+                })}
+                {(cost.total.partial > 0).then(|| view! {
+                    <p class="cctv-overview__warn" role="note">{format!("{} responses had their usage written before they finished (Claude Code does this in some versions): their output tokens, and the cost, are too low.", cost.total.partial)}</p>
+                })}
+                <div class="cctv-overview__wide"><table class="cctv-overview__table">
+                    <thead><tr><th scope="col">"Model"</th><th scope="col">"Responses"</th><th scope="col">"Input"</th><th scope="col">"Cache read"</th><th scope="col">"Cache write"</th><th scope="col">"Output"</th><th scope="col">"Cost"</th></tr></thead>
+                    <tbody>
+                        {cost.by_model.iter().map(|(model, t)| view! {
+                            <tr>
+                                <th scope="row"><bdi>{model.clone()}</bdi></th>
+                                <td>{thousands(t.responses)}</td>
+                                <td>{thousands(t.tokens.input)}</td>
+                                <td>{thousands(t.tokens.cache_read)}</td>
+                                <td>{thousands(t.tokens.cache_write_5m + t.tokens.cache_write_1h)}</td>
+                                <td>{thousands(t.tokens.output)}</td>
+                                <td>{if t.unpriced == t.responses { "unpriced".to_owned() } else { dollars_label(t.dollars) }}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table></div>
+                {(!agents.is_empty()).then(|| view! {
+                    <div class="cctv-overview__wide"><table class="cctv-overview__table">
+                        <thead><tr><th scope="col">"Sub-agent"</th><th scope="col">"Responses"</th><th scope="col">"Tokens"</th><th scope="col">"Cost"</th></tr></thead>
+                        <tbody>
+                            <tr>
+                                <th scope="row">"Main conversation"</th>
+                                <td>{thousands(cost.main.responses)}</td>
+                                <td>{thousands(cost.main.tokens.total())}</td>
+                                <td>{dollars_label(cost.main.dollars)}</td>
+                            </tr>
+                            {agents.into_iter().map(|(name, t, place)| view! {
+                                <tr>
+                                    <th scope="row">{match place {
+                                        Some((thread, item)) => view! { <button class="cctv-link" on:click=move |_| go(thread, item)><bdi>{name.clone()}</bdi></button> }.into_any(),
+                                        None => view! { <bdi>{name.clone()}</bdi> }.into_any(),
+                                    }}</th>
+                                    <td>{thousands(t.responses)}</td>
+                                    <td>{thousands(t.tokens.total())}</td>
+                                    <td>{dollars_label(t.dollars)}</td>
+                                </tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table></div>
+                })}
+            </section>
+            <section aria-labelledby="cctv-context">
+                <h3 id="cctv-context">"Context"</h3>
+                {context_view(&context, go)}
+            </section>
+            <section aria-labelledby="cctv-tools">
+                <h3 id="cctv-tools">"Tools"</h3>
+                <div class="cctv-overview__wide"><table class="cctv-overview__table">
+                    <thead><tr><th scope="col">"Tool"</th><th scope="col">"Calls"</th><th scope="col">"Errors"</th><th scope="col">"Time in all"</th><th scope="col">"Longest"</th></tr></thead>
+                    <tbody>
+                        {tools.into_iter().map(|t| view! {
+                            <tr>
+                                <th scope="row"><bdi>{t.name.clone()}</bdi></th>
+                                <td>{thousands(t.calls)}</td>
+                                <td>{thousands(t.errors)}</td>
+                                <td>{(t.timed > 0).then(|| duration(t.total_ms as f64))}</td>
+                                <td>{t.longest.map(|(thread, item)| view! {
+                                    <button class="cctv-link" title="open the longest call" on:click=move |_| go(thread, item)>{duration(t.longest_ms as f64)}</button>
+                                })}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table></div>
+            </section>
+        </div>
+    }
+    .into_any()
+}
+
+/// The context chart, with a table of the same figures for screen readers.
+fn context_view(context: &Context, go: impl Fn(ThreadRef, u32) + Copy + 'static) -> AnyView {
+    if context.points.is_empty() {
+        return view! { <p class="cctv-muted">"No response in this session says how much context it had."</p> }.into_any();
+    }
+    let chart = context_chart(context);
+    let peak = context.points.iter().map(|p| p.tokens).max().unwrap_or(0);
+    let summary = format!(
+        "{} responses; the context peaked at {} tokens of a {} window; {} compaction(s).",
+        context.points.len(),
+        thousands(peak),
+        tokens_short(context.limit),
+        context.compactions.len()
+    );
+    let rows: Vec<(usize, u64)> = context.points.iter().enumerate().map(|(i, p)| (i + 1, p.tokens)).collect();
+    view! {
+        <p class="cctv-muted">{summary}</p>
+        <div class="cctv-overview__wide">{chart_svg(chart, go)}</div>
+        <table class="cctv-sr-only">
+            <caption>"Context per response"</caption>
+            <thead><tr><th scope="col">"Response"</th><th scope="col">"Tokens of context"</th></tr></thead>
+            <tbody>{rows.into_iter().map(|(n, tokens)| view! { <tr><td>{n}</td><td>{thousands(tokens)}</td></tr> }).collect_view()}</tbody>
+        </table>
+    }
+    .into_any()
+}
+
+/// A line chart as SVG: rules, the limit, marks, the line, and a point per response that opens
+/// its row. Hidden from screen readers, which read the table beside it.
+fn chart_svg(chart: LineChart, go: impl Fn(ThreadRef, u32) + Copy + 'static) -> impl IntoView {
+    let (left, top, right, bottom) = chart.plot;
+    view! {
+        <svg
+            class="cctv-chart"
+            viewBox=format!("0 0 {} {}", chart.width, chart.height)
+            aria-hidden="true"
+        >
+            {chart.y_ticks.into_iter().map(|(y, label)| view! {
+                <line class="cctv-chart__rule" x1=left x2=right y1=y y2=y />
+                <text class="cctv-chart__tick" x=left - 6.0 y=y + 4.0 text-anchor="end">{label}</text>
+            }).collect_view()}
+            {chart.limit.map(|(y, label)| view! {
+                <line class="cctv-chart__limit" x1=left x2=right y1=y y2=y />
+                <text class="cctv-chart__tick" x=right y=y - 4.0 text-anchor="end">{label}</text>
+            })}
+            {chart.marks.into_iter().map(|m| {
+                let item = m.item;
+                view! {
+                    <g class=if m.faint { "cctv-chart__mark cctv-chart__mark--faint" } else { "cctv-chart__mark" } on:click=move |_| go(ThreadRef::Main, item)>
+                        <title>{m.label.clone()}</title>
+                        <line x1=m.x x2=m.x y1=top y2=bottom />
+                        <rect x=m.x - 4.0 y=top width="8" height=bottom - top />
+                    </g>
+                }
+            }).collect_view()}
+            <path class="cctv-chart__line" d=chart.path />
+            {chart.points.into_iter().map(|p| {
+                let item = p.item;
+                view! {
+                    <circle class="cctv-chart__point" cx=p.x cy=p.y r="3" on:click=move |_| go(ThreadRef::Main, item)>
+                        <title>{p.label}</title>
+                    </circle>
+                }
+            }).collect_view()}
+        </svg>
+    }
+}
+
+/// Leaves the overview for row `item` of `thread`.
+fn go_to(viewer: Viewer, session: usize, thread: ThreadRef, item: u32) {
+    let Some(ws) = viewer.workspace.get_untracked() else { return };
+    viewer.overview.set(false);
+    reveal(viewer, &ws, session, thread, item);
+}

@@ -1,0 +1,58 @@
+// The overview of a session: its estimated cost, its context chart and its tools, on the demo and
+// on a real 2.1 session; a point of the chart, a compaction and a tool's longest call each open
+// their row.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { site, open, drop, foreign, FIXTURES } from "./harness.mjs";
+
+const web = site();
+const PLANETFALL = join(FIXTURES, "blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl");
+
+async function overviewOf(path) {
+  const opened = await open(web.chrome, web.server.url);
+  if (path) {
+    await drop(opened.page, [{ path }]);
+    await opened.page.waitForFunction(() => !document.querySelector(".cctv-demo-note"));
+  }
+  await opened.page.click("button:has-text('Overview')");
+  await opened.page.locator(".cctv-overview").waitFor();
+  return opened;
+}
+
+test("the demo's overview shows its cost, context and tools", async () => {
+  const { page, context, requests, errors } = await overviewOf();
+  assert.match(await page.locator(".cctv-overview__figure").textContent(), /^\$\d/);
+  assert.ok(await page.locator(".cctv-chart__point").count() >= 2);
+  assert.ok(await page.locator(".cctv-overview section:last-child tbody tr").count() >= 3, "a row per tool");
+  await page.click("text=Back to the conversation");
+  await page.locator(".cctv-overview").waitFor({ state: "detached" });
+  assert.deepEqual(foreign(requests, web.server.url), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a real session's overview has its cost, a point per response, and leads to rows", async () => {
+  const { page, context, errors } = await overviewOf(PLANETFALL);
+  // The figures tests/cost.rs checks by hand: 171 responses of claude-opus-4-8.
+  assert.match(await page.locator(".cctv-overview__figure").textContent(), /^\$25\.17 · 171 responses/);
+  assert.equal(await page.locator(".cctv-chart__point").count(), 171);
+  assert.equal(await page.locator(".cctv-chart__mark").count(), 2);
+  assert.equal(await page.locator(".cctv-sr-only tbody tr").count(), 171, "the chart's table for screen readers");
+  // A point opens the first row of its response.
+  await page.locator(".cctv-chart__point").nth(100).click();
+  await page.locator(".cctv-overview").waitFor({ state: "detached" });
+  await page.locator(".cctv-item--target").waitFor();
+  // A compaction mark opens the compaction.
+  await page.click("button:has-text('Overview')");
+  await page.locator(".cctv-chart__mark").first().click({ force: true });
+  await page.locator(".cctv-item--target", { hasText: /compact/i }).waitFor();
+  // A tool's longest call opens that call.
+  await page.click("button:has-text('Overview')");
+  const bash = page.locator(".cctv-overview tr", { has: page.locator("th", { hasText: /^Bash$/ }) });
+  await bash.locator("button").click();
+  await page.locator(".cctv-item--target .cctv-tool__name", { hasText: /^Bash$/ }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
