@@ -69,7 +69,11 @@ fn main() {
                         (false, true) => "kept (--keep-secrets)",
                         (false, false) => "kept (a candidate: check it)",
                     };
-                    eprintln!("{what}: {} ({}x, first in {} line {})", f.label, f.count, f.file, f.line);
+                    let rule = f.rule.as_ref().map_or(String::new(), |r| format!("{r}: "));
+                    eprintln!(
+                        "{what}: {rule}{} ({}x, first in {} line {})",
+                        f.label, f.count, f.file, f.line
+                    );
                 }
                 print!("{}", shared.text);
             }
@@ -190,12 +194,29 @@ fn inspect(ws: &Workspace) -> Value {
                 "agents": agents,
                 "branches": branches,
                 "stats": session.stats,
+                "cost": cost(ws, session),
+                "tools": cctv::present::overview::tools(ws, session),
             })
         })
         .collect();
     let rejected: Vec<Value> =
         ws.rejected.iter().map(|(name, reason)| json!({"file": name, "reason": reason})).collect();
     json!({ "sessions": sessions, "rejected": rejected })
+}
+
+/// What the session cost: tokens counted once per response, priced by cctv's table (an
+/// estimate), in all, for the main conversation, per sub-agent and per model.
+fn cost(ws: &Workspace, session: &normalize::Session) -> Value {
+    use cctv::present::cost::{session_cost, PRICES_CHECKED, PRICES_SOURCE};
+    let cost = session_cost(ws, session);
+    json!({
+        "estimatedDollars": cost.total.dollars,
+        "total": cost.total,
+        "main": cost.main,
+        "agents": cost.agents,
+        "byModel": cost.by_model,
+        "prices": { "source": PRICES_SOURCE, "checked": PRICES_CHECKED },
+    })
 }
 
 fn agent_index(session: &normalize::Session, agent: &normalize::Agent) -> usize {
