@@ -8,6 +8,7 @@
 
 pub mod ansi;
 pub mod calls;
+pub mod changes;
 pub mod chart;
 pub mod clip;
 pub mod commands;

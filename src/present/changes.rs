@@ -1,0 +1,385 @@
+//! What a session changed in files, like a pull request: each file it touched, with one diff from
+//! its first known content to its last.
+//!
+//! The calls are replayed in the order they ran (a sub-agent's right after the call that spawned
+//! it): a file's first content is what Claude Code kept of it before the first change
+//! (`originalFile`), the last Read of the whole file before any change, or nothing for a file a
+//! Write created; each Edit, MultiEdit and Write is then applied to it. Where the first content is not
+//! known, or an edit's old text is not where it should be, the file's diff is *partial*: the
+//! hunks of each change, as the calls stored them.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use regex::Regex;
+
+use super::calls::{call_view, CallView};
+use super::diff::{self, Row};
+use crate::model::tool_result::{Hunk, ToolUseResult};
+use crate::normalize::{ItemKind, Session, Thread, ThreadRef, Workspace};
+
+/// One file the session touched.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FileChange {
+    pub path: String,
+    /// Before the session changed it, when known (`""` for a file it created).
+    pub first: Option<String>,
+    /// After its last change, when every change could be applied to a known first content.
+    pub last: Option<String>,
+    /// The net diff, or for a partial file each change's own hunks.
+    pub rows: Vec<Row>,
+    pub added: usize,
+    pub removed: usize,
+    pub created: bool,
+    /// The first content is unknown, or a change could not be applied: `rows` are the changes
+    /// one by one, not the net diff.
+    pub partial: bool,
+    /// Written by a shell command (`>`, `tee`): cctv cannot say how.
+    pub by_shell: bool,
+    /// A Read found it other than the session's own changes had left it: something else changed
+    /// it too (a command, the person), and the net diff holds that as well.
+    pub outside: bool,
+    /// The calls that changed it, in order.
+    pub calls: Vec<(ThreadRef, u32)>,
+}
+
+/// A file being replayed.
+#[derive(Default)]
+struct Track {
+    first: Option<String>,
+    now: Option<String>,
+    /// Whether anything changed it yet.
+    changed: bool,
+    /// Each change's own hunks, for when the net diff cannot be made.
+    hunks: Vec<Row>,
+    lost: bool,
+    created: bool,
+    by_shell: bool,
+    outside: bool,
+    calls: Vec<(ThreadRef, u32)>,
+}
+
+impl Track {
+    /// What the file was before a change, from what the change's call kept (`originalFile`).
+    fn before(&mut self, original: Option<&str>) {
+        if let (None, Some(text)) = (&self.now, original) {
+            if !self.changed {
+                self.first = Some(text.to_owned());
+            }
+            self.now = Some(text.to_owned());
+            self.lost = self.lost && self.changed;
+        }
+    }
+
+    /// Whether the file, as the replay has it, is what `hunks` (the patch Claude Code applied)
+    /// changed: each hunk's old lines are where the hunk says. When not, something other than
+    /// the session's changes changed the file.
+    fn check(&mut self, hunks: &[Hunk]) {
+        let Some(now) = &self.now else { return };
+        let lines: Vec<&str> = now.split('\n').collect();
+        let fits = hunks.iter().all(|h| {
+            let old = h
+                .lines
+                .iter()
+                .filter(|l| !l.starts_with('+') && !l.starts_with('\\'))
+                .map(|l| l.get(1..).unwrap_or_default());
+            let at = (h.old_start as usize).saturating_sub(1);
+            lines
+                .get(at..at.saturating_add(h.old_lines as usize))
+                .is_some_and(|here| here.iter().copied().eq(old))
+        });
+        self.outside |= !fits;
+    }
+
+    /// `old` replaced by `new` (every occurrence with `all`); the file is lost track of if `old`
+    /// is not in it.
+    fn replace(&mut self, old: &str, new: &str, all: bool) {
+        let Some(now) = &self.now else { return };
+        if old.is_empty() || !now.contains(old) {
+            self.now = None;
+            self.lost = true;
+            return;
+        }
+        self.now = Some(if all { now.replace(old, new) } else { now.replacen(old, new, 1) });
+    }
+}
+
+/// Every file the session changed (the main conversation and its sub-agents), in the order they
+/// were first changed; with `items`, only the changes made by those rows of the main
+/// conversation (a turn), each diffed from the file as it was before them.
+pub fn changes(ws: &Workspace, session: &Session, items: Option<Range<usize>>) -> Vec<FileChange> {
+    let mut files: BTreeMap<String, Track> = BTreeMap::new();
+    let mut order: Vec<String> = Vec::new();
+    let shell = shell_writes();
+    let mut replay =
+        Replay { ws, session, files: &mut files, order: &mut order, shell: &shell, counted: true };
+    match items {
+        None => replay.thread(ThreadRef::Main, &session.thread, 0..session.thread.items.len()),
+        Some(range) => {
+            // What came before the turn sets each file's content, without counting as its changes.
+            replay.counted = false;
+            replay.thread(ThreadRef::Main, &session.thread, 0..range.start);
+            for track in replay.files.values_mut() {
+                *track = Track { first: track.now.clone(), now: track.now.clone(), ..Track::default() };
+            }
+            replay.order.clear();
+            replay.counted = true;
+            replay.thread(ThreadRef::Main, &session.thread, range);
+        }
+    }
+    order
+        .into_iter()
+        .filter_map(|path| {
+            let track = files.remove(&path)?;
+            (!track.calls.is_empty()).then(|| finish(path, track))
+        })
+        .collect()
+}
+
+/// A file as it was after row `item` of the main conversation (and all before it), if known.
+pub fn file_after(ws: &Workspace, session: &Session, path: &str, item: usize) -> Option<String> {
+    let mut files: BTreeMap<String, Track> = BTreeMap::new();
+    let mut order = Vec::new();
+    let shell = shell_writes();
+    let mut replay =
+        Replay { ws, session, files: &mut files, order: &mut order, shell: &shell, counted: true };
+    replay.thread(ThreadRef::Main, &session.thread, 0..(item + 1).min(session.thread.items.len()));
+    files.remove(path)?.now
+}
+
+fn finish(path: String, track: Track) -> FileChange {
+    let partial = track.first.is_none() || track.lost || track.now.is_none();
+    let rows = match (&track.first, &track.now, partial) {
+        (Some(first), Some(last), false) => diff::between(first, last, 1),
+        _ => track.hunks,
+    };
+    let (added, removed) = diff::counts(&rows);
+    FileChange {
+        path,
+        last: if partial { None } else { track.now },
+        first: track.first,
+        rows,
+        added,
+        removed,
+        created: track.created,
+        partial: partial && !track.by_shell,
+        by_shell: track.by_shell,
+        outside: track.outside,
+        calls: track.calls,
+    }
+}
+
+struct Replay<'a> {
+    ws: &'a Workspace,
+    session: &'a Session,
+    files: &'a mut BTreeMap<String, Track>,
+    order: &'a mut Vec<String>,
+    shell: &'a Regex,
+    /// The changes count as the result's (else they only set the files' content).
+    counted: bool,
+}
+
+impl Replay<'_> {
+    fn thread(&mut self, thread_ref: ThreadRef, thread: &Thread, range: Range<usize>) {
+        for index in range {
+            let Some(item) = thread.items.get(index) else { break };
+            let ItemKind::ToolCall(call) = &item.kind else { continue };
+            let view = call_view(self.ws, item, call);
+            self.call(&view, (thread_ref, index as u32));
+            // A sub-agent's calls ran while its call did.
+            for &agent in &call.agents {
+                if let Some(a) = self.session.agents.get(agent as usize) {
+                    self.thread(ThreadRef::Agent(agent), &a.thread, 0..a.thread.items.len());
+                }
+            }
+        }
+    }
+
+    /// The file at `path`, listed in the order of first changes (a file only read is not).
+    fn track(&mut self, path: &str) -> &mut Track {
+        if self.counted && !self.order.iter().any(|p| p == path) {
+            self.order.push(path.to_owned());
+        }
+        self.files.entry(path.to_owned()).or_default()
+    }
+
+    fn call(&mut self, call: &CallView, at: (ThreadRef, u32)) {
+        let Some(result) = &call.result else { return };
+        if result.is_error {
+            return;
+        }
+        let counted = self.counted;
+        let path = call.text("file_path").or(call.text("notebook_path")).unwrap_or_default().to_owned();
+        match (call.name.as_str(), &result.structured) {
+            ("Read", Some(ToolUseResult::Read(read))) if read.kind == "text" => {
+                let whole = read.file.start_line <= 1 && read.file.num_lines >= read.file.total_lines;
+                let content = &read.file.content;
+                if let Some(track) = self.files.get_mut(&read.file.file_path).filter(|_| whole) {
+                    let same = |a: &str| {
+                        a.strip_suffix('\n').unwrap_or(a) == content.strip_suffix('\n').unwrap_or(content)
+                    };
+                    match (&track.now, track.changed) {
+                        // Before the session changes it, the latest whole Read is its first content.
+                        (_, false) => {
+                            track.first = Some(content.clone());
+                            track.now = track.first.clone();
+                        }
+                        // What it holds now, whatever the replay made of it: something other
+                        // than the session's edits changed it, or the replay lost track.
+                        (now, true) if !now.as_deref().is_some_and(same) => {
+                            track.outside |= now.is_some();
+                            track.now = Some(content.clone());
+                            track.lost = track.first.is_none();
+                        }
+                        _ => {}
+                    }
+                } else if whole && !read.file.file_path.is_empty() {
+                    // Known before any change: not a change itself.
+                    let content = Some(read.file.content.clone());
+                    self.files.insert(
+                        read.file.file_path.clone(),
+                        Track { first: content.clone(), now: content, ..Track::default() },
+                    );
+                }
+            }
+            ("Edit", structured) => {
+                let edit = match structured {
+                    Some(ToolUseResult::Edit(e)) => Some(e),
+                    _ => None,
+                };
+                let track = self.track(&path);
+                track.before(edit.and_then(|e| e.original_file.as_deref()));
+                track.check(edit.map_or(&[], |e| &e.structured_patch));
+                let all = call.input.get("replace_all").and_then(|v| v.as_bool()).unwrap_or(false);
+                track.replace(
+                    call.text("old_string").unwrap_or_default(),
+                    call.text("new_string").unwrap_or_default(),
+                    all,
+                );
+                let rows = match edit {
+                    Some(e) if !e.structured_patch.is_empty() => diff::from_hunks(&e.structured_patch),
+                    _ => diff::between(
+                        call.text("old_string").unwrap_or_default(),
+                        call.text("new_string").unwrap_or_default(),
+                        1,
+                    ),
+                };
+                Self::changed(track, rows, at, counted);
+            }
+            ("MultiEdit", structured) => {
+                let edit = match structured {
+                    Some(ToolUseResult::MultiEdit(e)) => Some(e),
+                    _ => None,
+                };
+                let track = self.track(&path);
+                track.before(edit.and_then(|e| e.original_file_contents.as_deref()));
+                track.check(edit.map_or(&[], |e| &e.structured_patch));
+                let edits = call.input.get("edits").and_then(|v| v.as_array()).cloned().unwrap_or_default();
+                for e in &edits {
+                    let text = |k: &str| e.get(k).and_then(|v| v.as_str()).unwrap_or_default();
+                    let all = e.get("replace_all").and_then(|v| v.as_bool()).unwrap_or(false);
+                    track.replace(text("old_string"), text("new_string"), all);
+                }
+                let rows = edit.map(|e| diff::from_hunks(&e.structured_patch)).unwrap_or_default();
+                Self::changed(track, rows, at, counted);
+            }
+            ("Write", structured) => {
+                let write = match structured {
+                    Some(ToolUseResult::Write(w)) => Some(w),
+                    _ => None,
+                };
+                let content = call.text("content").unwrap_or_default().to_owned();
+                let track = self.track(&path);
+                let created = write.is_some_and(|w| w.kind == "create");
+                if created && !track.changed && track.now.is_none() {
+                    track.first = Some(String::new());
+                    track.created = true;
+                }
+                track.before(write.and_then(|w| w.original_file.as_deref()));
+                track.check(write.map_or(&[], |w| &w.structured_patch));
+                let rows = match write {
+                    Some(w) if !w.structured_patch.is_empty() => diff::from_hunks(&w.structured_patch),
+                    _ => diff::between(track.now.as_deref().unwrap_or_default(), &content, 1),
+                };
+                // A whole new content: known from here on, whatever was lost before.
+                track.now = Some(content);
+                Self::changed(track, rows, at, counted);
+            }
+            ("NotebookEdit", _) => {
+                let track = self.track(&path);
+                track.now = None;
+                track.lost = true;
+                Self::changed(track, Vec::new(), at, counted);
+            }
+            ("Bash", _) => {
+                for target in shell_targets(self.shell, call.text("command").unwrap_or_default()) {
+                    let track = self.track(&target);
+                    track.now = None;
+                    track.by_shell = true;
+                    Self::changed(track, Vec::new(), at, counted);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn changed(track: &mut Track, rows: Vec<Row>, at: (ThreadRef, u32), counted: bool) {
+        track.changed = true;
+        if counted {
+            track.hunks.extend(rows);
+            track.calls.push(at);
+        }
+    }
+}
+
+/// The files a shell command clearly writes: the targets of `>`, `>>` and `tee` on its first
+/// line (a heredoc's body and a script's text are not the shell's), outside quotes, that look
+/// like paths (a letter, and a `.` or `/`), not devices.
+fn shell_targets(re: &Regex, command: &str) -> Vec<String> {
+    let line = command.lines().next().unwrap_or_default();
+    // Quoted text is an argument, not a redirection.
+    let mut bare = String::with_capacity(line.len());
+    let mut quote = None;
+    for c in line.chars() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, c) => bare.push(c),
+            _ => {}
+        }
+    }
+    re.captures_iter(&bare)
+        .filter_map(|c| c.get(1).or(c.get(2)))
+        .map(|m| m.as_str().to_owned())
+        .filter(|t| {
+            t.chars().any(|c| c.is_ascii_alphabetic())
+                && t.contains(['.', '/'])
+                && !t.starts_with("/dev/")
+                && t.chars().all(|c| c.is_alphanumeric() || "._-/~+@".contains(c))
+        })
+        .collect()
+}
+
+/// Redirections and `tee`: `> file`, `>> file` (not `2>&1`), `tee [-a] file`.
+fn shell_writes() -> Regex {
+    Regex::new(r#"(?:^|[^0-9&>])>>?\s*([^\s|;&<>()]+)|\btee\s+(?:-a\s+)?([^\s|;&<>()-][^\s|;&<>()]*)"#)
+        .expect("a valid pattern")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_writes_are_redirections_and_tee_not_descriptors() {
+        let re = shell_writes();
+        let targets = |cmd: &str| shell_targets(&re, cmd);
+        assert_eq!(targets("echo hi > out.txt"), ["out.txt"]);
+        assert_eq!(targets("cat a >> log/b.log 2>&1"), ["log/b.log"]);
+        assert_eq!(targets("make 2>&1 | tee -a build.log"), ["build.log"]);
+        assert_eq!(targets("cat > /tmp/check.mjs << 'EOF'\nif (a > 1.0) x = 2;\nEOF"), ["/tmp/check.mjs"]);
+        assert!(targets("cargo test 2>&1 | head").is_empty());
+        assert!(targets("node -e \"if (x > 1.3) console.log('> out.txt')\"").is_empty());
+        assert!(targets("echo x > /dev/null; echo y > EOF").is_empty());
+    }
+}
