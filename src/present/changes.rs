@@ -147,6 +147,40 @@ pub fn file_after(ws: &Workspace, session: &Session, path: &str, item: usize) ->
     files.remove(path)?.now
 }
 
+/// A turn to see the changes of: its rows of the main conversation, and how it reads in a list
+/// (`3. fix the tests`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnChoice {
+    pub items: Range<usize>,
+    pub label: String,
+}
+
+/// The session's turns (each from a prompt typed to the next), to choose one.
+pub fn turn_choices(ws: &Workspace, session: &Session) -> Vec<TurnChoice> {
+    let thread = &session.thread;
+    let starts = super::to_markdown::turn_starts(session);
+    starts
+        .iter()
+        .enumerate()
+        .map(|(n, &first)| {
+            let end = starts.get(n + 1).map_or(thread.items.len(), |&next| next as usize);
+            let prompt = thread.items[first as usize..end]
+                .iter()
+                .find(|it| it.is_typed_prompt())
+                .and_then(|it| super::search::search_text(ws, it, super::search::Scope::Everything))
+                .map(|t| {
+                    let line = t.split_whitespace().collect::<Vec<_>>().join(" ");
+                    match line.char_indices().nth(60) {
+                        Some((cut, _)) => format!("{}…", &line[..cut]),
+                        None => line,
+                    }
+                })
+                .unwrap_or_else(|| "before the first prompt".into());
+            TurnChoice { items: first as usize..end, label: format!("{}. {prompt}", n + 1) }
+        })
+        .collect()
+}
+
 fn finish(path: String, track: Track) -> FileChange {
     let partial = track.first.is_none() || track.lost || track.now.is_none();
     let rows = match (&track.first, &track.now, partial) {

@@ -6,12 +6,16 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use super::content::numbered;
 use super::navigation::reveal;
 use super::state::{use_viewer, Viewer};
+use super::tools::diff_view;
 use crate::normalize::{ThreadRef, Workspace};
+use crate::present::changes::{changes, file_after, turn_choices, FileChange, TurnChoice};
 use crate::present::chart::{context_chart, tokens_short, LineChart};
 use crate::present::cost::{dollars_label, session_cost, Total, PRICES_CHECKED, PRICES_SOURCE};
 use crate::present::format::{duration, thousands};
+use crate::present::highlight::language_of_path;
 use crate::present::link::{agent_link, resolve};
 use crate::present::overview::{context, tools, Context};
 
@@ -101,6 +105,10 @@ pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
                 <h3 id="cctv-context">"Context"</h3>
                 {context_view(&context, go)}
             </section>
+            <section aria-labelledby="cctv-changes">
+                <h3 id="cctv-changes">"Files changed"</h3>
+                {files_changed(ws.clone(), session)}
+            </section>
             <section aria-labelledby="cctv-tools">
                 <h3 id="cctv-tools">"Tools"</h3>
                 <div class="cctv-overview__wide"><table class="cctv-overview__table">
@@ -123,6 +131,108 @@ pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
         </div>
     }
     .into_any()
+}
+
+/// Every file the session changed, each with its net diff, for the whole session or one turn;
+/// and each file as it was after any turn.
+fn files_changed(ws: Arc<Workspace>, session: usize) -> AnyView {
+    let Some(s) = ws.sessions.get(session) else { return ().into_any() };
+    let turns = turn_choices(&ws, s);
+    // None: the whole session; else an index into `turns`.
+    let chosen = RwSignal::new(None::<usize>);
+    let labels: Vec<String> = turns.iter().map(|t| t.label.clone()).collect();
+    let list = {
+        let (ws, turns) = (ws.clone(), turns.clone());
+        move || {
+            let Some(s) = ws.sessions.get(session) else { return ().into_any() };
+            let range = chosen.get().and_then(|i| turns.get(i)).map(|t| t.items.clone());
+            let files = changes(&ws, s, range);
+            if files.is_empty() {
+                return view! { <p class="cctv-muted">"No file was changed here."</p> }.into_any();
+            }
+            let (added, removed) = files.iter().fold((0, 0), |(a, r), f| (a + f.added, r + f.removed));
+            let summary = format!("{} files · +{added} −{removed}", files.len());
+            let after_turns = turns.clone();
+            view! {
+                <p class="cctv-muted">{summary}</p>
+                {files.into_iter().map(|f| file_view(ws.clone(), session, f, after_turns.clone())).collect_view()}
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <label class="cctv-overview__turn">
+            "Changes of "
+            <select on:change=move |e| chosen.set(event_target_value(&e).parse().ok())>
+                <option value="">"the whole session"</option>
+                {labels.into_iter().enumerate().map(|(i, label)| view! { <option value=i.to_string()>{format!("turn {label}")}</option> }).collect_view()}
+            </select>
+        </label>
+        {list}
+    }
+    .into_any()
+}
+
+/// One changed file: its path and counts, then (opened) its diff, and the file as it was after
+/// a turn the reader picks.
+fn file_view(ws: Arc<Workspace>, session: usize, f: FileChange, turns: Vec<TurnChoice>) -> impl IntoView {
+    let viewer = use_viewer();
+    let language = language_of_path(&f.path);
+    let note = match (f.by_shell, f.partial, f.outside, f.created) {
+        (true, ..) => Some("Written by a shell command: cctv cannot show how."),
+        (_, true, ..) => Some(
+            "Partial: cctv does not know this file as it was before (it was changed without being read whole first), so these are its changes one by one.",
+        ),
+        (_, _, true, _) => Some(
+            "Also changed by something other than this session's edits (a command, a person): the diff holds those changes too.",
+        ),
+        (_, _, _, true) => Some("Created by the session."),
+        _ => None,
+    };
+    let first_call = f.calls.first().copied();
+    let labels: Vec<String> = turns.iter().map(|t| t.label.clone()).collect();
+    let (path, after) = (f.path.clone(), RwSignal::new(None::<usize>));
+    // Built when a turn is picked: the replay up to its end.
+    let content = move || {
+        let turn = turns.get(after.get()?)?;
+        let s = ws.sessions.get(session)?;
+        Some(match file_after(&ws, s, &path, turn.items.end.saturating_sub(1)) {
+            Some(text) => numbered(&text, 1, language_of_path(&path).as_deref()),
+            None => {
+                view! { <p class="cctv-muted">"cctv does not know the file as it was then."</p> }.into_any()
+            }
+        })
+    };
+    let rows = f.rows.clone();
+    view! {
+        <details class="cctv-overview__file">
+            <summary>
+                <bdi class="cctv-overview__path">{f.path.clone()}</bdi>
+                " "
+                <span class="cctv-overview__added">{format!("+{}", f.added)}</span>
+                " "
+                <span class="cctv-overview__removed">{format!("−{}", f.removed)}</span>
+                {format!(" · {} change{}", f.calls.len(), if f.calls.len() == 1 { "" } else { "s" })}
+            </summary>
+            {note.map(|n| view! { <p class="cctv-muted">{n}</p> })}
+            <p>
+                {first_call.map(|(thread, item)| view! { <button class="cctv-link" on:click=move |_| go_to(viewer, session, thread, item)>"its first change"</button> })}
+                " · "
+                <label>
+                    "the file after "
+                    <select on:change=move |e| after.set(event_target_value(&e).parse().ok())>
+                        <option value="">"(pick a turn)"</option>
+                        {labels.into_iter().enumerate().map(|(i, label)| view! { <option value=i.to_string()>{format!("turn {label}")}</option> }).collect_view()}
+                    </select>
+                </label>
+            </p>
+            {move || match content() {
+                Some(file) => file,
+                None if rows.is_empty() => ().into_any(),
+                None => diff_view(rows.clone(), language.as_deref()),
+            }}
+        </details>
+    }
 }
 
 /// The context chart, with a table of the same figures for screen readers.

@@ -62,6 +62,10 @@ fn panel(ws: Arc<Workspace>, session: usize, chosen: RwSignal<Option<Tab>>) -> A
                 {tab_button(Tab::Contents, "Contents")}
                 {tab_button(Tab::Session, "Session")}
                 {tab_button(Tab::Share, "Share")}
+                <button class="cctv-button cctv-side__close" on:click=move |_| {
+                    viewer.side_open.set(false);
+                    viewer.overview.set(true);
+                }>"Overview"</button>
                 <button class="cctv-button cctv-side__close" on:click=move |_| viewer.side_open.set(false)>"Close"</button>
             </div>
             <div role="tabpanel" hidden=move || tab.get() != Some(Tab::Contents)>{contents_view(ws.clone(), session, entries, scrolled)}</div>

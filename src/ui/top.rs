@@ -170,8 +170,9 @@ pub fn TopBar() -> impl IntoView {
                 <button class="cctv-button cctv-top__phone" aria-expanded=move || options_open.get().to_string() on:click=move |_| options_open.update(|o| *o = !*o)>
                     "Options"
                 </button>
+                // On a phone it is in the side panel, so that the bar stays one row.
                 <button
-                    class="cctv-button"
+                    class="cctv-button cctv-top__wide"
                     title="what the session cost, how its context filled, what each tool did"
                     aria-pressed=move || viewer.overview.get().to_string()
                     on:click=move |_| viewer.overview.update(|o| *o = !*o)

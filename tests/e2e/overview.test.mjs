@@ -56,3 +56,24 @@ test("a real session's overview has its cost, a point per response, and leads to
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("the files a real session changed: a net diff each, a turn's own changes, and a file as it was after a turn", async () => {
+  const { page, context, errors } = await overviewOf(PLANETFALL);
+  const files = page.locator(".cctv-overview__file");
+  await files.first().waitFor();
+  assert.equal(await files.count(), 6);
+  const drone = files.filter({ has: page.locator("summary", { hasText: "src/droneBayView.js" }) });
+  assert.match(await drone.locator("summary").textContent(), /\+\d+ −\d+ · 36 changes/);
+  await drone.locator("summary").click();
+  assert.ok(await drone.locator(".cctv-diff__added").count() > 100, "its net diff");
+  assert.match(await drone.textContent(), /Also changed by something other than this session/);
+  // The file as it was after the first turn that changed it: its whole text, numbered.
+  await drone.locator("select").selectOption({ index: 3 });
+  await drone.locator(".cctv-copyable").waitFor();
+  // One turn: only what it changed.
+  await page.locator(".cctv-overview__turn select").selectOption({ index: 3 });
+  await page.waitForFunction(() => document.querySelectorAll(".cctv-overview__file").length < 6);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+

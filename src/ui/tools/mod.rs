@@ -25,6 +25,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+pub use edit::diff_view;
 pub use todo::todo_list;
 
 use super::content::result_content;
