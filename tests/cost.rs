@@ -85,3 +85,18 @@ fn a_session_of_a_model_the_table_does_not_have_is_unpriced_not_free() {
     assert_eq!((cost.total.responses, cost.total.unpriced, cost.total.dollars), (1, 1, 0.0));
     assert_eq!(cost.responses[0].dollars, None);
 }
+
+#[test]
+fn the_turns_add_up_to_the_session() {
+    let ws = normalize(common::folder("moredip__session-share/samples/claude-code-projects"));
+    let s = &ws.sessions[0];
+    let turns: Vec<_> = cctv::present::changes::turn_choices(&ws, s).into_iter().map(|t| t.items).collect();
+    let per_turn = cctv::present::cost::turn_costs(&ws, s, &turns);
+    let cost = session_cost(&ws, s);
+    assert_eq!(per_turn.iter().map(|t| t.responses).sum::<u64>(), cost.total.responses);
+    let dollars: f64 = per_turn.iter().map(|t| t.dollars).sum();
+    assert!((dollars - cost.total.dollars).abs() < 1e-9, "{dollars} vs {}", cost.total.dollars);
+    // The first turn spawned the three curry poems' agents: their responses are its.
+    assert!(per_turn[0].responses >= 6, "{:?}", per_turn[0]);
+}
+

@@ -3,8 +3,10 @@
 //! is one line, a few ticks and marks, and its points must be links to rows, which a crate's
 //! rendered SVG would not make.
 
-use super::format::thousands;
+use super::format::{duration, thousands};
 use super::overview::Context;
+use super::timeline::Timeline;
+use crate::normalize::ThreadRef;
 
 /// A point of a line chart, with what it says on hover and the row it opens.
 #[derive(Clone, Debug, PartialEq)]
@@ -110,6 +112,82 @@ pub fn context_chart(context: &Context) -> LineChart {
         limit,
         marks,
     }
+}
+
+/// A bar of the time line: a call, where it is drawn, what it says, the row it opens.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub label: String,
+    pub failed: bool,
+    pub thread: ThreadRef,
+    pub item: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimelineChart {
+    pub width: f64,
+    pub height: f64,
+    /// Each lane: its top, its height, its name.
+    pub lanes: Vec<(f64, f64, String)>,
+    pub bars: Vec<Bar>,
+    /// Each cut: where, and how long the line skips (`2 h 14 min`).
+    pub cuts: Vec<(f64, String)>,
+    /// The prompts: where, and their row.
+    pub prompts: Vec<(f64, u32)>,
+    /// Where each active stretch begins: (x, the instant), for a clock label.
+    pub starts: Vec<(f64, i64)>,
+}
+
+/// The height of a row of bars, and of a lane's title.
+pub const BAR_ROW: f64 = 14.0;
+const LANE_TITLE: f64 = 16.0;
+const CUT: f64 = 28.0;
+/// The width the activity takes at zoom 1.
+const ACTIVE_WIDTH: f64 = 1000.0;
+
+/// The time line drawn `zoom` times wider than the width it fits at 1.
+pub fn timeline_chart(timeline: &Timeline, zoom: f64) -> TimelineChart {
+    let px_per_ms = ACTIVE_WIDTH * zoom.max(0.1) / timeline.active_ms().max(1) as f64;
+    let left = 8.0;
+    let x = |ms: i64| round(left + timeline.x(ms, px_per_ms, CUT));
+    let mut lanes = Vec::new();
+    let mut tops = Vec::new();
+    let mut y = 22.0;
+    for lane in &timeline.lanes {
+        let height = LANE_TITLE + lane.rows as f64 * BAR_ROW + 6.0;
+        lanes.push((y, height, lane.label.clone()));
+        tops.push(y + LANE_TITLE);
+        y += height;
+    }
+    let bars = timeline
+        .spans
+        .iter()
+        .map(|s| {
+            let start = x(s.start);
+            Bar {
+                x: start,
+                y: tops[s.lane] + s.row as f64 * BAR_ROW,
+                // A call of a few milliseconds is still something to point at.
+                width: (x(s.end) - start).max(3.0),
+                label: s.label.clone(),
+                failed: s.failed,
+                thread: s.thread,
+                item: s.item,
+            }
+        })
+        .collect();
+    let cuts = timeline
+        .idle()
+        .iter()
+        .map(|idle| (round(x(idle.start) + CUT / 2.0), duration((idle.end - idle.start) as f64)))
+        .collect();
+    let prompts = timeline.prompts.iter().map(|&(ms, item)| (x(ms), item)).collect();
+    let starts = timeline.pieces.iter().map(|&(start, _)| (x(start), start)).collect();
+    let width = round(x(timeline.pieces.last().map_or(0, |p| p.1)) + 16.0);
+    TimelineChart { width, height: y + 4.0, lanes, bars, cuts, prompts, starts }
 }
 
 fn round(v: f64) -> f64 {

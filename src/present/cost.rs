@@ -8,6 +8,7 @@
 //! answer was still streaming, so its output tokens (and cost) are too low.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 use serde::Serialize;
 
@@ -272,6 +273,34 @@ fn response(ws: &Workspace, turn: &Turn, wrote: usize) -> Response {
     // written before it was done.
     let partial = turn.usage.output_tokens <= 2 && wrote > 16;
     Response { usage: Tokens::of(&turn.usage), dollars, partial, model }
+}
+
+/// What each turn of `session` cost (`turns` are its turns, from [`super::changes::turn_choices`]):
+/// the responses of its rows and of the sub-agents its calls spawned.
+pub fn turn_costs(ws: &Workspace, session: &Session, turns: &[Range<usize>]) -> Vec<Total> {
+    let thread = &session.thread;
+    let main = responses(ws, thread);
+    let agents: Vec<Total> = session_cost(ws, session).agents;
+    turns
+        .iter()
+        .map(|range| {
+            let mut total = Total::default();
+            let mut seen = std::collections::BTreeSet::new();
+            for item in thread.items.get(range.clone()).unwrap_or_default() {
+                if let Some(t) = item.turn.filter(|t| seen.insert(*t)) {
+                    if let Some(r) = main.get(t as usize).filter(|r| r.model != "<synthetic>") {
+                        total.add(r);
+                    }
+                }
+                if let ItemKind::ToolCall(call) = &item.kind {
+                    for agent in call.agents.iter().filter_map(|&a| agents.get(a as usize)) {
+                        total.add_total(agent);
+                    }
+                }
+            }
+            total
+        })
+        .collect()
 }
 
 /// What `session` cost, with its sub-agents.

@@ -33,6 +33,7 @@ pub mod rows;
 pub mod search;
 pub mod session;
 pub mod share;
+pub mod timeline;
 pub mod to_html;
 pub mod to_markdown;
 pub mod tools;

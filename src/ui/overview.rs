@@ -13,11 +13,14 @@ use super::tools::diff_view;
 use crate::normalize::{ThreadRef, Workspace};
 use crate::present::changes::{changes, file_after, turn_choices, FileChange, TurnChoice};
 use crate::present::chart::{context_chart, tokens_short, LineChart};
-use crate::present::cost::{dollars_label, session_cost, Total, PRICES_CHECKED, PRICES_SOURCE};
+use crate::present::cost::{dollars_label, session_cost, turn_costs, Total, PRICES_CHECKED, PRICES_SOURCE};
 use crate::present::format::{duration, thousands};
 use crate::present::highlight::language_of_path;
 use crate::present::link::{agent_link, resolve};
 use crate::present::overview::{context, tools, Context};
+
+/// A sub-agent's line of the cost: its name, its total, and where its conversation is.
+type AgentRow = (String, Total, Option<(ThreadRef, u32)>);
 
 /// The overview of session `session` of `ws`.
 pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
@@ -27,7 +30,7 @@ pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
     let context = context(&ws, s);
     let tools = tools(&ws, s);
     let go = move |thread: ThreadRef, item: u32| go_to(viewer, session, thread, item);
-    let agents: Vec<(String, Total, Option<(ThreadRef, u32)>)> = s
+    let agents: Vec<AgentRow> = s
         .agents
         .iter()
         .enumerate()
@@ -100,6 +103,7 @@ pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
                         </tbody>
                     </table></div>
                 })}
+                {per_turn(&ws, session)}
             </section>
             <section aria-labelledby="cctv-context">
                 <h3 id="cctv-context">"Context"</h3>
@@ -131,6 +135,39 @@ pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
         </div>
     }
     .into_any()
+}
+
+/// What each turn cost, folded: a long session has hundreds.
+fn per_turn(ws: &Workspace, session: usize) -> Option<AnyView> {
+    let s = ws.sessions.get(session)?;
+    let turns = turn_choices(ws, s);
+    let ranges: Vec<_> = turns.iter().map(|t| t.items.clone()).collect();
+    let costs = turn_costs(ws, s, &ranges);
+    let viewer = use_viewer();
+    Some(
+        view! {
+            <details class="cctv-overview__turns">
+                <summary>{format!("Cost per turn ({})", turns.len())}</summary>
+                <div class="cctv-overview__wide"><table class="cctv-overview__table">
+                    <thead><tr><th scope="col">"Turn"</th><th scope="col">"Responses"</th><th scope="col">"Tokens"</th><th scope="col">"Cost"</th></tr></thead>
+                    <tbody>
+                        {turns.into_iter().zip(costs).map(|(turn, t)| {
+                            let first = turn.items.start as u32;
+                            view! {
+                                <tr>
+                                    <th scope="row"><button class="cctv-link" on:click=move |_| go_to(viewer, session, ThreadRef::Main, first)><bdi>{turn.label}</bdi></button></th>
+                                    <td>{thousands(t.responses)}</td>
+                                    <td>{thousands(t.tokens.total())}</td>
+                                    <td>{dollars_label(t.dollars)}</td>
+                                </tr>
+                            }
+                        }).collect_view()}
+                    </tbody>
+                </table></div>
+            </details>
+        }
+        .into_any(),
+    )
 }
 
 /// Every file the session changed, each with its net diff, for the whole session or one turn;

@@ -1,0 +1,165 @@
+//! The session on a time line: each tool call a bar from its call to its result, calls that ran
+//! at once side by side, each sub-agent a lane of its own under the main conversation's, the
+//! prompts as ticks. Long idle stretches (waiting for the person, a night) are cut out and
+//! labelled, so the work fills the width.
+
+use super::calls::{call_view, CallView};
+use super::format::duration;
+use super::when::item_millis;
+use crate::normalize::time::parse_millis;
+use crate::normalize::{ItemKind, Session, Thread, ThreadRef, Workspace};
+
+/// A call from its start to its result, on a lane.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Span {
+    pub start: i64,
+    pub end: i64,
+    pub lane: usize,
+    /// Its row in the lane: calls that overlap are on different rows.
+    pub row: usize,
+    pub label: String,
+    pub failed: bool,
+    pub thread: ThreadRef,
+    pub item: u32,
+}
+
+/// A lane: the main conversation, or a sub-agent's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lane {
+    pub label: String,
+    pub thread: ThreadRef,
+    pub rows: usize,
+}
+
+/// A stretch with nothing running, cut out of the line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Idle {
+    pub start: i64,
+    pub end: i64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Timeline {
+    pub lanes: Vec<Lane>,
+    pub spans: Vec<Span>,
+    /// The prompts typed: (time, row in the main conversation).
+    pub prompts: Vec<(i64, u32)>,
+    /// Active stretches, in order; between two of them the line is cut.
+    pub pieces: Vec<(i64, i64)>,
+}
+
+/// A pause longer than this is cut out of the line.
+pub const IDLE_MS: i64 = 5 * 60 * 1000;
+
+/// The time line of `session`.
+pub fn timeline(ws: &Workspace, session: &Session) -> Timeline {
+    let mut out = Timeline::default();
+    add_lane(ws, &mut out, "Main conversation".into(), ThreadRef::Main, &session.thread);
+    for (i, agent) in session.agents.iter().enumerate() {
+        let label = agent.description.clone().or(agent.agent_type.clone()).unwrap_or_else(|| format!("sub-agent {}", i + 1));
+        add_lane(ws, &mut out, label, ThreadRef::Agent(i as u32), &agent.thread);
+    }
+    for (index, item) in session.thread.items.iter().enumerate() {
+        if item.is_typed_prompt() {
+            if let Some(ms) = item_millis(ws, item) {
+                out.prompts.push((ms, index as u32));
+            }
+        }
+    }
+    // The active stretches: every span and prompt, merged where less than IDLE_MS apart.
+    let mut moments: Vec<(i64, i64)> = out.spans.iter().map(|s| (s.start, s.end)).collect();
+    moments.extend(out.prompts.iter().map(|&(ms, _)| (ms, ms)));
+    for (_, thread) in session.threads() {
+        moments.extend(thread.items.iter().filter_map(|it| item_millis(ws, it)).map(|ms| (ms, ms)));
+    }
+    moments.sort_unstable();
+    for (start, end) in moments {
+        match out.pieces.last_mut() {
+            Some(last) if start <= last.1.saturating_add(IDLE_MS) => last.1 = last.1.max(end),
+            _ => out.pieces.push((start, end)),
+        }
+    }
+    out
+}
+
+fn add_lane(ws: &Workspace, out: &mut Timeline, label: String, thread_ref: ThreadRef, thread: &Thread) {
+    let lane = out.lanes.len();
+    let mut spans: Vec<Span> = Vec::new();
+    for (index, item) in thread.items.iter().enumerate() {
+        let ItemKind::ToolCall(call) = &item.kind else { continue };
+        let Some(start) = item_millis(ws, item) else { continue };
+        let end = call
+            .result
+            .and_then(|r| ws.entry(r.line)?.envelope.timestamp.map(|t| (r, t)))
+            .and_then(|(r, t)| parse_millis(t.key(ws.src(r.line))))
+            .unwrap_or(start)
+            .max(start);
+        let view = call_view(ws, item, call);
+        spans.push(Span {
+            start,
+            end,
+            lane,
+            row: 0,
+            label: label_of(&view, end - start),
+            failed: call.result.is_some_and(|r| r.failed()),
+            thread: thread_ref,
+            item: index as u32,
+        });
+    }
+    // Rows: each call on the first row free at its start.
+    spans.sort_by_key(|s| (s.start, s.end));
+    let mut ends: Vec<i64> = Vec::new();
+    for span in &mut spans {
+        span.row = match ends.iter().position(|&end| end <= span.start) {
+            Some(row) => row,
+            None => {
+                ends.push(i64::MIN);
+                ends.len() - 1
+            }
+        };
+        // A call of no length still takes its instant.
+        ends[span.row] = span.end.max(span.start + 1);
+    }
+    out.lanes.push(Lane { label, thread: thread_ref, rows: ends.len().max(1) });
+    out.spans.extend(spans);
+}
+
+/// `Bash · npm test · 3.6s`: the tool, what it was given, how long it took.
+fn label_of(call: &CallView, ms: i64) -> String {
+    let key = ["command", "file_path", "pattern", "description", "url", "query", "path", "prompt"]
+        .iter()
+        .find_map(|k| call.text(k))
+        .map(|t| {
+            let line = t.split_whitespace().collect::<Vec<_>>().join(" ");
+            match line.char_indices().nth(80) {
+                Some((cut, _)) => format!(" · {}…", &line[..cut]),
+                None => format!(" · {line}"),
+            }
+        })
+        .unwrap_or_default();
+    format!("{}{key} · {}", call.name, duration(ms as f64))
+}
+
+impl Timeline {
+    /// Milliseconds of activity on the line (the pieces, without the cut-out stretches).
+    pub fn active_ms(&self) -> i64 {
+        self.pieces.iter().map(|(s, e)| e - s).sum()
+    }
+
+    /// Where `ms` is on a line `px_per_ms` wide per millisecond, with `gap` pixels for each cut.
+    pub fn x(&self, ms: i64, px_per_ms: f64, gap: f64) -> f64 {
+        let mut x = 0.0;
+        for (i, &(start, end)) in self.pieces.iter().enumerate() {
+            if ms <= end || i + 1 == self.pieces.len() {
+                return x + (ms.clamp(start, end) - start) as f64 * px_per_ms;
+            }
+            x += (end - start) as f64 * px_per_ms + gap;
+        }
+        x
+    }
+
+    /// The stretches cut out, between the pieces.
+    pub fn idle(&self) -> Vec<Idle> {
+        self.pieces.windows(2).map(|w| Idle { start: w[0].1, end: w[1].0 }).collect()
+    }
+}
