@@ -99,4 +99,3 @@ fn the_turns_add_up_to_the_session() {
     // The first turn spawned the three curry poems' agents: their responses are its.
     assert!(per_turn[0].responses >= 6, "{:?}", per_turn[0]);
 }
-

@@ -148,6 +148,20 @@ const CUT: f64 = 28.0;
 /// The width the activity takes at zoom 1.
 const ACTIVE_WIDTH: f64 = 1000.0;
 
+/// Room a label on the line takes: one closer to the last one kept is left out.
+const LABEL_SPACE: f64 = 72.0;
+
+/// The labels of `labels` (by x, in order) at least `space` apart.
+fn spaced<T>(labels: impl Iterator<Item = (f64, T)>, space: f64) -> Vec<(f64, T)> {
+    let mut out: Vec<(f64, T)> = Vec::new();
+    for (x, label) in labels {
+        if out.last().is_none_or(|(last, _)| x >= last + space) {
+            out.push((x, label));
+        }
+    }
+    out
+}
+
 /// The time line drawn `zoom` times wider than the width it fits at 1.
 pub fn timeline_chart(timeline: &Timeline, zoom: f64) -> TimelineChart {
     let px_per_ms = ACTIVE_WIDTH * zoom.max(0.1) / timeline.active_ms().max(1) as f64;
@@ -179,13 +193,15 @@ pub fn timeline_chart(timeline: &Timeline, zoom: f64) -> TimelineChart {
             }
         })
         .collect();
-    let cuts = timeline
-        .idle()
-        .iter()
-        .map(|idle| (round(x(idle.start) + CUT / 2.0), duration((idle.end - idle.start) as f64)))
-        .collect();
+    let cuts = spaced(
+        timeline
+            .idle()
+            .iter()
+            .map(|idle| (round(x(idle.start) + CUT / 2.0), duration((idle.end - idle.start) as f64))),
+        LABEL_SPACE,
+    );
     let prompts = timeline.prompts.iter().map(|&(ms, item)| (x(ms), item)).collect();
-    let starts = timeline.pieces.iter().map(|&(start, _)| (x(start), start)).collect();
+    let starts = spaced(timeline.pieces.iter().map(|&(start, _)| (x(start), start)), LABEL_SPACE);
     let width = round(x(timeline.pieces.last().map_or(0, |p| p.1)) + 16.0);
     TimelineChart { width, height: y + 4.0, lanes, bars, cuts, prompts, starts }
 }

@@ -56,7 +56,11 @@ pub fn timeline(ws: &Workspace, session: &Session) -> Timeline {
     let mut out = Timeline::default();
     add_lane(ws, &mut out, "Main conversation".into(), ThreadRef::Main, &session.thread);
     for (i, agent) in session.agents.iter().enumerate() {
-        let label = agent.description.clone().or(agent.agent_type.clone()).unwrap_or_else(|| format!("sub-agent {}", i + 1));
+        let label = agent
+            .description
+            .clone()
+            .or(agent.agent_type.clone())
+            .unwrap_or_else(|| format!("sub-agent {}", i + 1));
         add_lane(ws, &mut out, label, ThreadRef::Agent(i as u32), &agent.thread);
     }
     for (index, item) in session.thread.items.iter().enumerate() {

@@ -7,17 +7,20 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use super::content::numbered;
+use super::item::reader_zone;
 use super::navigation::reveal;
 use super::state::{use_viewer, Viewer};
 use super::tools::diff_view;
 use crate::normalize::{ThreadRef, Workspace};
 use crate::present::changes::{changes, file_after, turn_choices, FileChange, TurnChoice};
-use crate::present::chart::{context_chart, tokens_short, LineChart};
+use crate::present::chart::{context_chart, timeline_chart, tokens_short, LineChart, BAR_ROW};
 use crate::present::cost::{dollars_label, session_cost, turn_costs, Total, PRICES_CHECKED, PRICES_SOURCE};
 use crate::present::format::{duration, thousands};
 use crate::present::highlight::language_of_path;
 use crate::present::link::{agent_link, resolve};
 use crate::present::overview::{context, tools, Context};
+use crate::present::timeline::timeline;
+use crate::present::when;
 
 /// A sub-agent's line of the cost: its name, its total, and where its conversation is.
 type AgentRow = (String, Total, Option<(ThreadRef, u32)>);
@@ -108,6 +111,10 @@ pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
             <section aria-labelledby="cctv-context">
                 <h3 id="cctv-context">"Context"</h3>
                 {context_view(&context, go)}
+            </section>
+            <section aria-labelledby="cctv-timeline">
+                <h3 id="cctv-timeline">"Timeline"</h3>
+                {timeline_view(&ws, session)}
             </section>
             <section aria-labelledby="cctv-changes">
                 <h3 id="cctv-changes">"Files changed"</h3>
@@ -295,6 +302,79 @@ fn context_view(context: &Context, go: impl Fn(ThreadRef, u32) + Copy + 'static)
             <thead><tr><th scope="col">"Response"</th><th scope="col">"Tokens of context"</th></tr></thead>
             <tbody>{rows.into_iter().map(|(n, tokens)| view! { <tr><td>{n}</td><td>{thousands(tokens)}</td></tr> }).collect_view()}</tbody>
         </table>
+    }
+    .into_any()
+}
+
+/// The time line, zoomable: a lane per conversation, a bar per call, the prompts as ticks and
+/// the idle stretches cut out. The tools table below says the same in figures.
+fn timeline_view(ws: &Workspace, session: usize) -> AnyView {
+    let Some(s) = ws.sessions.get(session) else { return ().into_any() };
+    let line = Arc::new(timeline(ws, s));
+    if line.spans.is_empty() {
+        return view! { <p class="cctv-muted">"No tool call in this session says when it ran."</p> }
+            .into_any();
+    }
+    let viewer = use_viewer();
+    let zoom = RwSignal::new(1.0f64);
+    let zone = reader_zone();
+    let summary = format!(
+        "{} calls in {} lane{}; {} of activity{}.",
+        line.spans.len(),
+        line.lanes.len(),
+        if line.lanes.len() == 1 { "" } else { "s" },
+        duration(line.active_ms() as f64),
+        match line.idle().len() {
+            0 => String::new(),
+            n => format!(", {n} idle stretch{} cut out", if n == 1 { "" } else { "es" }),
+        }
+    );
+    let chart = move || {
+        let chart = timeline_chart(&line, zoom.get());
+        let go = move |thread, item| go_to(viewer, session, thread, item);
+        view! {
+            <svg class="cctv-timeline" width=chart.width height=chart.height viewBox=format!("0 0 {} {}", chart.width, chart.height) aria-hidden="true">
+                {chart.lanes.iter().enumerate().map(|(i, (y, h, label))| view! {
+                    <rect class=if i % 2 == 0 { "cctv-timeline__lane" } else { "cctv-timeline__lane cctv-timeline__lane--odd" } x="0" y=*y width=chart.width height=*h />
+                    <text class="cctv-timeline__name" x="8" y=y + 12.0>{label.clone()}</text>
+                }).collect_view()}
+                {chart.starts.iter().map(|&(x, ms)| view! {
+                    <text class="cctv-timeline__clock" x=x y="12">{when::clock(ms, &zone)}</text>
+                }).collect_view()}
+                {chart.cuts.iter().map(|(x, label)| view! {
+                    <line class="cctv-timeline__cut" x1=*x x2=*x y1="16" y2=chart.height />
+                    <text class="cctv-timeline__clock" x=*x y=chart.height - 2.0 text-anchor="middle">{label.clone()}</text>
+                }).collect_view()}
+                {chart.prompts.iter().map(|&(x, item)| view! {
+                    <g class="cctv-timeline__prompt" on:click=move |_| go(ThreadRef::Main, item)>
+                        <title>"a prompt"</title>
+                        <path d=format!("M{} 16 l-4 -6 h8 z", x) />
+                        <line x1=x x2=x y1="16" y2=chart.lanes.first().map_or(40.0, |(y, h, _)| y + h) />
+                    </g>
+                }).collect_view()}
+                {chart.bars.into_iter().map(|b| {
+                    let (thread, item) = (b.thread, b.item);
+                    view! {
+                        <rect
+                            class=if b.failed { "cctv-timeline__bar cctv-timeline__bar--failed" } else { "cctv-timeline__bar" }
+                            x=b.x y=b.y width=b.width height=BAR_ROW - 3.0 rx="2"
+                            on:click=move |_| go(thread, item)
+                        >
+                            <title>{b.label}</title>
+                        </rect>
+                    }
+                }).collect_view()}
+            </svg>
+        }
+    };
+    view! {
+        <p class="cctv-muted">{summary}</p>
+        <div class="cctv-overview__zoom" role="group" aria-label="zoom the timeline">
+            <button class="cctv-button" aria-label="zoom out" on:click=move |_| zoom.update(|z| *z = (*z / 2.0).max(0.25))>"−"</button>
+            <button class="cctv-button" aria-label="fit" on:click=move |_| zoom.set(1.0)>"fit"</button>
+            <button class="cctv-button" aria-label="zoom in" on:click=move |_| zoom.update(|z| *z = (*z * 2.0).min(64.0))>"+"</button>
+        </div>
+        <div class="cctv-overview__wide">{chart}</div>
     }
     .into_any()
 }

@@ -77,3 +77,23 @@ test("the files a real session changed: a net diff each, a turn's own changes, a
   await context.close();
 });
 
+test("the timeline draws a bar per call, zooms, and a bar opens its call", async () => {
+  const { page, context, errors } = await overviewOf(PLANETFALL);
+  const svg = page.locator(".cctv-timeline");
+  await svg.waitFor();
+  // tests/timeline.rs: 167 calls with both times known, one lane.
+  assert.equal(await page.locator(".cctv-timeline__bar").count(), 167);
+  const width = async () => Number(await svg.getAttribute("width"));
+  const before = await width();
+  await page.click("button[aria-label='zoom in']");
+  await page.waitForFunction((w) => Number(document.querySelector(".cctv-timeline").getAttribute("width")) > w * 1.5, before);
+  const bar = page.locator(".cctv-timeline__bar").nth(40);
+  const label = await bar.locator("title").textContent();
+  await bar.click({ force: true });
+  await page.locator(".cctv-overview").waitFor({ state: "detached" });
+  const tool = label.split(" · ")[0];
+  await page.locator(".cctv-item--target .cctv-tool__name", { hasText: new RegExp(`^${tool}$`) }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+

@@ -84,6 +84,17 @@ for (const [name, viewport, scheme] of [
   await page.screenshot({ path: join(out, "share-light.png") });
   await context.close();
 }
+// The overview of a real 2.1 session: its cost, context, timeline; light and dark.
+for (const scheme of ["light", "dark"]) {
+  const { page, context } = await open(chrome, server.url, { colorScheme: scheme, viewport: { width: 1280, height: 1250 } });
+  await drop(page, [{ path: join(FIXTURES, "blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl") }]);
+  await page.waitForFunction(() => !document.querySelector(".cctv-demo-note"));
+  await page.click("button:has-text('Overview')");
+  await page.locator(".cctv-timeline").waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(out, `overview-${scheme}.png`) });
+  await context.close();
+}
 // The list of every session: real projects folders from the fixtures, put together as one
 // ~/.claude/projects, one project open.
 {
