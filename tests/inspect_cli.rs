@@ -1,4 +1,5 @@
-//! `cctv-inspect` as a script in CI runs it: each session's cost and tools in its JSON, and a
+//! `cctv-inspect` as a script in CI runs it: each session's cost, tools and changed files in its
+//! JSON, and a
 //! session as Markdown with a planted secret masked.
 
 mod common;
@@ -30,6 +31,15 @@ fn the_json_says_what_each_session_cost_and_what_each_tool_did() {
     let tools = session["tools"].as_array().unwrap();
     let edit = tools.iter().find(|t| t["name"] == "Edit").unwrap();
     assert_eq!((edit["calls"].as_u64(), edit["errors"].as_u64()), (Some(71), Some(2)));
+    // tests/changes.rs checks this file's net diff against Claude Code's own patches.
+    let files = session["changedFiles"].as_array().unwrap();
+    let design =
+        files.iter().find(|f| f["path"].as_str().unwrap().ends_with("level2-drone-bay-design.md")).unwrap();
+    assert_eq!(
+        (design["added"].as_u64(), design["removed"].as_u64(), design["changes"].as_u64()),
+        (Some(6), Some(0), Some(7))
+    );
+    assert_eq!(design["partial"], false);
 }
 
 #[test]

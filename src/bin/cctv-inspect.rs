@@ -196,6 +196,7 @@ fn inspect(ws: &Workspace) -> Value {
                 "stats": session.stats,
                 "cost": cost(ws, session),
                 "tools": cctv::present::overview::tools(ws, session),
+                "changedFiles": changed_files(ws, session),
             })
         })
         .collect();
@@ -217,6 +218,26 @@ fn cost(ws: &Workspace, session: &normalize::Session) -> Value {
         "byModel": cost.by_model,
         "prices": { "source": PRICES_SOURCE, "checked": PRICES_CHECKED },
     })
+}
+
+/// Each file the session changed: its path, its net lines added and removed, and how sure that is.
+fn changed_files(ws: &Workspace, session: &normalize::Session) -> Value {
+    let files: Vec<Value> = cctv::present::changes::changes(ws, session, None)
+        .into_iter()
+        .map(|f| {
+            json!({
+                "path": f.path,
+                "added": f.added,
+                "removed": f.removed,
+                "changes": f.calls.len(),
+                "created": f.created,
+                "partial": f.partial,
+                "byShell": f.by_shell,
+                "changedOutside": f.outside,
+            })
+        })
+        .collect();
+    json!(files)
 }
 
 fn agent_index(session: &normalize::Session, agent: &normalize::Agent) -> usize {

@@ -3,6 +3,7 @@
 //! is one line, a few ticks and marks, and its points must be links to rows, which a crate's
 //! rendered SVG would not make.
 
+use super::cost::dollars_label;
 use super::format::{duration, thousands};
 use super::overview::Context;
 use super::timeline::Timeline;
@@ -74,7 +75,15 @@ pub fn context_chart(context: &Context) -> LineChart {
         .map(|(i, p)| Point {
             x: round(x_of(i as f64)),
             y: round(y_of(p.tokens)),
-            label: format!("response {}: {} tokens of context", i + 1, thousands(p.tokens)),
+            label: match p.dollars {
+                Some(d) => format!(
+                    "response {}: {} tokens of context · {}",
+                    i + 1,
+                    thousands(p.tokens),
+                    dollars_label(d)
+                ),
+                None => format!("response {}: {} tokens of context", i + 1, thousands(p.tokens)),
+            },
             item: p.item,
         })
         .collect();
@@ -217,7 +226,7 @@ mod tests {
 
     #[test]
     fn points_span_the_plot_and_a_compaction_sits_between_its_neighbours() {
-        let point = |tokens, item| ContextPoint { tokens, item, millis: None };
+        let point = |tokens, item| ContextPoint { tokens, item, millis: None, dollars: None };
         let context = Context {
             points: vec![point(50_000, 1), point(150_000, 4), point(20_000, 9)],
             compactions: vec![Compaction { after: 2, item: 7, micro: false }],

@@ -140,6 +140,19 @@ pub fn dollars_label(dollars: f64) -> String {
     }
 }
 
+/// The model a response names (`""` when it names none).
+pub fn model_of<'w>(ws: &'w Workspace, turn: &Turn) -> &'w str {
+    match (turn.model, turn.lines.first()) {
+        (Some(model), Some(&line)) => model.raw(ws.src(line)),
+        _ => "",
+    }
+}
+
+/// What a response cost, where its model is priced.
+pub fn turn_dollars(ws: &Workspace, turn: &Turn) -> Option<f64> {
+    prices(model_of(ws, turn), prompt_tokens(&turn.usage)).map(|p| dollars(&turn.usage, &p))
+}
+
 /// One API response.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -264,11 +277,8 @@ pub fn responses(ws: &Workspace, thread: &Thread) -> Vec<Response> {
 
 /// A response, from its usage; `wrote` is how much it wrote (see [`responses`]).
 fn response(ws: &Workspace, turn: &Turn, wrote: usize) -> Response {
-    let model = match (turn.model, turn.lines.first()) {
-        (Some(model), Some(&line)) => model.raw(ws.src(line)).to_owned(),
-        _ => String::new(),
-    };
-    let dollars = prices(&model, prompt_tokens(&turn.usage)).map(|p| dollars(&turn.usage, &p));
+    let model = model_of(ws, turn).to_owned();
+    let dollars = turn_dollars(ws, turn);
     // Two tokens are a word or two: a response that wrote more, or called a tool, had its usage
     // written before it was done.
     let partial = turn.usage.output_tokens <= 2 && wrote > 16;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::cost::prompt_tokens;
+use super::cost::{prompt_tokens, turn_dollars};
 use super::when::item_millis;
 use crate::model::{EntryKind, SystemSubtype};
 use crate::normalize::time::parse_millis;
@@ -21,6 +21,8 @@ pub struct ContextPoint {
     /// The first row of the response in the main conversation.
     pub item: u32,
     pub millis: Option<i64>,
+    /// What the response cost, where its model is priced.
+    pub dollars: Option<f64>,
 }
 
 /// Where the context was cut short.
@@ -79,10 +81,17 @@ pub fn context(ws: &Workspace, session: &Session) -> Context {
             continue;
         }
         seen[turn] = true;
-        let tokens = prompt_tokens(&thread.turns[turn].usage);
+        let response = &thread.turns[turn];
+        let tokens = prompt_tokens(&response.usage);
         // Claude Code's stand-in for a failed request has no usage: it was no request.
         if tokens > 0 {
-            out.points.push(ContextPoint { tokens, item: index as u32, millis: item_millis(ws, item) });
+            let dollars = turn_dollars(ws, response);
+            out.points.push(ContextPoint {
+                tokens,
+                item: index as u32,
+                millis: item_millis(ws, item),
+                dollars,
+            });
         }
     }
     let peak = out.points.iter().map(|p| p.tokens).max().unwrap_or(0);

@@ -26,6 +26,8 @@ test("the demo's overview shows its cost, context and tools", async () => {
   assert.match(await page.locator(".cctv-overview__figure").textContent(), /^\$\d/);
   assert.ok(await page.locator(".cctv-chart__point").count() >= 2);
   assert.ok(await page.locator(".cctv-overview section:last-child tbody tr").count() >= 3, "a row per tool");
+  assert.ok(await page.locator(".cctv-timeline__bar").count() >= 3, "the timeline");
+  await page.locator(".cctv-overview__file", { hasText: "src/main.rs" }).waitFor();
   await page.click("text=Back to the conversation");
   await page.locator(".cctv-overview").waitFor({ state: "detached" });
   assert.deepEqual(foreign(requests, web.server.url), []);
