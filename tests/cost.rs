@@ -91,8 +91,10 @@ fn the_turns_add_up_to_the_session() {
     let ws = normalize(common::folder("moredip__session-share/samples/claude-code-projects"));
     let s = &ws.sessions[0];
     let turns: Vec<_> = cctv::present::changes::turn_choices(&ws, s).into_iter().map(|t| t.items).collect();
-    let per_turn = cctv::present::cost::turn_costs(&ws, s, &turns);
     let cost = session_cost(&ws, s);
+    let per_turn = cctv::present::cost::turn_costs(&ws, s, &cost, &turns);
+    assert_eq!(per_turn.len(), turns.len() + 1, "and the sub-agents of no turn");
+    assert_eq!(per_turn.last().unwrap().responses, 0);
     assert_eq!(per_turn.iter().map(|t| t.responses).sum::<u64>(), cost.total.responses);
     let dollars: f64 = per_turn.iter().map(|t| t.dollars).sum();
     assert!((dollars - cost.total.dollars).abs() < 1e-9, "{dollars} vs {}", cost.total.dollars);

@@ -1,20 +1,21 @@
 //! What a session changed in files, like a pull request: each file it touched, with one diff from
 //! its first known content to its last.
 //!
-//! The calls are replayed in the order they ran (a sub-agent's right after the call that spawned
-//! it): a file's first content is what Claude Code kept of it before the first change
+//! The calls are replayed in the order of the conversation, a sub-agent's right after the call
+//! that spawned it (sub-agents that ran at once are replayed one after the other): a file's first content is what Claude Code kept of it before the first change
 //! (`originalFile`), the last Read of the whole file before any change, or nothing for a file a
 //! Write created; each Edit, MultiEdit and Write is then applied to it. Where the first content is not
 //! known, or an edit's old text is not where it should be, the file's diff is *partial*: the
 //! hunks of each change, as the calls stored them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
 
 use regex::Regex;
 
 use super::calls::{call_view, CallView};
 use super::diff::{self, Row};
+use super::format::squeeze;
 use crate::model::tool_result::{Hunk, ToolUseResult};
 use crate::normalize::{ItemKind, Session, Thread, ThreadRef, Workspace};
 
@@ -60,15 +61,21 @@ struct Track {
 }
 
 impl Track {
-    /// What the file was before a change, from what the change's call kept (`originalFile`).
+    /// What the file was before a change, from what the change's call kept (`originalFile`): the
+    /// truth, whatever the replay had made of it.
     fn before(&mut self, original: Option<&str>) {
-        if let (None, Some(text)) = (&self.now, original) {
-            if !self.changed {
-                self.first = Some(text.to_owned());
-            }
-            self.now = Some(text.to_owned());
-            self.lost = self.lost && self.changed;
+        let Some(text) = original else { return };
+        if self.now.as_deref() == Some(text) {
+            return;
         }
+        if !self.changed {
+            self.first = Some(text.to_owned());
+        } else if self.now.is_some() {
+            // Not what the session's own changes had left: something else changed it.
+            self.outside = true;
+        }
+        self.now = Some(text.to_owned());
+        self.lost = self.first.is_none();
     }
 
     /// Whether the file, as the replay has it, is what `hunks` (the patch Claude Code applied)
@@ -91,15 +98,27 @@ impl Track {
         self.outside |= !fits;
     }
 
-    /// `old` replaced by `new` (every occurrence with `all`); the file is lost track of if `old`
-    /// is not in it.
+    /// `old` replaced by `new` (every occurrence with `all`), as Claude Code's Edit does it: an
+    /// empty `old` writes a new (or empty) file, and deleting a text takes the line break after
+    /// it too. The file is lost track of if `old` is not in it.
     fn replace(&mut self, old: &str, new: &str, all: bool) {
+        let empty = self.now.as_deref().unwrap_or_default().is_empty();
+        if old.is_empty() && empty && (self.now.is_some() || !self.changed) {
+            self.now = Some(new.to_owned());
+            return;
+        }
         let Some(now) = &self.now else { return };
         if old.is_empty() || !now.contains(old) {
             self.now = None;
             self.lost = true;
             return;
         }
+        let with_break = format!("{old}\n");
+        let old = if new.is_empty() && !old.ends_with('\n') && now.contains(&with_break) {
+            &with_break
+        } else {
+            old
+        };
         self.now = Some(if all { now.replace(old, new) } else { now.replacen(old, new, 1) });
     }
 }
@@ -111,8 +130,7 @@ pub fn changes(ws: &Workspace, session: &Session, items: Option<Range<usize>>) -
     let mut files: BTreeMap<String, Track> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     let shell = shell_writes();
-    let mut replay =
-        Replay { ws, session, files: &mut files, order: &mut order, shell: &shell, counted: true };
+    let mut replay = Replay::new(ws, session, &mut files, &mut order, &shell);
     match items {
         None => replay.thread(ThreadRef::Main, &session.thread, 0..session.thread.items.len()),
         Some(range) => {
@@ -123,6 +141,7 @@ pub fn changes(ws: &Workspace, session: &Session, items: Option<Range<usize>>) -
                 *track = Track { first: track.now.clone(), now: track.now.clone(), ..Track::default() };
             }
             replay.order.clear();
+            replay.listed.clear();
             replay.counted = true;
             replay.thread(ThreadRef::Main, &session.thread, range);
         }
@@ -136,14 +155,14 @@ pub fn changes(ws: &Workspace, session: &Session, items: Option<Range<usize>>) -
         .collect()
 }
 
-/// A file as it was after row `item` of the main conversation (and all before it), if known.
-pub fn file_after(ws: &Workspace, session: &Session, path: &str, item: usize) -> Option<String> {
+/// A file as it was after the first `rows` rows of the main conversation (and what they ran),
+/// if known.
+pub fn file_after(ws: &Workspace, session: &Session, path: &str, rows: usize) -> Option<String> {
     let mut files: BTreeMap<String, Track> = BTreeMap::new();
     let mut order = Vec::new();
     let shell = shell_writes();
-    let mut replay =
-        Replay { ws, session, files: &mut files, order: &mut order, shell: &shell, counted: true };
-    replay.thread(ThreadRef::Main, &session.thread, 0..(item + 1).min(session.thread.items.len()));
+    let mut replay = Replay::new(ws, session, &mut files, &mut order, &shell);
+    replay.thread(ThreadRef::Main, &session.thread, 0..rows.min(session.thread.items.len()));
     files.remove(path)?.now
 }
 
@@ -168,13 +187,7 @@ pub fn turn_choices(ws: &Workspace, session: &Session) -> Vec<TurnChoice> {
                 .iter()
                 .find(|it| it.is_typed_prompt())
                 .and_then(|it| super::search::search_text(ws, it, super::search::Scope::Everything))
-                .map(|t| {
-                    let line = t.split_whitespace().collect::<Vec<_>>().join(" ");
-                    match line.char_indices().nth(60) {
-                        Some((cut, _)) => format!("{}…", &line[..cut]),
-                        None => line,
-                    }
-                })
+                .map(|t| squeeze(&t, 60))
                 .unwrap_or_else(|| "before the first prompt".into());
             TurnChoice { items: first as usize..end, label: format!("{}. {prompt}", n + 1) }
         })
@@ -211,19 +224,52 @@ struct Replay<'a> {
     shell: &'a Regex,
     /// The changes count as the result's (else they only set the files' content).
     counted: bool,
+    /// The sub-agents being replayed: a file can make one call another in a loop.
+    visiting: HashSet<u32>,
+    listed: HashSet<String>,
 }
 
-impl Replay<'_> {
+/// The tools whose calls read or change files.
+const FILE_TOOLS: &[&str] = &["Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "Bash"];
+
+impl<'a> Replay<'a> {
+    fn new(
+        ws: &'a Workspace,
+        session: &'a Session,
+        files: &'a mut BTreeMap<String, Track>,
+        order: &'a mut Vec<String>,
+        shell: &'a Regex,
+    ) -> Replay<'a> {
+        Replay {
+            ws,
+            session,
+            files,
+            order,
+            shell,
+            counted: true,
+            visiting: HashSet::new(),
+            listed: HashSet::new(),
+        }
+    }
+
     fn thread(&mut self, thread_ref: ThreadRef, thread: &Thread, range: Range<usize>) {
         for index in range {
             let Some(item) = thread.items.get(index) else { break };
             let ItemKind::ToolCall(call) = &item.kind else { continue };
-            let view = call_view(self.ws, item, call);
-            self.call(&view, (thread_ref, index as u32));
+            // Decoding a call's result is the cost here: only the calls that touch files.
+            let src = self.ws.src(item.line);
+            let name = call.name.map(|n| n.raw(src)).unwrap_or_default();
+            if FILE_TOOLS.contains(&name) {
+                let view = call_view(self.ws, item, call);
+                let cwd = self.ws.entry(item.line).and_then(|e| e.envelope.cwd).map(|c| c.raw(src));
+                self.call(&view, (thread_ref, index as u32), cwd);
+            }
             // A sub-agent's calls ran while its call did.
             for &agent in &call.agents {
-                if let Some(a) = self.session.agents.get(agent as usize) {
+                let Some(a) = self.session.agents.get(agent as usize) else { continue };
+                if self.visiting.insert(agent) {
                     self.thread(ThreadRef::Agent(agent), &a.thread, 0..a.thread.items.len());
+                    self.visiting.remove(&agent);
                 }
             }
         }
@@ -231,15 +277,17 @@ impl Replay<'_> {
 
     /// The file at `path`, listed in the order of first changes (a file only read is not).
     fn track(&mut self, path: &str) -> &mut Track {
-        if self.counted && !self.order.iter().any(|p| p == path) {
+        if self.counted && self.listed.insert(path.to_owned()) {
             self.order.push(path.to_owned());
         }
         self.files.entry(path.to_owned()).or_default()
     }
 
-    fn call(&mut self, call: &CallView, at: (ThreadRef, u32)) {
+    /// One call, at `at`, run in the directory `cwd`.
+    fn call(&mut self, call: &CallView, at: (ThreadRef, u32), cwd: Option<&str>) {
         let Some(result) = &call.result else { return };
-        if result.is_error {
+        // A command that failed still wrote what it redirected; a failed edit changed nothing.
+        if result.is_error && call.name != "Bash" {
             return;
         }
         let counted = self.counted;
@@ -337,6 +385,7 @@ impl Replay<'_> {
                 };
                 // A whole new content: known from here on, whatever was lost before.
                 track.now = Some(content);
+                track.lost = track.first.is_none();
                 Self::changed(track, rows, at, counted);
             }
             ("NotebookEdit", _) => {
@@ -347,6 +396,13 @@ impl Replay<'_> {
             }
             ("Bash", _) => {
                 for target in shell_targets(self.shell, call.text("command").unwrap_or_default()) {
+                    // Named as an Edit would name it: from the directory the command ran in.
+                    let target = match cwd {
+                        Some(dir) if !target.starts_with(['/', '~']) => {
+                            format!("{}/{}", dir.trim_end_matches('/'), target.trim_start_matches("./"))
+                        }
+                        _ => target,
+                    };
                     let track = self.track(&target);
                     track.now = None;
                     track.by_shell = true;

@@ -142,7 +142,7 @@ pub struct TimelineChart {
     /// Each lane: its top, its height, its name.
     pub lanes: Vec<(f64, f64, String)>,
     pub bars: Vec<Bar>,
-    /// Each cut: where, and how long the line skips (`2 h 14 min`).
+    /// Each cut: where, and how long the line skips (`2h 14m`).
     pub cuts: Vec<(f64, String)>,
     /// The prompts: where, and their row.
     pub prompts: Vec<(f64, u32)>,

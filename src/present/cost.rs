@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::search::{search_text, Scope};
 use crate::model::Usage;
-use crate::normalize::{ItemKind, Session, Thread, Turn, Workspace};
+use crate::normalize::{ItemKind, Session, Thread, ThreadRef, Turn, Workspace};
 
 /// Dollars per million tokens of each kind.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -129,13 +129,14 @@ pub fn dollars(usage: &Usage, prices: &Prices) -> f64 {
         / 1e6
 }
 
-/// `$25.17`, `$0.042`, `<$0.001`: dollars as an estimate reads, with two significant digits
-/// below a dollar.
+/// `$25.17`, `$0.042`, `<$0.001`: dollars as an estimate reads, to a tenth of a cent below a
+/// dollar.
 pub fn dollars_label(dollars: f64) -> String {
+    let thousandths = (dollars * 1000.0).round() / 1000.0;
     match dollars {
-        d if d <= 0.0 => "$0".into(),
-        d if d < 0.001 => "<$0.001".into(),
-        d if d < 1.0 => format!("${}", format!("{d:.3}").trim_end_matches('0')),
+        d if d.is_nan() || d <= 0.0 => "$0".into(),
+        d if d < 0.0005 => "<$0.001".into(),
+        _ if thousandths < 1.0 => format!("${}", format!("{thousandths:.3}").trim_end_matches('0')),
         d => format!("${d:.2}"),
     }
 }
@@ -285,32 +286,45 @@ fn response(ws: &Workspace, turn: &Turn, wrote: usize) -> Response {
     Response { usage: Tokens::of(&turn.usage), dollars, partial, model }
 }
 
-/// What each turn of `session` cost (`turns` are its turns, from [`super::changes::turn_choices`]):
-/// the responses of its rows and of the sub-agents its calls spawned.
-pub fn turn_costs(ws: &Workspace, session: &Session, turns: &[Range<usize>]) -> Vec<Total> {
-    let thread = &session.thread;
-    let main = responses(ws, thread);
-    let agents: Vec<Total> = session_cost(ws, session).agents;
-    turns
-        .iter()
-        .map(|range| {
-            let mut total = Total::default();
-            let mut seen = std::collections::BTreeSet::new();
-            for item in thread.items.get(range.clone()).unwrap_or_default() {
-                if let Some(t) = item.turn.filter(|t| seen.insert(*t)) {
-                    if let Some(r) = main.get(t as usize).filter(|r| r.model != "<synthetic>") {
-                        total.add(r);
-                    }
-                }
-                if let ItemKind::ToolCall(call) = &item.kind {
-                    for agent in call.agents.iter().filter_map(|&a| agents.get(a as usize)) {
-                        total.add_total(agent);
-                    }
-                }
+/// What each turn of `session` cost (`turns` are its turns' rows of the main conversation, from
+/// [`super::changes::turn_choices`]): the responses of its rows and of every sub-agent its calls
+/// spawned, however deep. `cost` is the session's ([`session_cost`]). Sub-agents no call in the
+/// main conversation leads to are in no turn: they are the last total.
+pub fn turn_costs(
+    ws: &Workspace,
+    session: &Session,
+    cost: &SessionCost,
+    turns: &[Range<usize>],
+) -> Vec<Total> {
+    let main = responses(ws, &session.thread);
+    // Each agent's row in the main conversation: its call's, or its calling agent's, up the tree.
+    let parents = super::rows::agent_parents(session);
+    let row_of = |agent: usize| {
+        let mut at = parents.get(agent).copied().flatten();
+        // A file can make agents call each other in a loop: at most one step per agent.
+        for _ in 0..=parents.len() {
+            match at {
+                Some((ThreadRef::Main, item)) => return Some(item as usize),
+                Some((ThreadRef::Agent(a), _)) => at = parents.get(a as usize).copied().flatten(),
+                _ => return None,
             }
-            total
-        })
-        .collect()
+        }
+        None
+    };
+    let mut out = vec![Total::default(); turns.len() + 1];
+    let turn_of = |row: usize| turns.iter().position(|t| t.contains(&row)).unwrap_or(turns.len());
+    let mut seen = vec![false; main.len()];
+    for (row, item) in session.thread.items.iter().enumerate() {
+        let Some(t) = item.turn.map(|t| t as usize).filter(|&t| t < seen.len() && !seen[t]) else { continue };
+        seen[t] = true;
+        if main[t].model != "<synthetic>" {
+            out[turn_of(row)].add(&main[t]);
+        }
+    }
+    for (agent, total) in cost.agents.iter().enumerate() {
+        out[row_of(agent).map_or(turns.len(), turn_of)].add_total(total);
+    }
+    out
 }
 
 /// What `session` cost, with its sub-agents.
@@ -350,5 +364,7 @@ mod tests {
         assert_eq!(dollars_label(0.1), "$0.1");
         assert_eq!(dollars_label(0.0004), "<$0.001");
         assert_eq!(dollars_label(0.0), "$0");
+        assert_eq!(dollars_label(0.9996), "$1.00");
+        assert_eq!(dollars_label(f64::NAN), "$0");
     }
 }

@@ -16,6 +16,15 @@ pub fn duration(ms: f64) -> String {
     format!("{:.0}h {:02.0}m", (m / 60.0).floor(), m % 60.0)
 }
 
+/// `text` on one line (white space collapsed), cut at `chars` characters with `…`.
+pub fn squeeze(text: &str, chars: usize) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(chars) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line,
+    }
+}
+
 /// A file's size: `12 KB` under a tenth of a megabyte (where `0.0 MB` would say nothing), else
 /// `1.2 MB`, or `1.20 GB`.
 pub fn size(bytes: usize) -> String {

@@ -4,7 +4,7 @@
 //! labelled, so the work fills the width.
 
 use super::calls::{call_view, CallView};
-use super::format::duration;
+use super::format::{duration, squeeze};
 use super::when::item_millis;
 use crate::normalize::time::parse_millis;
 use crate::normalize::{ItemKind, Session, Thread, ThreadRef, Workspace};
@@ -46,6 +46,8 @@ pub struct Timeline {
     pub prompts: Vec<(i64, u32)>,
     /// Active stretches, in order; between two of them the line is cut.
     pub pieces: Vec<(i64, i64)>,
+    /// For each piece, the active milliseconds of the pieces before it.
+    active_before: Vec<i64>,
 }
 
 /// A pause longer than this is cut out of the line.
@@ -70,18 +72,26 @@ pub fn timeline(ws: &Workspace, session: &Session) -> Timeline {
             }
         }
     }
-    // The active stretches: every span and prompt, merged where less than IDLE_MS apart.
-    let mut moments: Vec<(i64, i64)> = out.spans.iter().map(|s| (s.start, s.end)).collect();
-    moments.extend(out.prompts.iter().map(|&(ms, _)| (ms, ms)));
-    for (_, thread) in session.threads() {
-        moments.extend(thread.items.iter().filter_map(|it| item_millis(ws, it)).map(|ms| (ms, ms)));
+    // The active stretches: the instants something happened (rows written, calls begun and
+    // ended; not a call's whole span: one that waited all night for a permission was idle),
+    // merged where less than IDLE_MS apart. A call across a cut is drawn across it.
+    let mut moments: Vec<i64> = out.prompts.iter().map(|&(ms, _)| ms).collect();
+    let threads = std::iter::once(&session.thread).chain(session.agents.iter().map(|a| &a.thread));
+    for thread in threads {
+        moments.extend(thread.items.iter().filter_map(|it| item_millis(ws, it)));
     }
+    moments.extend(out.spans.iter().flat_map(|s| [s.start, s.end]));
     moments.sort_unstable();
-    for (start, end) in moments {
+    for ms in moments {
         match out.pieces.last_mut() {
-            Some(last) if start <= last.1.saturating_add(IDLE_MS) => last.1 = last.1.max(end),
-            _ => out.pieces.push((start, end)),
+            Some(last) if ms <= last.1.saturating_add(IDLE_MS) => last.1 = last.1.max(ms),
+            _ => out.pieces.push((ms, ms)),
         }
+    }
+    let mut active = 0i64;
+    for &(start, end) in &out.pieces {
+        out.active_before.push(active);
+        active = active.saturating_add(end - start);
     }
     out
 }
@@ -133,13 +143,7 @@ fn label_of(call: &CallView, ms: i64) -> String {
     let key = ["command", "file_path", "pattern", "description", "url", "query", "path", "prompt"]
         .iter()
         .find_map(|k| call.text(k))
-        .map(|t| {
-            let line = t.split_whitespace().collect::<Vec<_>>().join(" ");
-            match line.char_indices().nth(80) {
-                Some((cut, _)) => format!(" · {}…", &line[..cut]),
-                None => format!(" · {line}"),
-            }
-        })
+        .map(|t| format!(" · {}", squeeze(t, 80)))
         .unwrap_or_default();
     format!("{}{key} · {}", call.name, duration(ms as f64))
 }
@@ -150,16 +154,17 @@ impl Timeline {
         self.pieces.iter().map(|(s, e)| e - s).sum()
     }
 
-    /// Where `ms` is on a line `px_per_ms` wide per millisecond, with `gap` pixels for each cut.
+    /// Where `ms` is on a line `px_per_ms` wide per millisecond, with `gap` pixels for each cut:
+    /// in the piece that holds it (or the first that ends after it), after the pieces and cuts
+    /// before that.
     pub fn x(&self, ms: i64, px_per_ms: f64, gap: f64) -> f64 {
-        let mut x = 0.0;
-        for (i, &(start, end)) in self.pieces.iter().enumerate() {
-            if ms <= end || i + 1 == self.pieces.len() {
-                return x + (ms.clamp(start, end) - start) as f64 * px_per_ms;
-            }
-            x += (end - start) as f64 * px_per_ms + gap;
+        if self.pieces.is_empty() {
+            return 0.0;
         }
-        x
+        let i = self.pieces.partition_point(|&(_, end)| end < ms).min(self.pieces.len() - 1);
+        let (start, end) = self.pieces[i];
+        let before = self.active_before.get(i).copied().unwrap_or(0);
+        before as f64 * px_per_ms + i as f64 * gap + (ms.clamp(start, end) - start) as f64 * px_per_ms
     }
 
     /// The stretches cut out, between the pieces.

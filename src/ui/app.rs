@@ -181,17 +181,27 @@ fn Welcome() -> impl IntoView {
 #[component]
 fn Conversation(session: usize, rows: Memo<Vec<Row>>, above: Memo<FxMap<Row, Above>>) -> impl IntoView {
     let viewer = use_viewer();
-    // Over the conversation, which keeps its place underneath; built each time it opens.
+    // Over the conversation, which keeps its place underneath (and takes no focus or keys while
+    // it is covered). Built the first time it opens, then kept for this session; built again
+    // when more of the files arrives.
+    let opened = RwSignal::new(false);
+    Effect::new(move |_| {
+        if viewer.overview.get() {
+            opened.set(true);
+        }
+    });
     let overview = move || {
-        viewer
-            .overview
-            .get()
-            .then(|| viewer.workspace.get_untracked().map(|ws| overview::overview(ws, session)))
+        let ws = opened.get().then(|| viewer.workspace.get()).flatten()?;
+        Some(
+            view! { <div class="cctv-overview-host" hidden=move || !viewer.overview.get()>{overview::overview(ws, session)}</div> },
+        )
     };
     view! {
         <div class="cctv-main">
             <section class="cctv-conversation" aria-label="conversation">
-                <ConversationList rows=rows above=above />
+                <div class="cctv-conversation__rows" inert=move || viewer.overview.get()>
+                    <ConversationList rows=rows above=above />
+                </div>
                 {overview}
             </section>
             {side::side(session)}

@@ -94,6 +94,7 @@ pub fn keyboard(viewer: Viewer, rows: Memo<Vec<Row>>, embedded: bool, e: ev::Key
         "e" => expand_all(viewer, true),
         "E" => expand_all(viewer, false),
         "t" => toggle_theme(viewer),
+        "Escape" if viewer.overview.get_untracked() => viewer.overview.set(false),
         _ => {}
     }
 }

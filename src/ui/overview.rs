@@ -14,8 +14,10 @@ use super::tools::diff_view;
 use crate::normalize::{ThreadRef, Workspace};
 use crate::present::changes::{changes, file_after, turn_choices, FileChange, TurnChoice};
 use crate::present::chart::{context_chart, timeline_chart, tokens_short, LineChart, BAR_ROW};
-use crate::present::cost::{dollars_label, session_cost, turn_costs, Total, PRICES_CHECKED, PRICES_SOURCE};
-use crate::present::format::{duration, thousands};
+use crate::present::cost::{
+    dollars_label, session_cost, turn_costs, SessionCost, Total, PRICES_CHECKED, PRICES_SOURCE,
+};
+use crate::present::format::{duration, isolate, thousands};
 use crate::present::highlight::language_of_path;
 use crate::present::link::{agent_link, resolve};
 use crate::present::overview::{context, tools, Context};
@@ -30,6 +32,15 @@ pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
     let viewer = use_viewer();
     let Some(s) = ws.sessions.get(session) else { return ().into_any() };
     let cost = session_cost(&ws, s);
+    // Focus moves into it as it opens, and Escape (navigation.rs) closes it.
+    let heading = NodeRef::<leptos::html::H2>::new();
+    Effect::new(move |_| {
+        if viewer.overview.get() {
+            if let Some(h) = heading.get() {
+                let _ = h.focus();
+            }
+        }
+    });
     let context = context(&ws, s);
     let tools = tools(&ws, s);
     let go = move |thread: ThreadRef, item: u32| go_to(viewer, session, thread, item);
@@ -47,8 +58,8 @@ pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
         .collect();
     view! {
         <div class="cctv-overview" role="region" aria-label="overview of the session">
-            <div class="cctv-overview__head">
-                <h2>"Overview"</h2>
+                        <div class="cctv-overview__head">
+                <h2 tabindex="-1" node_ref=heading>"Overview"</h2>
                 <button class="cctv-button" on:click=move |_| viewer.overview.set(false)>"Back to the conversation"</button>
             </div>
             <section aria-labelledby="cctv-cost">
@@ -75,7 +86,7 @@ pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
                                 <td>{thousands(t.responses)}</td>
                                 <td>{thousands(t.tokens.input)}</td>
                                 <td>{thousands(t.tokens.cache_read)}</td>
-                                <td>{thousands(t.tokens.cache_write_5m + t.tokens.cache_write_1h)}</td>
+                                <td>{thousands(t.tokens.cache_write_5m.saturating_add(t.tokens.cache_write_1h))}</td>
                                 <td>{thousands(t.tokens.output)}</td>
                                 <td>{if t.unpriced == t.responses { "unpriced".to_owned() } else { dollars_label(t.dollars) }}</td>
                             </tr>
@@ -106,7 +117,7 @@ pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
                         </tbody>
                     </table></div>
                 })}
-                {per_turn(&ws, session)}
+                {per_turn(&ws, session, &cost)}
             </section>
             <section aria-labelledby="cctv-context">
                 <h3 id="cctv-context">"Context"</h3>
@@ -145,11 +156,13 @@ pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
 }
 
 /// What each turn cost, folded: a long session has hundreds.
-fn per_turn(ws: &Workspace, session: usize) -> Option<AnyView> {
+fn per_turn(ws: &Workspace, session: usize, cost: &SessionCost) -> Option<AnyView> {
     let s = ws.sessions.get(session)?;
     let turns = turn_choices(ws, s);
     let ranges: Vec<_> = turns.iter().map(|t| t.items.clone()).collect();
-    let costs = turn_costs(ws, s, &ranges);
+    let mut costs = turn_costs(ws, s, cost, &ranges);
+    // The sub-agents no call of the main conversation leads to, if any.
+    let unattributed = costs.pop().filter(|t| t.responses > 0);
     let viewer = use_viewer();
     Some(
         view! {
@@ -168,7 +181,15 @@ fn per_turn(ws: &Workspace, session: usize) -> Option<AnyView> {
                                     <td>{dollars_label(t.dollars)}</td>
                                 </tr>
                             }
-                        }).collect_view()}
+                                                }).collect_view()}
+                        {unattributed.map(|t| view! {
+                            <tr>
+                                <th scope="row">"sub-agents no call leads to"</th>
+                                <td>{thousands(t.responses)}</td>
+                                <td>{thousands(t.tokens.total())}</td>
+                                <td>{dollars_label(t.dollars)}</td>
+                            </tr>
+                        })}
                     </tbody>
                 </table></div>
             </details>
@@ -181,7 +202,7 @@ fn per_turn(ws: &Workspace, session: usize) -> Option<AnyView> {
 /// and each file as it was after any turn.
 fn files_changed(ws: Arc<Workspace>, session: usize) -> AnyView {
     let Some(s) = ws.sessions.get(session) else { return ().into_any() };
-    let turns = turn_choices(&ws, s);
+    let turns: Arc<[TurnChoice]> = turn_choices(&ws, s).into();
     // None: the whole session; else an index into `turns`.
     let chosen = RwSignal::new(None::<usize>);
     let labels: Vec<String> = turns.iter().map(|t| t.label.clone()).collect();
@@ -209,7 +230,7 @@ fn files_changed(ws: Arc<Workspace>, session: usize) -> AnyView {
             "Changes of "
             <select on:change=move |e| chosen.set(event_target_value(&e).parse().ok())>
                 <option value="">"the whole session"</option>
-                {labels.into_iter().enumerate().map(|(i, label)| view! { <option value=i.to_string()>{format!("turn {label}")}</option> }).collect_view()}
+                {labels.into_iter().enumerate().map(|(i, label)| view! { <option value=i.to_string()>{format!("turn {}", isolate(&label))}</option> }).collect_view()}
             </select>
         </label>
         {list}
@@ -219,8 +240,10 @@ fn files_changed(ws: Arc<Workspace>, session: usize) -> AnyView {
 
 /// One changed file: its path and counts, then (opened) its diff, and the file as it was after
 /// a turn the reader picks.
-fn file_view(ws: Arc<Workspace>, session: usize, f: FileChange, turns: Vec<TurnChoice>) -> impl IntoView {
+fn file_view(ws: Arc<Workspace>, session: usize, f: FileChange, turns: Arc<[TurnChoice]>) -> impl IntoView {
     let viewer = use_viewer();
+    // What it shows when opened is built when it opens: a session changes hundreds of files.
+    let opened = RwSignal::new(false);
     let language = language_of_path(&f.path);
     let note = match (f.by_shell, f.partial, f.outside, f.created) {
         (true, ..) => Some("Written by a shell command: cctv cannot show how."),
@@ -234,13 +257,13 @@ fn file_view(ws: Arc<Workspace>, session: usize, f: FileChange, turns: Vec<TurnC
         _ => None,
     };
     let first_call = f.calls.first().copied();
-    let labels: Vec<String> = turns.iter().map(|t| t.label.clone()).collect();
     let (path, after) = (f.path.clone(), RwSignal::new(None::<usize>));
+    let choices = turns.clone();
     // Built when a turn is picked: the replay up to its end.
     let content = move || {
         let turn = turns.get(after.get()?)?;
         let s = ws.sessions.get(session)?;
-        Some(match file_after(&ws, s, &path, turn.items.end.saturating_sub(1)) {
+        Some(match file_after(&ws, s, &path, turn.items.end) {
             Some(text) => numbered(&text, 1, language_of_path(&path).as_deref()),
             None => {
                 view! { <p class="cctv-muted">"cctv does not know the file as it was then."</p> }.into_any()
@@ -249,7 +272,7 @@ fn file_view(ws: Arc<Workspace>, session: usize, f: FileChange, turns: Vec<TurnC
     };
     let rows = f.rows.clone();
     view! {
-        <details class="cctv-overview__file">
+                <details class="cctv-overview__file" on:toggle=move |e| opened.set(event_target::<web_sys::HtmlDetailsElement>(&e).open())>
             <summary>
                 <bdi class="cctv-overview__path">{f.path.clone()}</bdi>
                 " "
@@ -258,6 +281,9 @@ fn file_view(ws: Arc<Workspace>, session: usize, f: FileChange, turns: Vec<TurnC
                 <span class="cctv-overview__removed">{format!("−{}", f.removed)}</span>
                 {format!(" · {} change{}", f.calls.len(), if f.calls.len() == 1 { "" } else { "s" })}
             </summary>
+                        {move || opened.get().then(|| {
+                let (choices, rows, language, content) = (choices.clone(), rows.clone(), language.clone(), content.clone());
+                view! {
             {note.map(|n| view! { <p class="cctv-muted">{n}</p> })}
             <p>
                 {first_call.map(|(thread, item)| view! { <button class="cctv-link" on:click=move |_| go_to(viewer, session, thread, item)>"its first change"</button> })}
@@ -266,7 +292,7 @@ fn file_view(ws: Arc<Workspace>, session: usize, f: FileChange, turns: Vec<TurnC
                     "the file after "
                     <select on:change=move |e| after.set(event_target_value(&e).parse().ok())>
                         <option value="">"(pick a turn)"</option>
-                        {labels.into_iter().enumerate().map(|(i, label)| view! { <option value=i.to_string()>{format!("turn {label}")}</option> }).collect_view()}
+                        {choices.iter().enumerate().map(|(i, t)| view! { <option value=i.to_string()>{format!("turn {}", isolate(&t.label))}</option> }).collect_view()}
                     </select>
                 </label>
             </p>
@@ -275,6 +301,8 @@ fn file_view(ws: Arc<Workspace>, session: usize, f: FileChange, turns: Vec<TurnC
                 None if rows.is_empty() => ().into_any(),
                 None => diff_view(rows.clone(), language.as_deref()),
             }}
+                }
+            })}
         </details>
     }
 }
@@ -336,7 +364,7 @@ fn timeline_view(ws: &Workspace, session: usize) -> AnyView {
             <svg class="cctv-timeline" width=chart.width height=chart.height viewBox=format!("0 0 {} {}", chart.width, chart.height) aria-hidden="true">
                 {chart.lanes.iter().enumerate().map(|(i, (y, h, label))| view! {
                     <rect class=if i % 2 == 0 { "cctv-timeline__lane" } else { "cctv-timeline__lane cctv-timeline__lane--odd" } x="0" y=*y width=chart.width height=*h />
-                    <text class="cctv-timeline__name" x="8" y=y + 12.0>{label.clone()}</text>
+                    <text class="cctv-timeline__name" x="8" y=y + 12.0>{isolate(label)}</text>
                 }).collect_view()}
                 {chart.starts.iter().map(|&(x, ms)| view! {
                     <text class="cctv-timeline__clock" x=x y="12">{when::clock(ms, &zone)}</text>

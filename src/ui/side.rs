@@ -62,7 +62,7 @@ fn panel(ws: Arc<Workspace>, session: usize, chosen: RwSignal<Option<Tab>>) -> A
                 {tab_button(Tab::Contents, "Contents")}
                 {tab_button(Tab::Session, "Session")}
                 {tab_button(Tab::Share, "Share")}
-                <button class="cctv-button cctv-side__close" on:click=move |_| {
+                                <button class="cctv-button cctv-side__narrow" on:click=move |_| {
                     viewer.side_open.set(false);
                     viewer.overview.set(true);
                 }>"Overview"</button>

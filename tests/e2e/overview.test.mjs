@@ -29,7 +29,14 @@ test("the demo's overview shows its cost, context and tools", async () => {
   assert.ok(await page.locator(".cctv-timeline__bar").count() >= 3, "the timeline");
   await page.locator(".cctv-overview__file", { hasText: "src/main.rs" }).waitFor();
   await page.click("text=Back to the conversation");
-  await page.locator(".cctv-overview").waitFor({ state: "detached" });
+  await page.locator(".cctv-overview").waitFor({ state: "hidden" });
+  // Open again: focus is in it, the rows under it take none, and Escape closes it.
+  await page.click("button:has-text('Overview')");
+  await page.locator(".cctv-overview").waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), "Overview");
+  assert.equal(await page.locator(".cctv-conversation__rows").getAttribute("inert"), "");
+  await page.keyboard.press("Escape");
+  await page.locator(".cctv-overview").waitFor({ state: "hidden" });
   assert.deepEqual(foreign(requests, web.server.url), []);
   assert.deepEqual(errors, []);
   await context.close();
@@ -44,7 +51,7 @@ test("a real session's overview has its cost, a point per response, and leads to
   assert.equal(await page.locator(".cctv-sr-only tbody tr").count(), 171, "the chart's table for screen readers");
   // A point opens the first row of its response.
   await page.locator(".cctv-chart__point").nth(100).click();
-  await page.locator(".cctv-overview").waitFor({ state: "detached" });
+  await page.locator(".cctv-overview").waitFor({ state: "hidden" });
   await page.locator(".cctv-item--target").waitFor();
   // A compaction mark opens the compaction.
   await page.click("button:has-text('Overview')");
@@ -92,7 +99,7 @@ test("the timeline draws a bar per call, zooms, and a bar opens its call", async
   const bar = page.locator(".cctv-timeline__bar").nth(40);
   const label = await bar.locator("title").textContent();
   await bar.click({ force: true });
-  await page.locator(".cctv-overview").waitFor({ state: "detached" });
+  await page.locator(".cctv-overview").waitFor({ state: "hidden" });
   const tool = label.split(" · ")[0];
   await page.locator(".cctv-item--target .cctv-tool__name", { hasText: new RegExp(`^${tool}$`) }).waitFor();
   assert.deepEqual(errors, []);
