@@ -89,8 +89,8 @@ fn main() {
         }
         return;
     }
-    println!("| size | files | baseline serde_json Value | parse | normalize | parse + normalize | vs baseline | peak heap / input |");
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("| size | files | baseline serde_json Value | parse | normalize | parse + normalize | vs baseline | peak heap / input | overview (vs parse + normalize) |");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for mb in sizes {
         bench(mb, seed);
     }
@@ -145,6 +145,7 @@ fn bench(mb: f64, seed: u64) {
     let mut parse = f64::INFINITY;
     let mut normalize = f64::INFINITY;
     let mut peak_ratio = 0.0f64;
+    let mut overview = f64::INFINITY;
     for _ in 0..runs {
         let copies: Vec<Input> = inputs.clone();
         let before = LIVE.load(Ordering::Relaxed);
@@ -160,6 +161,7 @@ fn bench(mb: f64, seed: u64) {
         // The inputs' own copy was made before `before`; the peak counts from there.
         let peak = PEAK.load(Ordering::Relaxed).saturating_sub(before) + bytes;
         assert!(workspace.rejected.is_empty());
+        overview = overview.min(overview_seconds(&workspace));
         std::hint::black_box(&workspace);
         drop(workspace);
         parse = parse.min(parsed);
@@ -167,7 +169,7 @@ fn bench(mb: f64, seed: u64) {
         peak_ratio = peak_ratio.max(peak as f64 / bytes as f64);
     }
     println!(
-        "| {megabytes:.0} MB | {} | {:.0} MB/s | {:.0} MB/s | {:.0} MB/s | {:.0} MB/s | {:.2}x | {:.2}x |",
+        "| {megabytes:.0} MB | {} | {:.0} MB/s | {:.0} MB/s | {:.0} MB/s | {:.0} MB/s | {:.2}x | {:.2}x | {:.0} ms ({:.2}x) |",
         inputs.len(),
         megabytes / baseline,
         megabytes / parse,
@@ -175,5 +177,22 @@ fn bench(mb: f64, seed: u64) {
         megabytes / (parse + normalize),
         baseline / (parse + normalize),
         peak_ratio,
+        overview * 1e3,
+        overview / (parse + normalize),
     );
+}
+
+/// What opening the overview computes for every session of `ws` (cost, context, tools, the time
+/// line and the files changed), in seconds.
+fn overview_seconds(ws: &normalize::Workspace) -> f64 {
+    use cctv::present::{changes, cost, overview, timeline};
+    let start = Instant::now();
+    for session in &ws.sessions {
+        std::hint::black_box(cost::session_cost(ws, session));
+        std::hint::black_box(overview::context(ws, session));
+        std::hint::black_box(overview::tools(ws, session));
+        std::hint::black_box(timeline::timeline(ws, session));
+        std::hint::black_box(changes::changes(ws, session, None));
+    }
+    start.elapsed().as_secs_f64()
 }
