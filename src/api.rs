@@ -121,7 +121,7 @@ export interface Finding {
   certain: boolean;
   /** How many strings of the files hold it. */
   count: number;
-  /** Where it is first, with the text around it. */
+  /** Where it is first (`line` 0: in the file's name), with the text around it. */
   file: string; line: number; before: string; after: string;
   /** What it becomes when masked. */
   mask: string;
