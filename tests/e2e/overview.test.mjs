@@ -73,7 +73,9 @@ test("the files a real session changed: a net diff each, a turn's own changes, a
   assert.equal(await files.count(), 6);
   const drone = files.filter({ has: page.locator("summary", { hasText: "src/droneBayView.js" }) });
   assert.match(await drone.locator("summary").textContent(), /\+\d+ −\d+ · 36 changes/);
+  // Its diff is built as it opens.
   await drone.locator("summary").click();
+  await drone.locator(".cctv-diff__added").first().waitFor();
   assert.ok(await drone.locator(".cctv-diff__added").count() > 100, "its net diff");
   assert.match(await drone.textContent(), /Also changed by something other than this session/);
   // The file as it was after the first turn that changed it: its whole text, numbered.
