@@ -1,11 +1,13 @@
-// Folders opened with the File System Access API (Chromium): the handle is kept in IndexedDB, so
-// a later visit can open the same folder again after one permission prompt. Nothing else is
-// stored. src/ui/folders.rs calls these; they are JavaScript because walking a directory is an
-// async iteration and IndexedDB an event API, both much plainer here than through web-sys.
+// Files and folders opened with the File System Access API (Chromium): a folder opened, and a
+// session followed as it is written. Their handles are kept in IndexedDB, so a later visit can
+// open the same again after one permission prompt. Nothing else is stored. src/ui/folders.rs and
+// src/ui/follow.rs call these; they are JavaScript because walking a directory is an async
+// iteration and IndexedDB an event API, both much plainer here than through web-sys.
 
 const DB = "cctv";
 const STORE = "handles";
 const FOLDER = "folder";
+const FOLLOWED = "followed";
 
 /** Whether this browser can give a folder's handle. */
 export function canPickFolder() {
@@ -65,12 +67,97 @@ async function filesOf(dir, path) {
   return own.concat(...(await Promise.all(folders)));
 }
 
-function keep(handle) {
-  return withStore("readwrite", (store) => store.put(handle, FOLDER));
+function keep(handle, key = FOLDER) {
+  return withStore("readwrite", (store) => store.put(handle, key));
 }
 
-async function kept() {
-  return (await withStore("readonly", (store) => store.get(FOLDER))) ?? null;
+async function kept(key = FOLDER) {
+  return (await withStore("readonly", (store) => store.get(key))) ?? null;
+}
+
+// Following. What is followed is a handle: a session's file (no sub-agents: a picked file gives
+// no access to the folder beside it), or a project folder, whose newest session is followed
+// with everything in its `<uuid>/` folder (sub-agents, their metadata, saved outputs).
+
+/** Whether this browser can follow a file as it grows. */
+export function canFollow() {
+  return typeof globalThis.showOpenFilePicker === "function" && typeof globalThis.showDirectoryPicker === "function";
+}
+
+/** Asks for a session's file, or with `folder` for a project folder; keeps its handle. Resolves
+ *  to the handle, or null when the reader cancelled. */
+export async function pickToFollow(folder) {
+  let handle;
+  try {
+    handle = folder
+      ? await globalThis.showDirectoryPicker({ id: "cctv-follow", mode: "read" })
+      : (await globalThis.showOpenFilePicker({
+          id: "cctv-follow",
+          types: [{ description: "Claude Code transcripts", accept: { "application/x-ndjson": [".jsonl"] } }],
+        }))[0];
+  } catch (e) {
+    if (e.name === "AbortError") return null;
+    throw e;
+  }
+  await keep(handle, FOLLOWED).catch(() => {});
+  return handle;
+}
+
+/** Keeps `handle` as the one followed last (a file opened from the desktop). */
+export async function keepFollowed(handle) {
+  await keep(handle, FOLLOWED).catch(() => {});
+}
+
+/** The name of what was followed last, or null. */
+export async function keptFollowed() {
+  const handle = await kept(FOLLOWED).catch(() => null);
+  return handle ? handle.name : null;
+}
+
+/** What was followed last, once the reader allows reading it again. */
+export async function reopenFollowed() {
+  const handle = await kept(FOLLOWED);
+  if (!handle) throw new Error("nothing was followed");
+  const mode = { mode: "read" };
+  if ((await handle.queryPermission(mode)) !== "granted" && (await handle.requestPermission(mode)) !== "granted") {
+    throw new Error("reading it was not allowed");
+  }
+  return handle;
+}
+
+/** The followed session's files now, as [path, File] pairs (paths relative to the project
+ *  folder). For a folder, the newest session directly in it is chosen on the first call, then
+ *  kept (`chosen` is that session's file name; pass what the first call resolved to). */
+export async function followedFiles(handle, chosen) {
+  if (handle.kind === "file") return [[handle.name, await handle.getFile()]];
+  let name = chosen;
+  if (!name) {
+    let newest = null;
+    for await (const entry of handle.values()) {
+      if (entry.kind !== "file" || !entry.name.endsWith(".jsonl") || entry.name.startsWith("agent-")) continue;
+      const file = await entry.getFile().catch(() => null);
+      if (file && (!newest || file.lastModified > newest.lastModified)) newest = file;
+    }
+    if (!newest) throw new Error(`no session file (.jsonl) in the folder ${handle.name}`);
+    name = newest.name;
+  }
+  const session = await (await handle.getFileHandle(name)).getFile();
+  let inside = [];
+  try {
+    const folder = await handle.getDirectoryHandle(name.slice(0, -".jsonl".length));
+    inside = await filesOf(folder, folder.name);
+  } catch (e) {
+    // No sub-agent has written anything yet.
+    if (e.name !== "NotFoundError") throw e;
+  }
+  return [[name, session], ...inside];
+}
+
+/** Files that `launchQueue` handed over (cctv installed, opened from the desktop). */
+export function onLaunch(open) {
+  globalThis.launchQueue?.setConsumer((params) => {
+    if (params.files?.length) open(params.files);
+  });
 }
 
 /** The result of `ask(store)`, in a connection closed after it. */

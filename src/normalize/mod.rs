@@ -13,6 +13,7 @@ pub mod continued;
 pub mod dag;
 pub mod fxhash;
 pub mod ids;
+pub mod live;
 pub mod outline;
 pub mod pace;
 mod progress_agents;

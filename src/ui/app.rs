@@ -9,7 +9,7 @@ use super::library_view::LibraryView;
 use super::list::ConversationList;
 use super::navigation::{go_to_hash, keyboard};
 use super::state::{use_viewer, Theme, Viewer};
-use super::{grammars, load, overview, side, style, top, warm};
+use super::{follow, grammars, load, overview, side, style, top, warm};
 use crate::normalize::fxhash::FxMap;
 use crate::present::rows::{self, Row};
 use crate::present::when::{self, Above};
@@ -42,6 +42,9 @@ pub fn App(
     viewer.library.embedded.set_value(embedded);
     warm::run();
     grammars::fetch(viewer);
+    if !embedded {
+        follow::init(viewer);
+    }
     if let Some(inputs) = initial.filter(|i| !i.is_empty()) {
         viewer.show(crate::normalize::normalize(inputs));
         viewer.demo.set(demo);
@@ -115,6 +118,7 @@ pub fn App(
             }
         >
             {move || (!viewer.library.showing.get()).then(|| view! { <top::TopBar /> })}
+            <follow::FollowBar />
             {move || viewer.progress.get().map(|p| {
                 let percent = if p.total > 0.0 { p.done / p.total * 100.0 } else { 0.0 };
                 view! {

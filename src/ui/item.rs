@@ -1,7 +1,5 @@
 //! One row of the conversation: draws a `present::item::ItemView`.
 
-use std::sync::Arc;
-
 use leptos::prelude::*;
 
 use super::content::{image, result_content};
@@ -14,14 +12,16 @@ use super::tools::tool_call;
 use crate::normalize::{LineRef, Workspace};
 use crate::present::commands::{CommandView, InjectedView};
 use crate::present::event::{plural, EventView, Tone};
-use crate::present::item::{item_view, BranchChoice, Compacted, CopiedView, ItemBody, Role};
+use crate::present::item::{BranchChoice, Compacted, CopiedView, ItemBody, ItemView, Role};
 use crate::present::rows::Row;
 use crate::present::when;
 
-pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
-    let Some(view) = ws.sessions.get(session).and_then(|s| item_view(&ws, s, row)) else {
-        return ().into_any();
-    };
+/// Draws `view`, row `row` of session `session` of `ws`.
+///
+/// A row lives on while newer workspaces show it the same (more of a growing file arrived), so
+/// what it does later (open a panel, copy its turn) reads the workspace shown then, never a
+/// captured one: holding on to it would keep every earlier copy of a followed session in memory.
+pub fn row_view(ws: &Workspace, session: usize, row: Row, view: ItemView) -> AnyView {
     let viewer = use_viewer();
     let highlighted = move || viewer.is_highlighted(row.thread, row.item);
     let (meta, synthetic) = (view.meta, view.synthetic);
@@ -30,7 +30,7 @@ pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
     let starts_turn = view.turn_link.is_some();
     let turn_href = view.turn_link.map(|l| format!("#{l}"));
     let copy_href = href.clone();
-    let body = item_body(ws.clone(), row, view.line, view.body);
+    let body = item_body(ws, row, view.line, view.body);
     let forks = (!view.forks.is_empty()).then(|| branch_switch(view.forks));
     let stop = view
         .stop
@@ -65,8 +65,10 @@ pub fn row_view(ws: Arc<Workspace>, session: usize, row: Row) -> AnyView {
                 </button>
                 // Masked as the Share tab says: every certain secret, until the reader says otherwise.
                 {starts_turn.then(|| {
-                    let ws = ws.clone();
-                    let markdown = move || viewer.share.turn_markdown(&ws, (session, row.thread, row.item));
+                    let markdown = move || {
+                        let ws = viewer.workspace.get_untracked().unwrap_or_default();
+                        viewer.share.turn_markdown(&ws, (session, row.thread, row.item))
+                    };
                     view! { <span class="cctv-item__copy">{copy_with("copy this turn as Markdown (masked as the Share tab says)", "md", markdown)}</span> }
                 })}
             </div>
@@ -121,7 +123,7 @@ fn copy_link(fragment: &str) {
     let _ = window.navigator().clipboard().write_text(&format!("{base}{fragment}"));
 }
 
-fn item_body(ws: Arc<Workspace>, row: Row, line: LineRef, body: ItemBody) -> AnyView {
+fn item_body(ws: &Workspace, row: Row, line: LineRef, body: ItemBody) -> AnyView {
     let key = (row.thread, row.item, part::BODY);
     match body {
         ItemBody::Prompt { text, notes } => view! {
@@ -190,7 +192,7 @@ fn item_body(ws: Arc<Workspace>, row: Row, line: LineRef, body: ItemBody) -> Any
             <div class="cctv-muted">"Redacted thinking (encrypted by the API; its text is not in the transcript)"</div>
         }
         .into_any(),
-        ItemBody::ToolCall(call) => tool_call(ws, row, *call),
+        ItemBody::ToolCall(call) => tool_call(row, *call),
         ItemBody::OrphanResult { tool_use_id, content, is_error } => panel(
             key,
             "cctv-orphan",
@@ -198,16 +200,16 @@ fn item_body(ws: Arc<Workspace>, row: Row, line: LineRef, body: ItemBody) -> Any
             move || result_content(&content, is_error),
         )
         .into_any(),
-        ItemBody::Event(event) => event_view(ws, row, line, event),
+        ItemBody::Event(event) => event_view(row, line, event),
         ItemBody::Compacted(c) => compacted(row, c),
         ItemBody::Copied(copied) => copied_rows(copied),
         // A prompt with nothing to show in words is its raw line, as it always was.
-        ItemBody::Raw { badge, .. } if badge.is_empty() => raw_line(&ws, line),
+        ItemBody::Raw { badge, .. } if badge.is_empty() => raw_line(ws, line),
         ItemBody::Raw { badge, line_number } => view! {
             <div class="cctv-raw">
                 <span class="cctv-badge cctv-badge--warn">{badge}</span>
                 <span class="cctv-muted">{format!("line {line_number}")}</span>
-                {raw_line(&ws, line)}
+                {raw_line(ws, line)}
             </div>
         }
         .into_any(),
@@ -237,8 +239,9 @@ fn long_text(text: String, show: impl Fn(String) -> AnyView + Send + Sync + 'sta
     .into_any()
 }
 
-fn event_view(ws: Arc<Workspace>, row: Row, line: LineRef, event: EventView) -> AnyView {
-    let raw = move || raw_line(&ws, line);
+fn event_view(row: Row, line: LineRef, event: EventView) -> AnyView {
+    let viewer = use_viewer();
+    let raw = move || viewer.workspace.get_untracked().map(|ws| raw_line(&ws, line));
     match event {
         EventView::Line { text, tone, details } => {
             let class = match tone {
@@ -273,7 +276,7 @@ fn event_view(ws: Arc<Workspace>, row: Row, line: LineRef, event: EventView) -> 
             };
             view! { <div class="cctv-event">{link}</div> }.into_any()
         }
-        EventView::Raw => raw(),
+        EventView::Raw => raw().into_any(),
     }
 }
 

@@ -12,7 +12,8 @@ use wasm_bindgen::JsCast;
 use super::item::row_view;
 use super::state::use_viewer;
 use crate::normalize::fxhash::FxMap;
-use crate::normalize::Workspace;
+use crate::normalize::{Session, Workspace};
+use crate::present::item::{item_view, ItemView};
 use crate::present::rows::{Row, ThreadRef};
 use crate::present::when::Above;
 
@@ -68,6 +69,43 @@ impl Layout {
         }
         self.heights[i] = height;
         Some((i, grew))
+    }
+}
+
+/// What each row on screen shows, and since when: the workspace it was last drawn from, and a
+/// number that changes whenever what it shows does.
+#[derive(Default)]
+struct Drawn {
+    rows: FxMap<Row, (Arc<Workspace>, u64, ItemView)>,
+    next: u64,
+}
+
+impl Drawn {
+    /// The views of `rows` in `ws`, each with the number of its drawing: the same as before for a
+    /// row that shows the same as it did. Rows no longer on screen are forgotten.
+    fn views(&mut self, ws: &Arc<Workspace>, session: &Session, rows: Vec<Row>) -> Vec<(Row, u64, ItemView)> {
+        let mut kept = FxMap::default();
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let before = self.rows.remove(&row);
+            let (since, view) = match before {
+                Some((drawn_from, since, view)) if Arc::ptr_eq(&drawn_from, ws) => (since, view),
+                before => {
+                    let Some(view) = item_view(ws, session, row) else { continue };
+                    match before {
+                        Some((_, since, old)) if old == view => (since, view),
+                        _ => {
+                            self.next += 1;
+                            (self.next, view)
+                        }
+                    }
+                }
+            };
+            out.push((row, since, view.clone()));
+            kept.insert(row, (ws.clone(), since, view));
+        }
+        self.rows = kept;
+        out
     }
 }
 
@@ -175,13 +213,6 @@ pub fn ConversationList(
         })
     });
 
-    let on_scroll = move |_| {
-        if let Some(el) = container.get_untracked() {
-            scroll_top.set(el.scroll_top() as f64);
-            viewport.set(el.client_height() as f64);
-        }
-    };
-
     // Scroll to the target item when asked (search, links, keyboard), and keep it there while
     // the rows above it are measured (their estimated heights would otherwise move it away),
     // until the reader scrolls.
@@ -208,25 +239,91 @@ pub fn ConversationList(
         }
     });
     let unpin = move || pinned.set_value(false);
+    // Scrolling by hand is the reader taking over from "keep newest in view".
+    let unstick = move || {
+        if viewer.live.stick.get_untracked() {
+            viewer.live.stick.set(false);
+        }
+    };
+
+    // A followed session: the newest row kept in view if the reader asks, and the rows that
+    // more of the files brought counted until the reader scrolls down to them. (The workspace is
+    // told apart by its address, only to see that it changed.)
+    let live = viewer.live;
+    let before = StoredValue::new((0usize, 0usize));
+    let at_end = move |el: &web_sys::HtmlDivElement| {
+        el.scroll_top() as f64 + el.client_height() as f64 >= layout.with_value(Layout::total) - 4.0
+    };
+    Effect::new(move |_| {
+        version.track();
+        let (following, stick) = (live.name.with(Option::is_some), live.stick.get());
+        let Some(el) = container.get_untracked() else { return };
+        let rows = layout.with_value(|l| l.rows.len());
+        let ws = viewer.workspace.with_untracked(|w| w.as_ref().map_or(0, |w| Arc::as_ptr(w) as usize));
+        let (was_ws, was_rows) = before.get_value();
+        before.set_value((ws, rows));
+        if !following {
+            return;
+        }
+        if stick {
+            el.set_scroll_top(layout.with_value(Layout::total) as i32);
+            scroll_top.set(el.scroll_top() as f64);
+        }
+        if stick || at_end(&el) {
+            live.fresh.set(0);
+        } else if ws != was_ws && rows > was_rows {
+            live.fresh.update(|n| *n += rows - was_rows);
+        }
+    });
+    let show_fresh = move |_| {
+        let Some(el) = container.get_untracked() else { return };
+        let y = layout.with_value(|l| {
+            let first = l.rows.len().saturating_sub(live.fresh.get_untracked());
+            l.offsets.get(first).copied().unwrap_or_else(|| l.total())
+        });
+        el.set_scroll_top((y - 80.0).max(0.0) as i32);
+        scroll_top.set(el.scroll_top() as f64);
+        live.fresh.set(0);
+    };
+
+    let on_scroll = move |_| {
+        if let Some(el) = container.get_untracked() {
+            scroll_top.set(el.scroll_top() as f64);
+            viewport.set(el.client_height() as f64);
+            if live.fresh.get_untracked() > 0 && at_end(&el) {
+                live.fresh.set(0);
+            }
+        }
+    };
 
     container.on_load(move |el| viewport.set(el.client_height() as f64));
     super::marks::watch(viewer, container);
 
-    // Rows are drawn from the workspace they were made in: when more of the files arrives, the
-    // rows on screen are drawn again (a call's result may have arrived), at the same place; and
-    // again when the grammars arrive, with their code highlighted.
+    // When more of the files arrives (a large file read on, a followed session growing), a row on
+    // screen is drawn again only if it shows something else now (a call's result arrived): the
+    // others keep their elements, and with them the reader's selection and open details. All are
+    // drawn again when the grammars arrive, with their code highlighted.
+    let drawn = StoredValue::new_local(Drawn::default());
     let shown = move || {
         let ws = viewer.workspace.get()?;
         let highlighted = viewer.grammars.get();
-        Some(window_rows.get().0.into_iter().map(|row| (ws.clone(), highlighted, row)).collect::<Vec<_>>())
+        let rows = window_rows.get().0;
+        let s = ws.sessions.get(session)?;
+        Some(
+            drawn
+                .try_update_value(|d| d.views(&ws, s, rows))?
+                .into_iter()
+                .map(|(row, since, view)| (highlighted, row, since, view))
+                .collect::<Vec<_>>(),
+        )
     };
     view! {
         <div
             class="cctv-list"
             node_ref=container
             on:scroll=on_scroll
-            on:wheel=move |_| unpin()
-            on:touchstart=move |_| unpin()
+            on:wheel=move |_| { unpin(); unstick() }
+            on:touchstart=move |_| { unpin(); unstick() }
             on:pointerdown=move |_| unpin()
             on:keydown=move |_| unpin()
             tabindex="0"
@@ -235,8 +332,8 @@ pub fn ConversationList(
             <div role="list" aria-label="conversation rows">
             <For
                 each=move || shown().unwrap_or_default()
-                key=|(ws, highlighted, row)| (Arc::as_ptr(ws) as usize, *highlighted, *row)
-                children=move |(ws, _, row): (Arc<Workspace>, bool, Row)| {
+                key=|(highlighted, row, since, _)| (*highlighted, *row, *since)
+                children=move |(_, row, _, item): (bool, Row, u64, ItemView)| {
                     let node = NodeRef::<Div>::new();
                     on_cleanup(move || {
                         if let Some(el) = node.get_untracked() {
@@ -260,7 +357,7 @@ pub fn ConversationList(
                                 {date.map(|d| view! { <h2 class="cctv-day">{d}</h2> })}
                                 {gap.map(|g| view! { <div class="cctv-gap">{g}</div> })}
                             })}
-                            {row_view(ws, session, row)}
+                            {viewer.workspace.with_untracked(|ws| ws.as_deref().map(|ws| row_view(ws, session, row, item)))}
                         </div>
                     }
                 }
@@ -269,5 +366,8 @@ pub fn ConversationList(
             <div class="cctv-list__spacer" style=move || format!("height: {}px", window_rows.with(|w| w.2))></div>
             {move || rows.with(Vec::is_empty).then(|| view! { <div class="cctv-empty">"Nothing to show with these filters."</div> })}
         </div>
+        {move || (live.fresh.get() > 0).then(|| view! {
+            <button class="cctv-fresh" on:click=show_fresh>{format!("{} new ↓", live.fresh.get())}</button>
+        })}
     }
 }

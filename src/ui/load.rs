@@ -54,7 +54,7 @@ fn strip_top_folder(path: String) -> String {
 /// Inside folders only transcripts and the files Claude Code writes beside them are read; files
 /// dropped or picked one by one are always read, so a wrong file gets a message instead of
 /// silence.
-fn wanted(name: &str, in_folder: bool) -> bool {
+pub fn wanted(name: &str, in_folder: bool) -> bool {
     !in_folder || name.ends_with(".jsonl") || beside(name).is_some()
 }
 

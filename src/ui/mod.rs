@@ -6,6 +6,7 @@ mod content;
 mod copy;
 pub mod embed;
 mod folders;
+mod follow;
 mod grammars;
 mod hooks;
 mod item;

@@ -99,6 +99,8 @@ pub struct Viewer {
     pub max_bytes: RwSignal<f64>,
     /// A folder of many sessions, listed (`super::library`).
     pub library: super::library::Library,
+    /// A session followed as it is written (`super::follow`).
+    pub live: super::follow::Following,
 }
 
 /// What `max_bytes` is unless a page says otherwise.
@@ -134,6 +136,7 @@ impl Viewer {
             grammars: RwSignal::new(false),
             max_bytes: RwSignal::new(MAX_BYTES),
             library: super::library::Library::new(),
+            live: super::follow::Following::new(),
         }
     }
 
@@ -163,26 +166,46 @@ impl Viewer {
         self.load_number.try_get_value() == Some(number)
     }
 
-    /// Shows more of the files already shown (a large load shows its beginning first), keeping
-    /// the reader's place: the session, the scroll position and the panels open in the main
-    /// line, where the main line still has the same rows (it can turn out to be another branch
-    /// once the whole file is read). Branches and sub-agents are numbered anew as more of them
-    /// is known, so the choices and panels that name them are let go.
+    /// Shows more of the files already shown (a large load shows its beginning first, a followed
+    /// session grows), keeping the reader's place: the session, the scroll position, and the
+    /// sub-agents, branch and panels they opened, where these are still the same things (the
+    /// main line can turn out to be another branch once the whole file is read, and branches and
+    /// sub-agents are numbered anew as more of them is known).
     pub fn show_more(&self, workspace: Workspace) {
         let session = self.session.get_untracked();
         let before = self.workspace.get_untracked();
-        let line_of =
-            |ws: &Workspace, item: u32| Some(ws.sessions.get(session)?.thread.items.get(item as usize)?.line);
+        let (Some(old), Some(new)) =
+            (before.as_ref().and_then(|b| b.sessions.get(session)), workspace.sessions.get(session))
+        else {
+            self.problems.set(workspace.rejected.clone());
+            self.reset_view();
+            self.workspace.set(Some(Arc::new(workspace)));
+            return;
+        };
+        let same_thread = |thread: ThreadRef| same_thread(old, new, thread);
         let same_row = |thread: ThreadRef, item: u32| {
-            thread == ThreadRef::Main
-                && before
-                    .as_ref()
-                    .and_then(|b| line_of(b, item))
-                    .is_some_and(|l| line_of(&workspace, item) == Some(l))
+            same_thread(thread)
+                && old.item(thread, item).map(|i| (i.line, i.block))
+                    == new.item(thread, item).map(|i| (i.line, i.block))
         };
         self.problems.set(workspace.rejected.clone());
-        self.choices.set(Choices::default());
-        self.open.update(|open| open.retain(|(thread, item, _)| same_row(*thread, *item)));
+        let choices = self.choices.get_untracked();
+        let kept = Choices {
+            open_agents: choices
+                .open_agents
+                .iter()
+                .copied()
+                .filter(|&a| same_thread(ThreadRef::Agent(a)))
+                .collect(),
+            branch: choices.branch.filter(|&b| same_thread(ThreadRef::Branch(b))),
+            show_copied: choices.show_copied,
+        };
+        if kept != choices {
+            self.choices.set(kept);
+        }
+        if self.open.with_untracked(|open| open.iter().any(|(thread, item, _)| !same_row(*thread, *item))) {
+            self.open.update(|open| open.retain(|(thread, item, _)| same_row(*thread, *item)));
+        }
         if self.target.get_untracked().is_some_and(|(thread, item)| !same_row(thread, item)) {
             self.target.set(None);
         }
@@ -218,6 +241,25 @@ impl Viewer {
         self.target.set(Some(target));
         self.span.set(target.1);
         self.scroll_request.update(|n| *n += 1);
+    }
+}
+
+/// Whether `thread` names the same conversation in `old` and `new`, two readings of one session:
+/// the same sub-agent, the same branch from the same fork, or the main line from the same start.
+fn same_thread(old: &crate::normalize::Session, new: &crate::normalize::Session, thread: ThreadRef) -> bool {
+    let start = |s: &crate::normalize::Session| s.thread(thread).items.first().map(|i| i.line);
+    let exists = |s: &crate::normalize::Session| match thread {
+        ThreadRef::Main => true,
+        ThreadRef::Branch(b) => (b as usize) < s.branches.len(),
+        ThreadRef::Agent(a) => (a as usize) < s.agents.len(),
+    };
+    if !exists(old) || !exists(new) || start(old) != start(new) {
+        return false;
+    }
+    match thread {
+        ThreadRef::Main => true,
+        ThreadRef::Branch(b) => old.branches[b as usize].fork_point == new.branches[b as usize].fork_point,
+        ThreadRef::Agent(a) => old.agents[a as usize].agent_id == new.agents[a as usize].agent_id,
     }
 }
 

@@ -319,6 +319,7 @@ pub fn OpenButtons() -> impl IntoView {
                 </button>
             }
         })}
+        <super::follow::FollowButtons />
         <input class="cctv-hidden" type="file" multiple accept=".jsonl,.json,application/json" node_ref=files on:change=move |_| picked(files, false) />
         <input class="cctv-hidden" type="file" multiple node_ref=folder on:change=move |_| picked(folder, true) />
     }

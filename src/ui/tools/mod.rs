@@ -21,8 +21,6 @@ mod tool_search;
 mod web;
 mod workflow;
 
-use std::sync::Arc;
-
 use leptos::prelude::*;
 
 pub use edit::diff_view;
@@ -32,13 +30,14 @@ use super::content::result_content;
 use super::hooks::{hook, progress};
 use super::panel::panel;
 use super::state::{part, use_viewer};
-use crate::normalize::Workspace;
 use crate::present::calls::Outcome;
 use crate::present::item::{AgentSummary, CallRow};
 use crate::present::rows::Row;
 use crate::present::tools::{Output, ToolBody};
 
-pub fn tool_call(ws: Arc<Workspace>, row: Row, call: CallRow) -> AnyView {
+/// A tool call's row; its panel is made, when opened, from the workspace shown then.
+pub fn tool_call(row: Row, call: CallRow) -> AnyView {
+    let viewer = use_viewer();
     let outcome_badge = call.outcome.badge().map(|text| {
         let class = match call.outcome {
             Outcome::Error => "cctv-badge cctv-badge--error",
@@ -60,6 +59,7 @@ pub fn tool_call(ws: Arc<Workspace>, row: Row, call: CallRow) -> AnyView {
     let key = (row.thread, row.item, part::BODY);
     let agent_toggles = call.agents.clone().into_iter().map(agent_button).collect_view();
     let body = move || {
+        let Some(ws) = viewer.workspace.get_untracked() else { return ().into_any() };
         let panel = call.panel(&ws);
         view! {
             {panel.notice.map(|n| view! {

@@ -1,0 +1,326 @@
+//! Following a session while Claude Code writes it (Chromium: the File System Access API gives a
+//! handle to read a file again). About once a second each followed file is asked its size; only
+//! what was appended is read and parsed, and the conversation shows the new rows without drawing
+//! the others again (`Viewer::show_more`, and the list keeps rows that show the same). A file
+//! that was rewritten rather than appended to is read again whole. The handle is kept
+//! (`www/folders.js`), so a later visit can follow the same again.
+
+use std::collections::HashSet;
+
+use js_sys::{Array, Uint8Array};
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::File;
+
+use super::load::{self, describe, now, read_promise, sleep, Named};
+use super::state::{use_viewer, Viewer};
+use crate::normalize::beside::beside;
+use crate::normalize::live::{Growth, Live};
+
+#[wasm_bindgen(module = "/www/folders.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = canFollow)]
+    fn can_follow() -> bool;
+    #[wasm_bindgen(js_name = pickToFollow, catch)]
+    async fn pick_to_follow(folder: bool) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = keepFollowed, catch)]
+    async fn keep_followed(handle: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = keptFollowed, catch)]
+    async fn kept_followed() -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = reopenFollowed, catch)]
+    async fn reopen_followed() -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = followedFiles, catch)]
+    async fn followed_files(handle: &JsValue, chosen: Option<String>) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = onLaunch)]
+    fn on_launch(open: &Closure<dyn FnMut(Array)>);
+}
+
+/// How often a followed file is asked whether it grew.
+const EVERY_MS: f64 = 1000.0;
+/// Showing what arrived may take at most this share of the time: a very large session, whose
+/// every reading costs hundreds of ms, is read less often rather than keeping the page busy.
+const BUSY_SHARE: f64 = 0.25;
+
+/// What is followed, as the bar and the conversation show it.
+#[derive(Clone, Copy)]
+pub struct Following {
+    /// The name of what is followed, while it is.
+    pub name: RwSignal<Option<String>>,
+    /// Keep the newest row in view as rows arrive.
+    pub stick: RwSignal<bool>,
+    /// Rows at the end the reader has not scrolled to yet.
+    pub fresh: RwSignal<usize>,
+    /// What was followed on an earlier visit, to follow again.
+    pub kept: RwSignal<Option<String>>,
+    /// Bumped to stop the follower that runs.
+    run: StoredValue<u64>,
+}
+
+impl Following {
+    pub fn new() -> Following {
+        Following {
+            name: RwSignal::new(None),
+            stick: RwSignal::new(false),
+            fresh: RwSignal::new(0),
+            kept: RwSignal::new(None),
+            run: StoredValue::new(0),
+        }
+    }
+
+    /// Stops following (what is shown stays).
+    pub fn stop(&self) {
+        self.run.update_value(|n| *n += 1);
+        self.name.set(None);
+        self.fresh.set(0);
+    }
+}
+
+impl Default for Following {
+    fn default() -> Self {
+        Following::new()
+    }
+}
+
+/// Whether this browser can follow a file as it grows.
+pub fn can() -> bool {
+    can_follow()
+}
+
+/// What a browser without the File System Access API says when asked to follow.
+pub const NEEDS_CHROMIUM: &str = "following a session as Claude Code writes it needs a Chromium-based browser (Chrome, Edge, Brave, Opera): this browser cannot read a file again once it was opened. Open the file instead, and open it again to see what was added.";
+
+/// Learns what was followed on an earlier visit, and follows files opened from the desktop
+/// (cctv installed as an app, "Open with").
+pub fn init(viewer: Viewer) {
+    if !can() {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        let name = kept_followed().await.ok().and_then(|n| n.as_string());
+        viewer.live.kept.try_set(name);
+    });
+    let open = Closure::<dyn FnMut(Array)>::new(move |handles: Array| {
+        let handle = handles.get(0);
+        leptos::task::spawn_local(async move {
+            let _ = keep_followed(&handle).await;
+            follow(viewer, handle).await;
+        });
+    });
+    on_launch(&open);
+    // launchQueue may hand over files at any time the page lives.
+    open.forget();
+}
+
+/// Asks for a session's file (or a project folder) and follows it.
+pub async fn pick(viewer: Viewer, folder: bool) {
+    if !can() {
+        said(viewer, "Follow", NEEDS_CHROMIUM);
+        return;
+    }
+    match pick_to_follow(folder).await {
+        Ok(handle) if handle.is_null() => {}
+        Ok(handle) => {
+            viewer.live.kept.try_set(handle_name(&handle));
+            follow(viewer, handle).await;
+        }
+        Err(e) => said(viewer, "Follow", &describe(&e)),
+    }
+}
+
+/// Follows again what was followed on an earlier visit, once the reader allows it.
+pub async fn reopen(viewer: Viewer) {
+    match reopen_followed().await {
+        Ok(handle) => follow(viewer, handle).await,
+        Err(e) => said(viewer, "Follow again", &describe(&e)),
+    }
+}
+
+fn handle_name(handle: &JsValue) -> Option<String> {
+    js_sys::Reflect::get(handle, &"name".into()).ok()?.as_string()
+}
+
+fn said(viewer: Viewer, what: &str, reason: &str) {
+    viewer.problems.update(|p| p.push((what.to_owned(), reason.to_owned())));
+}
+
+/// Opens the session `handle` is (a file, or the newest in a folder) and shows what is appended
+/// to it until the reader stops, opens something else, or it can no longer be read.
+pub async fn follow(viewer: Viewer, handle: JsValue) {
+    let live = viewer.live;
+    live.run.update_value(|n| *n += 1);
+    let run = live.run.get_value();
+    let running = move || live.run.try_get_value() == Some(run);
+    let mut chosen = None;
+    // Why the files are read again, said once they are (a load clears what was said before).
+    let mut again: Option<(String, &str)> = None;
+    'reading: loop {
+        // The files as they are, opened as any files are.
+        let files = match files_now(&handle, &chosen).await {
+            Ok(files) => files,
+            Err(e) => return stopped(viewer, running(), &e),
+        };
+        chosen = files.first().map(|f| f.name.clone());
+        viewer.library.close();
+        load::load(viewer, files).await;
+        let number = viewer.load_number.get_value();
+        let still = move || running() && viewer.is_latest_load(number);
+        // Other files opened meanwhile: following ends, and the bar says so.
+        let quit = move || {
+            if running() {
+                live.stop();
+            }
+        };
+        if !still() {
+            return quit();
+        }
+        if let Some((name, why)) = again.take() {
+            said(viewer, &name, why);
+        }
+        let Some(ws) = viewer.workspace.get_untracked() else { return };
+        live.name.set(chosen.clone());
+        live.fresh.set(0);
+        // The follower reads on from the bytes the viewer was given.
+        let mut state = Live::new();
+        for (name, bytes) in ws.given_files() {
+            state.add(name, bytes.to_vec());
+        }
+        drop(ws);
+        let mut busy = 0.0;
+        loop {
+            sleep((EVERY_MS.max(busy / BUSY_SHARE)) as i32).await;
+            if !still() {
+                return quit();
+            }
+            let files = match files_now(&handle, &chosen).await {
+                Ok(files) => files,
+                Err(e) => return stopped(viewer, still(), &e),
+            };
+            let started = now();
+            let lines_before = state.lines();
+            // A file new since, or rewritten beside the session (sub-agent metadata).
+            let mut added = false;
+            for Named { name, file } in files {
+                let size = file.size() as usize;
+                let growth = state.compare(&name, size);
+                let result = match growth {
+                    Growth::Same => Ok(Growth::Same),
+                    // A file new since (or one the loader could not read as a transcript: an empty
+                    // session file), or metadata written again.
+                    Growth::Rewritten if !state.has(&name) || beside(&name).is_some() => {
+                        read(&file, 0, size).await.map(|bytes| {
+                            state.add(&name, bytes);
+                            added = true;
+                            Growth::Same
+                        })
+                    }
+                    Growth::Rewritten => Ok(Growth::Rewritten),
+                    Growth::Appended(_) => {
+                        let from = state.read_from(&name);
+                        read(&file, from, size).await.map(|bytes| state.take(&name, from, &bytes))
+                    }
+                };
+                match result {
+                    Ok(Growth::Rewritten) => {
+                        again = Some((name, "was rewritten, not appended to: read again whole"));
+                        continue 'reading;
+                    }
+                    Ok(Growth::Appended(_) | Growth::Same) => {}
+                    Err(e) => return stopped(viewer, still(), &format!("{name}: {e}")),
+                }
+                if !still() {
+                    return quit();
+                }
+            }
+            if added || state.lines() != lines_before {
+                viewer.show_more(state.workspace());
+                busy = now() - started;
+            } else {
+                busy = 0.0;
+            }
+        }
+    }
+}
+
+/// Following ended because the files could not be read: say so, and why.
+fn stopped(viewer: Viewer, running: bool, reason: &str) {
+    if running {
+        viewer.live.stop();
+        said(viewer, "Following stopped", reason);
+    }
+}
+
+/// The followed files now, each with the name it is shown by.
+async fn files_now(handle: &JsValue, chosen: &Option<String>) -> Result<Vec<Named>, String> {
+    let pairs = followed_files(handle, chosen.clone()).await.map_err(|e| describe(&e))?;
+    let mut seen = HashSet::new();
+    Ok(Array::from(&pairs)
+        .iter()
+        .filter_map(|pair| {
+            let pair = Array::from(&pair);
+            let name = pair.get(0).as_string()?;
+            let file = pair.get(1).dyn_into::<File>().ok()?;
+            Some(Named { name, file })
+        })
+        .filter(|f| load::wanted(&f.name, true) && seen.insert(f.name.clone()))
+        .collect())
+}
+
+/// `file[from..to]`, read.
+async fn read(file: &File, from: usize, to: usize) -> Result<Vec<u8>, String> {
+    let buffer = JsFuture::from(read_promise(file, from as f64, to as f64, file.size()))
+        .await
+        .map_err(|e| describe(&e))?;
+    Ok(Uint8Array::new(&buffer).to_vec())
+}
+
+/// The buttons that start following: a project folder (its newest session, with sub-agents), a
+/// session's file, or what was followed last time.
+#[component]
+pub fn FollowButtons() -> impl IntoView {
+    let viewer = use_viewer();
+    let live = viewer.live;
+    let start = move |folder: bool| leptos::task::spawn_local(pick(viewer, folder));
+    view! {
+        <button
+            class="cctv-button cctv-top__folder"
+            title="follow the newest session of a project folder (~/.claude/projects/<project>) while Claude Code writes it"
+            on:click=move |_| start(true)
+        >
+            "Follow folder"
+        </button>
+        <button class="cctv-button cctv-top__folder" title="follow a session's file while Claude Code writes it" on:click=move |_| start(false)>
+            "Follow file"
+        </button>
+        {move || live.kept.get().filter(|_| live.name.with(Option::is_none)).map(|name| view! {
+            <button
+                class="cctv-button cctv-top__folder cctv-top__reopen"
+                title="follow what was followed last time again (the browser asks first)"
+                on:click=move |_| leptos::task::spawn_local(reopen(viewer))
+            >
+                <bdi>{format!("Follow {name} again")}</bdi>
+            </button>
+        })}
+    }
+}
+
+/// While a session is followed: what, the choice to keep the newest row in view, and a way to
+/// stop.
+#[component]
+pub fn FollowBar() -> impl IntoView {
+    let live = use_viewer().live;
+    move || {
+        live.name.get().map(|name| view! {
+            <div class="cctv-live" role="status">
+                <span class="cctv-live__dot" aria-hidden="true"></span>
+                "Following "<bdi class="cctv-live__name">{name}</bdi>
+                <label class="cctv-chip">
+                    <input type="checkbox" prop:checked=move || live.stick.get() on:change=move |e| live.stick.set(event_target_checked(&e)) />
+                    "Keep newest in view"
+                </label>
+                <button class="cctv-button" on:click=move |_| live.stop()>"Stop"</button>
+            </div>
+        })
+    }
+}

@@ -1,0 +1,143 @@
+// Following a session while it is written: a project folder in the origin-private file system
+// (navigator.storage.getDirectory(), whose handles are the ones the pickers give) is followed
+// through the "Follow folder" button; the test appends to it as Claude Code would, and the rows
+// appear without the others being drawn again.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { site, open, foreign, FIXTURES } from "./harness.mjs";
+
+const web = site();
+const PROJECT = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
+const SESSION = "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68";
+const LINES = readFileSync(join(PROJECT, `${SESSION}.jsonl`), "utf8").split("\n").filter(Boolean);
+/** The session's first three Task calls are on lines 5 to 7: it is followed from before them. */
+const BEFORE_AGENTS = 4;
+const AGENTS = readdirSync(join(PROJECT, SESSION, "subagents")).map((name) => ({
+  name,
+  text: readFileSync(join(PROJECT, SESSION, "subagents", name), "utf8"),
+}));
+
+/** Writes into the page's private file system: appends `text` to `path` (made if missing). */
+async function append(page, path, text) {
+  await page.evaluate(
+    async ({ path, text }) => {
+      let dir = await navigator.storage.getDirectory();
+      const parts = path.split("/");
+      for (const part of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(part, { create: true });
+      const handle = await dir.getFileHandle(parts.at(-1), { create: true });
+      const size = (await handle.getFile()).size;
+      const writable = await handle.createWritable({ keepExistingData: true });
+      await writable.seek(size);
+      await writable.write(text);
+      await writable.close();
+    },
+    { path, text },
+  );
+  return Date.now();
+}
+
+/** Three lines a person and Claude add to the session, after its last one. */
+function threeMoreLines() {
+  const last = LINES.map((l) => JSON.parse(l)).findLast((e) => e.uuid && e.type === "assistant");
+  const at = Date.parse(last.timestamp);
+  let parent = last.uuid;
+  return ["live prompt one", "live answer two", "live prompt three"]
+    .map((text, i) => {
+      const uuid = `00000000-0000-4000-8000-00000000000${i}`;
+      const you = i % 2 === 0;
+      const line = {
+        ...last,
+        type: you ? "user" : "assistant",
+        uuid,
+        parentUuid: parent,
+        timestamp: new Date(at + (i + 1) * 1000).toISOString(),
+        message: you
+          ? { role: "user", content: text }
+          : { ...last.message, id: `msg_live_${i}`, content: [{ type: "text", text }], stop_reason: "end_turn" },
+      };
+      if (you) delete line.requestId;
+      parent = uuid;
+      return JSON.stringify(line) + "\n";
+    })
+    .join("");
+}
+
+test("a followed folder shows what is appended to its newest session, sub-agents included", async () => {
+  const { page, context, requests, errors } = await open(web.chrome, web.server.url);
+  await append(page, `project/${SESSION}.jsonl`, LINES.slice(0, BEFORE_AGENTS).join("\n") + "\n");
+  // The picker gives the project folder: the same kind of handle as the private file system's.
+  await page.evaluate(() => {
+    window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle("project");
+  });
+  await page.click("button:has-text('Follow folder')");
+  await page.locator(".cctv-live", { hasText: `Following ${SESSION}.jsonl` }).waitFor({ timeout: 20000 });
+  await page.locator(".cctv-prompt").first().waitFor();
+  assert.equal(await page.locator(".cctv-agent-toggle").count(), 0, "no sub-agent yet");
+
+  // The rest of the session, and its sub-agents' folder, appear as Claude Code writes them.
+  const appended = await append(page, `project/${SESSION}.jsonl`, LINES.slice(BEFORE_AGENTS).join("\n") + "\n");
+  for (const agent of AGENTS) await append(page, `project/${SESSION}/subagents/${agent.name}`, agent.text);
+  await page.locator(".cctv-agent-toggle").first().waitFor({ timeout: 5000 });
+  const agentsAfter = Date.now() - appended;
+  await page.locator(".cctv-agent-toggle").first().click();
+  await page.locator(".cctv-item", { hasText: "Thai green curry" }).first().waitFor();
+
+  // The rows that came while the reader was at the top are counted until they scroll to the end.
+  assert.match(await page.locator(".cctv-fresh").textContent(), /^\d+ new ↓$/);
+  await page.waitForFunction(() => {
+    const list = document.querySelector(".cctv-list");
+    list.scrollTo(0, list.scrollHeight);
+    return !document.querySelector(".cctv-fresh");
+  });
+
+  // The reader is at the top; three lines arrive below: counted, and the rows on screen stay.
+  await page.locator(".cctv-list").evaluate((el) => el.scrollTo(0, 0));
+  await page.locator('.cctv-row[data-row="m:0:0:0"]').waitFor();
+  // Two frames: the rows of the new scroll position are drawn by then.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.evaluate(() => {
+    window.firstRow = document.querySelector('.cctv-row[data-row="m:0:0:0"]');
+  });
+  const added = await append(page, `project/${SESSION}.jsonl`, threeMoreLines());
+  await page.locator(".cctv-fresh").waitFor({ timeout: 5000 });
+  const rowsAfter = Date.now() - added;
+  assert.equal(await page.locator(".cctv-fresh").textContent(), "3 new ↓");
+  assert.ok(
+    await page.evaluate(() => window.firstRow.isConnected && document.querySelector('.cctv-row[data-row="m:0:0:0"]') === window.firstRow),
+    "the first row is the same element: nothing above the new rows was drawn again",
+  );
+  // The open sub-agent stays open as the session grows.
+  assert.equal(await page.locator(".cctv-agent-toggle--open").count(), 1);
+  await page.click(".cctv-fresh");
+  await page.locator(".cctv-prompt", { hasText: "live prompt three" }).waitFor();
+  await page.locator(".cctv-fresh").waitFor({ state: "detached" });
+
+  // With "keep newest in view", the next line is scrolled to.
+  await page.check("text=Keep newest in view");
+  await append(page, `project/${SESSION}.jsonl`, threeMoreLines().split("\n")[0].replace(/0000000000[0-9]"/g, (m) => m.replace("0000000000", "1000000000")) + "\n");
+  await page.waitForFunction(() => {
+    const list = document.querySelector(".cctv-list");
+    return list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+  });
+
+  // A file rewritten rather than appended to is read again whole, and the reader is told.
+  await page.evaluate(async (name) => {
+    const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle("project");
+    const writable = await (await dir.getFileHandle(name)).createWritable();
+    await writable.write((await (await dir.getFileHandle(name)).getFile()).slice(0, 2000));
+    await writable.close();
+  }, `${SESSION}.jsonl`);
+  await page.locator(".cctv-errors", { hasText: "rewritten, not appended to" }).waitFor({ timeout: 5000 });
+  await page.locator(".cctv-live").waitFor();
+
+  await page.click(".cctv-live button:has-text('Stop')");
+  await page.locator(".cctv-live").waitFor({ state: "detached" });
+  console.log(`append to rows on screen: sub-agents ${agentsAfter} ms, three lines ${rowsAfter} ms`);
+  assert.ok(agentsAfter < 2000 && rowsAfter < 2000, `within 2 s: ${agentsAfter} ms, ${rowsAfter} ms`);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign(requests, web.server.url), []);
+  await context.close();
+});
