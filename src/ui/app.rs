@@ -87,6 +87,15 @@ pub fn App(
     }
     let keys = window_event_listener(ev::keydown, move |e| keyboard(viewer, rows, embedded, e));
     on_cleanup(move || keys.remove());
+    // The site's service worker (www/sw.js) found a new version and cached it: say that a reload
+    // uses it, and leave the reload to the reader (what they opened is not reopened by it).
+    let updated = RwSignal::new(false);
+    if !embedded {
+        let said_before = js_sys::Reflect::get(&window(), &"cctvUpdated".into()).is_ok_and(|v| v.is_truthy());
+        updated.set(said_before);
+        let update = window_event_listener_untyped("cctv-updated", move |_| updated.set(true));
+        on_cleanup(move || update.remove());
+    }
 
     let theme = move || match viewer.theme.get() {
         Theme::System => None,
@@ -127,6 +136,13 @@ pub fn App(
                         <span>{format!("{} · {:.1} of {:.1} MB", p.label, p.done / 1e6, p.total / 1e6)}</span>
                     </div>
                 }
+            })}
+            {move || updated.get().then(|| view! {
+                <div class="cctv-demo-note" role="status">
+                    "A new version of cctv is ready; the page uses it the next time it loads. "
+                    <button class="cctv-button" on:click=move |_| { let _ = window().location().reload(); }>"Reload now"</button>
+                    " (the files you opened will need opening again)"
+                </div>
             })}
             {move || viewer.demo.get().then(|| view! {
                 <div class="cctv-demo-note" role="note">

@@ -21,6 +21,7 @@ const TYPES = {
   ".wasm": "application/wasm",
   ".json": "application/json",
   ".png": "image/png",
+  ".webmanifest": "application/manifest+json",
   ".ts": "text/plain",
 };
 
