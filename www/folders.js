@@ -75,26 +75,22 @@ async function kept(key = FOLDER) {
   return (await withStore("readonly", (store) => store.get(key))) ?? null;
 }
 
-// Following. What is followed is a handle: a session's file (no sub-agents: a picked file gives
-// no access to the folder beside it), or a project folder, whose newest session is followed
-// with everything in its `<uuid>/` folder (sub-agents, their metadata, saved outputs).
+// Following. What is followed is a handle: a project folder, whose newest session is followed
+// with everything in its `<uuid>/` folder (sub-agents, their metadata, saved outputs), or a
+// session's file the installed app was opened with (no sub-agents: a file's handle gives no
+// access to the folder beside it).
 
 /** Whether this browser can follow a file as it grows. */
 export function canFollow() {
-  return typeof globalThis.showOpenFilePicker === "function" && typeof globalThis.showDirectoryPicker === "function";
+  return typeof globalThis.showDirectoryPicker === "function";
 }
 
-/** Asks for a session's file, or with `folder` for a project folder; keeps its handle. Resolves
- *  to the handle, or null when the reader cancelled. */
-export async function pickToFollow(folder) {
+/** Asks for a project folder; keeps its handle. Resolves to the handle, or null when the reader
+ *  cancelled. */
+export async function pickToFollow() {
   let handle;
   try {
-    handle = folder
-      ? await globalThis.showDirectoryPicker({ id: "cctv-follow", mode: "read" })
-      : (await globalThis.showOpenFilePicker({
-          id: "cctv-follow",
-          types: [{ description: "Claude Code transcripts", accept: { "application/x-ndjson": [".jsonl"] } }],
-        }))[0];
+    handle = await globalThis.showDirectoryPicker({ id: "cctv-follow", mode: "read" });
   } catch (e) {
     if (e.name === "AbortError") return null;
     throw e;

@@ -49,12 +49,20 @@ async function refresh() {
   const updated = before !== undefined && (await before.text()) !== html;
   if (before !== undefined && !updated) return false;
   // Trunk names the page's script, wasm and styles by their hash: index.html says which.
-  const named = [...html.matchAll(/(?:src|href|data-cctv-js|data-cctv-wasm)="([^"]+)"/g)]
-    .map((m) => new URL(m[1], INDEX))
-    .filter((u) => u.origin === SCOPE.origin && u.pathname.startsWith(SCOPE.pathname))
-    .map((u) => u.href);
-  const files = [...new Set([...named, ...FIXED.map((f) => new URL(f, INDEX).href)])];
-  await cache.addAll(files.map((f) => new Request(f, { cache: "no-cache" })));
+  const named = [
+    ...new Set(
+      [...html.matchAll(/(?:src|href|data-cctv-js|data-cctv-wasm)="([^"]+)"/g)]
+        .map((m) => new URL(m[1], INDEX))
+        .filter((u) => u.origin === SCOPE.origin && u.pathname.startsWith(SCOPE.pathname))
+        .map((u) => u.href),
+    ),
+  ];
+  // What index.html names is the page itself; the fixed files are kept when the host serves them
+  // (a host without worker.js still gets an offline page, which reads sessions itself).
+  await cache.addAll(named.map((f) => new Request(f, { cache: "no-cache" })));
+  const fixed = FIXED.map((f) => new URL(f, INDEX).href);
+  const got = await Promise.all(fixed.map((f) => cache.add(new Request(f, { cache: "no-cache" })).then(() => f, () => null)));
+  const files = [...named, ...got.filter(Boolean)];
   await cache.put(INDEX, response);
   const keep = new Set([INDEX, ...files]);
   for (const request of await cache.keys()) {

@@ -24,7 +24,7 @@ extern "C" {
     #[wasm_bindgen(js_name = canFollow)]
     fn can_follow() -> bool;
     #[wasm_bindgen(js_name = pickToFollow, catch)]
-    async fn pick_to_follow(folder: bool) -> Result<JsValue, JsValue>;
+    async fn pick_to_follow() -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = keepFollowed, catch)]
     async fn keep_followed(handle: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = keptFollowed, catch)]
@@ -113,13 +113,13 @@ pub fn init(viewer: Viewer) {
     open.forget();
 }
 
-/// Asks for a session's file (or a project folder) and follows it.
-pub async fn pick(viewer: Viewer, folder: bool) {
+/// Asks for a project folder and follows its newest session.
+pub async fn pick(viewer: Viewer) {
     if !can() {
         said(viewer, "Follow", NEEDS_CHROMIUM);
         return;
     }
-    match pick_to_follow(folder).await {
+    match pick_to_follow().await {
         Ok(handle) if handle.is_null() => {}
         Ok(handle) => {
             viewer.live.kept.try_set(handle_name(&handle));
@@ -275,25 +275,22 @@ async fn read(file: &File, from: usize, to: usize) -> Result<Vec<u8>, String> {
     Ok(Uint8Array::new(&buffer).to_vec())
 }
 
-/// The buttons that start following: a project folder (its newest session, with sub-agents), a
-/// session's file, or what was followed last time.
+/// The button that starts following a project folder (its newest session, with its sub-agents),
+/// and, on the first screen of a visit, the one that follows again what was followed last time.
+/// (A single file is followed when the installed app is opened with it.)
 #[component]
 pub fn FollowButtons() -> impl IntoView {
     let viewer = use_viewer();
     let live = viewer.live;
-    let start = move |folder: bool| leptos::task::spawn_local(pick(viewer, folder));
     view! {
         <button
             class="cctv-button cctv-top__folder"
             title="follow the newest session of a project folder (~/.claude/projects/<project>) while Claude Code writes it"
-            on:click=move |_| start(true)
+            on:click=move |_| leptos::task::spawn_local(pick(viewer))
         >
-            "Follow folder"
+            "Follow"
         </button>
-        <button class="cctv-button cctv-top__folder" title="follow a session's file while Claude Code writes it" on:click=move |_| start(false)>
-            "Follow file"
-        </button>
-        {move || live.kept.get().filter(|_| live.name.with(Option::is_none)).map(|name| view! {
+        {move || live.kept.get().filter(|_| viewer.demo.get() && live.name.with(Option::is_none)).map(|name| view! {
             <button
                 class="cctv-button cctv-top__folder cctv-top__reopen"
                 title="follow what was followed last time again (the browser asks first)"

@@ -1,6 +1,6 @@
 // Following a session while it is written: a project folder in the origin-private file system
 // (navigator.storage.getDirectory(), whose handles are the ones the pickers give) is followed
-// through the "Follow folder" button; the test appends to it as Claude Code would, and the rows
+// through the "Follow" button; the test appends to it as Claude Code would, and the rows
 // appear without the others being drawn again.
 
 import { test } from "node:test";
@@ -66,13 +66,14 @@ function threeMoreLines() {
 }
 
 test("a followed folder shows what is appended to its newest session, sub-agents included", async () => {
-  const { page, context, requests, errors } = await open(web.chrome, web.server.url);
+  // A short window, so that the side panel scrolls.
+  const { page, context, requests, errors } = await open(web.chrome, web.server.url, { viewport: { width: 1400, height: 600 } });
   await append(page, `project/${SESSION}.jsonl`, LINES.slice(0, BEFORE_AGENTS).join("\n") + "\n");
   // The picker gives the project folder: the same kind of handle as the private file system's.
   await page.evaluate(() => {
     window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle("project");
   });
-  await page.click("button:has-text('Follow folder')");
+  await page.getByRole("button", { name: "Follow", exact: true }).click();
   await page.locator(".cctv-live", { hasText: `Following ${SESSION}.jsonl` }).waitFor({ timeout: 20000 });
   await page.locator(".cctv-prompt").first().waitFor();
   assert.equal(await page.locator(".cctv-agent-toggle").count(), 0, "no sub-agent yet");
@@ -101,6 +102,11 @@ test("a followed folder shows what is appended to its newest session, sub-agents
   await page.evaluate(() => {
     window.firstRow = document.querySelector('.cctv-row[data-row="m:0:0:0"]');
   });
+  // The side panel, brought up to date for the grown session, stays where the reader scrolled it.
+  await page.click(".cctv-side__tab:has-text('Session')");
+  const side = page.locator(".cctv-side");
+  assert.ok(await side.evaluate((el) => el.scrollHeight > el.clientHeight + 100), "the side panel scrolls");
+  await side.evaluate((el) => el.scrollTo(0, 100));
   const added = await append(page, `project/${SESSION}.jsonl`, threeMoreLines());
   await page.locator(".cctv-fresh").waitFor({ timeout: 5000 });
   const rowsAfter = Date.now() - added;
@@ -109,6 +115,7 @@ test("a followed folder shows what is appended to its newest session, sub-agents
     await page.evaluate(() => window.firstRow.isConnected && document.querySelector('.cctv-row[data-row="m:0:0:0"]') === window.firstRow),
     "the first row is the same element: nothing above the new rows was drawn again",
   );
+  await page.waitForFunction(() => document.querySelector(".cctv-side").scrollTop === 100);
   // The open sub-agent stays open as the session grows.
   assert.equal(await page.locator(".cctv-agent-toggle--open").count(), 1);
   await page.click(".cctv-fresh");

@@ -83,7 +83,9 @@ export async function browser() {
  * place requests may go.
  */
 export async function open(b, url, { colorScheme = "light", viewport = { width: 1400, height: 1000 } } = {}) {
-  const context = await b.newContext({ colorScheme, viewport });
+  // The site's service worker is tested on its own (installed.test.mjs); here every request goes
+  // to the server, where tests can stop it.
+  const context = await b.newContext({ colorScheme, viewport, serviceWorkers: "block" });
   const page = await context.newPage();
   const requests = [];
   const errors = [];

@@ -38,6 +38,11 @@ async function visit(url, init) {
   return { context, page, errors };
 }
 
+/** The paths of the files the service worker keeps. */
+function cachedPaths(page) {
+  return page.evaluate(async () => (await (await caches.open("cctv-site")).keys()).map((r) => new URL(r.url).pathname));
+}
+
 test("the manifest declares a handler of .jsonl files, with icons to install by", async () => {
   const manifest = JSON.parse(await readFile(join(DIST, "manifest.webmanifest"), "utf8"));
   assert.deepEqual(Object.values(manifest.file_handlers[0].accept).flat(), [".jsonl"]);
@@ -54,14 +59,15 @@ test("the manifest declares a handler of .jsonl files, with icons to install by"
 test("after one visit the site opens offline, with the demo", async () => {
   const server = await serve(copy);
   const { context, page, errors } = await visit(server.url);
-  // Everything the page needs is in the cache before the network goes.
-  await page.waitForFunction(async () => (await caches.open("cctv-site").then((c) => c.keys())).length >= 8);
+  // Everything the page needs is in the cache before the network goes: the worker is active
+  // only once it cached the site.
+  assert.ok((await cachedPaths(page)).length >= 8);
   await server.close();
   await context.setOffline(true);
   await page.reload();
   await page.locator(".cctv-demo-note").waitFor({ timeout: 20000 });
   await page.locator(".cctv-item").first().waitFor();
-  const cached = await page.evaluate(async () => (await (await caches.open("cctv-site")).keys()).map((r) => new URL(r.url).pathname));
+  const cached = await cachedPaths(page);
   assert.ok(cached.some((p) => p.endsWith(".wasm")) && cached.includes("/grammars.packdump") && cached.includes("/worker.js"), cached.join(" "));
   assert.deepEqual(errors, []);
   await context.close();
@@ -98,7 +104,7 @@ test("a file the launch queue hands over is followed", async () => {
 test("a new version deployed is found in the background and announced", async () => {
   const server = await serve(copy);
   const { context, page } = await visit(server.url);
-  await page.waitForFunction(async () => (await caches.open("cctv-site").then((c) => c.keys())).length >= 8);
+  assert.ok((await cachedPaths(page)).length >= 8);
   // Deploy: index.html changes.
   const index = join(copy, "index.html");
   await writeFile(index, (await readFile(index, "utf8")).replace("</body>", "<!-- next version --></body>"));
