@@ -72,7 +72,8 @@ package: setup
 
 # Benchmarks (not tests): native parse/normalize MB/s and peak heap next to serde_json, then the
 # built site in headless Chromium on the same generated sessions, then the list of every session on
-# a generated projects folder (1,000 sessions, 2 GB). Sizes in MB: make bench SIZES="10 50".
+# a generated projects folder (1,000 sessions, 2 GB), then a session followed while lines are
+# appended to it. Sizes in MB: make bench SIZES="10 50".
 SIZES ?= 10 50 200
 bench: build
 	cargo run --release --no-default-features --features generate --bin cctv-bench -- $(SIZES)
@@ -80,6 +81,7 @@ bench: build
 	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
 	node tests/e2e/bench.mjs target/bench $(SIZES)
 	node tests/e2e/bench-library.mjs target/bench
+	node tests/e2e/bench-follow.mjs target/bench $(SIZES)
 
 # Coverage-guided fuzzing of parse and normalize, seeded with every fixture: make fuzz FUZZ_SECONDS=600.
 FUZZ_SECONDS ?= 60

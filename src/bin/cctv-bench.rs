@@ -89,8 +89,8 @@ fn main() {
         }
         return;
     }
-    println!("| size | files | baseline serde_json Value | parse | normalize | parse + normalize | vs baseline | peak heap / input | overview (vs parse + normalize) |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("| size | files | baseline serde_json Value | parse | normalize | parse + normalize | vs baseline | peak heap / input | overview (vs parse + normalize) | followed: a line appended (vs parse + normalize) |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for mb in sizes {
         bench(mb, seed);
     }
@@ -168,8 +168,9 @@ fn bench(mb: f64, seed: u64) {
         normalize = normalize.min(normalized);
         peak_ratio = peak_ratio.max(peak as f64 / bytes as f64);
     }
+    let follow = follow_seconds(&inputs);
     println!(
-        "| {megabytes:.0} MB | {} | {:.0} MB/s | {:.0} MB/s | {:.0} MB/s | {:.0} MB/s | {:.2}x | {:.2}x | {:.0} ms ({:.2}x) |",
+        "| {megabytes:.0} MB | {} | {:.0} MB/s | {:.0} MB/s | {:.0} MB/s | {:.0} MB/s | {:.2}x | {:.2}x | {:.0} ms ({:.2}x) | {:.0} ms ({:.2}x) |",
         inputs.len(),
         megabytes / baseline,
         megabytes / parse,
@@ -179,7 +180,34 @@ fn bench(mb: f64, seed: u64) {
         peak_ratio,
         overview * 1e3,
         overview / (parse + normalize),
+        follow * 1e3,
+        follow / (parse + normalize),
     );
+}
+
+/// What a followed session costs when a line is appended to it: the line taken and parsed, and
+/// the files normalized again as they are now (`normalize::live`), in seconds; best of 3.
+fn follow_seconds(inputs: &[Input]) -> f64 {
+    use cctv::normalize::live::Live;
+    let mut live = Live::new();
+    for input in inputs {
+        live.add(&input.name, input.bytes.clone());
+    }
+    // The session's file: its last line written again, as one more line.
+    let session = inputs.iter().find(|i| !i.name.contains('/')).expect("a session file");
+    let last = session.bytes[..session.bytes.len() - 1].rsplit(|&b| b == b'\n').next().expect("a line");
+    let mut grown = session.bytes.clone();
+    (0..3)
+        .map(|_| {
+            let from = live.read_from(&session.name);
+            grown.extend_from_slice(last);
+            grown.push(b'\n');
+            let start = Instant::now();
+            live.take(&session.name, from, &grown[from..]);
+            std::hint::black_box(live.workspace());
+            start.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// What opening the overview computes for every session of `ws` (cost, context, tools, the time
