@@ -95,6 +95,39 @@ for (const scheme of ["light", "dark"]) {
   await page.screenshot({ path: join(out, `overview-${scheme}.png`) });
   await context.close();
 }
+// A session followed while it is written: the project in the page's private file system, its
+// sub-agents' conversation open, and lines appended below where the reader is.
+{
+  const { page, context } = await open(chrome, server.url, { colorScheme: "light", viewport: { width: 1280, height: 800 } });
+  const project = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
+  const session = "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68";
+  const lines = (await readFile(join(project, `${session}.jsonl`), "utf8")).split("\n").filter(Boolean);
+  const write = (path, text) => page.evaluate(async ({ path, text }) => {
+    let dir = await navigator.storage.getDirectory();
+    const parts = path.split("/");
+    for (const part of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(part, { create: true });
+    const handle = await dir.getFileHandle(parts.at(-1), { create: true });
+    const size = (await handle.getFile()).size;
+    const writable = await handle.createWritable({ keepExistingData: true });
+    await writable.seek(size);
+    await writable.write(text);
+    await writable.close();
+  }, { path, text });
+  await write(`p/${session}.jsonl`, lines.slice(0, 30).join("\n") + "\n");
+  for (const id of ["a5bdbc1", "a9cad17", "aa5ef13"]) {
+    await write(`p/${session}/subagents/agent-${id}.jsonl`, await readFile(join(project, session, "subagents", `agent-${id}.jsonl`), "utf8"));
+  }
+  await page.evaluate(() => { window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle("p"); });
+  await page.getByRole("button", { name: "Follow", exact: true }).click();
+  await page.locator(".cctv-live").waitFor();
+  await page.locator(".cctv-agent-toggle").first().click();
+  await page.locator(".cctv-list").evaluate((el) => el.scrollTo(0, 0));
+  await write(`p/${session}.jsonl`, lines.slice(30, 36).join("\n") + "\n");
+  await page.locator(".cctv-fresh").waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(out, "follow-light.png") });
+  await context.close();
+}
 // The list of every session: real projects folders from the fixtures, put together as one
 // ~/.claude/projects, one project open.
 {
