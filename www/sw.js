@@ -7,11 +7,12 @@
 // when a new version was deployed, its files are cached, the old ones let go, and the open pages
 // are told (they say a reload will use it; nothing open is reloaded for the reader).
 
-const CACHE = "cctv-site";
-/** The files every version has under the same name; the others are named in index.html. */
-const FIXED = ["boot.js", "worker.js", "grammars.packdump", "manifest.webmanifest", "icons/icon-192.png", "icons/icon-512.png"];
 const SCOPE = new URL(self.registration.scope);
 const INDEX = SCOPE.href;
+/** One cache per copy of the site on an origin (/cctv/ and /cctv-next/ keep their own). */
+const CACHE = `cctv-site:${SCOPE.pathname}`;
+/** The files every version has under the same name; the others are named in index.html. */
+const FIXED = ["boot.js", "worker.js", "grammars.packdump", "manifest.webmanifest", "icons/icon-192.png", "icons/icon-512.png"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(refresh().then(() => self.skipWaiting()));
@@ -38,16 +39,17 @@ async function answer(request, event, page) {
   return cached ?? fetch(request);
 }
 
-/** Fetches index.html and what it names, and keeps exactly the current version's files.
- *  Resolves to whether a version other than the cached one was found. */
+/** Fetches index.html and what it names, and keeps exactly the current version's files; the
+ *  files with fixed names are asked again each time (a conditional request, cheap when they did
+ *  not change). Resolves to whether a version other than the cached one was found. */
 async function refresh() {
   const cache = await caches.open(CACHE);
   const response = await fetch(INDEX, { cache: "no-cache" });
-  if (!response.ok) throw new Error(`index.html: ${response.status}`);
+  // A redirected response cannot answer a navigation: nothing is kept from it.
+  if (!response.ok || response.redirected) throw new Error(`index.html: ${response.status}`);
   const html = await response.clone().text();
   const before = await cache.match(INDEX);
   const updated = before !== undefined && (await before.text()) !== html;
-  if (before !== undefined && !updated) return false;
   // Trunk names the page's script, wasm and styles by their hash: index.html says which.
   const named = [
     ...new Set(
@@ -59,12 +61,11 @@ async function refresh() {
   ];
   // What index.html names is the page itself; the fixed files are kept when the host serves them
   // (a host without worker.js still gets an offline page, which reads sessions itself).
-  await cache.addAll(named.map((f) => new Request(f, { cache: "no-cache" })));
+  if (before === undefined || updated) await cache.addAll(named.map((f) => new Request(f, { cache: "no-cache" })));
   const fixed = FIXED.map((f) => new URL(f, INDEX).href);
-  const got = await Promise.all(fixed.map((f) => cache.add(new Request(f, { cache: "no-cache" })).then(() => f, () => null)));
-  const files = [...named, ...got.filter(Boolean)];
+  await Promise.all(fixed.map((f) => cache.add(new Request(f, { cache: "no-cache" })).catch(() => {})));
   await cache.put(INDEX, response);
-  const keep = new Set([INDEX, ...files]);
+  const keep = new Set([INDEX, ...named, ...fixed]);
   for (const request of await cache.keys()) {
     if (!keep.has(request.url)) await cache.delete(request);
   }

@@ -39,9 +39,12 @@ extern "C" {
 
 /// How often a followed file is asked whether it grew.
 const EVERY_MS: f64 = 1000.0;
-/// Showing what arrived may take at most this share of the time: a very large session, whose
-/// every reading costs hundreds of ms, is read less often rather than keeping the page busy.
+/// Reading what arrived and making the grown session may take at most this share of the time: a
+/// very large session, whose every reading costs hundreds of ms, is read less often rather than
+/// keeping the page busy.
 const BUSY_SHARE: f64 = 0.25;
+/// Reads that fail this many seconds in a row end following.
+const FAILURES: u32 = 5;
 
 /// What is followed, as the bar and the conversation show it.
 #[derive(Clone, Copy)]
@@ -50,7 +53,8 @@ pub struct Following {
     pub name: RwSignal<Option<String>>,
     /// Keep the newest row in view as rows arrive.
     pub stick: RwSignal<bool>,
-    /// Rows at the end the reader has not scrolled to yet.
+    /// Rows that arrived after the last one while the reader was not at the end, until they
+    /// scroll down to them.
     pub fresh: RwSignal<usize>,
     /// What was followed on an earlier visit, to follow again.
     pub kept: RwSignal<Option<String>>,
@@ -99,7 +103,7 @@ pub fn init(viewer: Viewer) {
     }
     leptos::task::spawn_local(async move {
         let name = kept_followed().await.ok().and_then(|n| n.as_string());
-        viewer.live.kept.try_set(name);
+        viewer.following.kept.try_set(name);
     });
     let open = Closure::<dyn FnMut(Array)>::new(move |handles: Array| {
         let handle = handles.get(0);
@@ -122,7 +126,7 @@ pub async fn pick(viewer: Viewer) {
     match pick_to_follow().await {
         Ok(handle) if handle.is_null() => {}
         Ok(handle) => {
-            viewer.live.kept.try_set(handle_name(&handle));
+            viewer.following.kept.try_set(handle_name(&handle));
             follow(viewer, handle).await;
         }
         Err(e) => said(viewer, "Follow", &describe(&e)),
@@ -148,39 +152,49 @@ fn said(viewer: Viewer, what: &str, reason: &str) {
 /// Opens the session `handle` is (a file, or the newest in a folder) and shows what is appended
 /// to it until the reader stops, opens something else, or it can no longer be read.
 pub async fn follow(viewer: Viewer, handle: JsValue) {
-    let live = viewer.live;
-    live.run.update_value(|n| *n += 1);
-    let run = live.run.get_value();
-    let running = move || live.run.try_get_value() == Some(run);
+    let following = viewer.following;
+    following.run.update_value(|n| *n += 1);
+    let run = following.run.get_value();
+    let running = move || following.run.try_get_value() == Some(run);
     let mut chosen = None;
     // Why the files are read again, said once they are (a load clears what was said before).
     let mut again: Option<(String, &str)> = None;
     'reading: loop {
+        if !running() {
+            return;
+        }
         // The files as they are, opened as any files are.
         let files = match files_now(&handle, &chosen).await {
+            Ok(files) if files.is_empty() => {
+                return stopped(viewer, running(), "there is no .jsonl file to follow")
+            }
             Ok(files) => files,
             Err(e) => return stopped(viewer, running(), &e),
         };
+        if !running() {
+            return;
+        }
         chosen = files.first().map(|f| f.name.clone());
         viewer.library.close();
-        load::load(viewer, files).await;
-        let number = viewer.load_number.get_value();
+        let shown = load::load(viewer, files).await;
+        let Some(number) = viewer.load_number.try_get_value() else { return };
         let still = move || running() && viewer.is_latest_load(number);
-        // Other files opened meanwhile: following ends, and the bar says so.
+        // Other files opened meanwhile, or these could not be shown (the load said why):
+        // following ends, and the bar says so.
         let quit = move || {
             if running() {
-                live.stop();
+                following.stop();
             }
         };
-        if !still() {
+        if !shown || !still() {
             return quit();
         }
         if let Some((name, why)) = again.take() {
             said(viewer, &name, why);
         }
         let Some(ws) = viewer.workspace.get_untracked() else { return };
-        live.name.set(chosen.clone());
-        live.fresh.set(0);
+        following.name.set(chosen.clone());
+        following.fresh.set(0);
         // The follower reads on from the bytes the viewer was given.
         let mut state = Live::new();
         for (name, bytes) in ws.given_files() {
@@ -188,50 +202,66 @@ pub async fn follow(viewer: Viewer, handle: JsValue) {
         }
         drop(ws);
         let mut busy = 0.0;
+        let mut failures = 0;
         loop {
             sleep((EVERY_MS.max(busy / BUSY_SHARE)) as i32).await;
             if !still() {
                 return quit();
             }
-            let files = match files_now(&handle, &chosen).await {
-                Ok(files) => files,
-                Err(e) => return stopped(viewer, still(), &e),
-            };
             let started = now();
             let lines_before = state.lines();
             // A file new since, or rewritten beside the session (sub-agent metadata).
             let mut added = false;
-            for Named { name, file } in files {
-                let size = file.size() as usize;
-                let growth = state.compare(&name, size);
-                let result = match growth {
-                    Growth::Same => Ok(Growth::Same),
-                    // A file new since (or one the loader could not read as a transcript: an empty
-                    // session file), or metadata written again.
-                    Growth::Rewritten if !state.has(&name) || beside(&name).is_some() => {
-                        read(&file, 0, size).await.map(|bytes| {
-                            state.add(&name, bytes);
-                            added = true;
-                            Growth::Same
-                        })
+            // A file can be unreadable for a moment (Chromium refuses a `File` whose file changed
+            // since it was asked for, which a file being written does all the time): the next
+            // second reads it again; only several failures in a row end following.
+            let mut failed = None;
+            match files_now(&handle, &chosen).await {
+                Err(e) => failed = Some(e),
+                Ok(files) => {
+                    for Named { name, file } in files {
+                        let size = file.size() as usize;
+                        let result = match state.compare(&name, size) {
+                            Growth::Same => Ok(Growth::Same),
+                            // A file new since (or one the loader could not read as a transcript:
+                            // an empty session file), or metadata written again.
+                            Growth::Rewritten if !state.has(&name) || beside(&name).is_some() => {
+                                read(&file, 0, size).await.map(|bytes| {
+                                    state.add(&name, bytes);
+                                    added = true;
+                                    Growth::Same
+                                })
+                            }
+                            Growth::Rewritten => Ok(Growth::Rewritten),
+                            Growth::Appended(_) => {
+                                let from = state.read_from(&name);
+                                read(&file, from, size).await.map(|bytes| state.take(&name, from, &bytes))
+                            }
+                        };
+                        if !still() {
+                            return quit();
+                        }
+                        match result {
+                            Ok(Growth::Rewritten) => {
+                                again = Some((name, "was rewritten, not appended to: read again whole"));
+                                continue 'reading;
+                            }
+                            Ok(Growth::Appended(_) | Growth::Same) => {}
+                            Err(e) => {
+                                failed = Some(format!("{name}: {e}"));
+                                break;
+                            }
+                        }
                     }
-                    Growth::Rewritten => Ok(Growth::Rewritten),
-                    Growth::Appended(_) => {
-                        let from = state.read_from(&name);
-                        read(&file, from, size).await.map(|bytes| state.take(&name, from, &bytes))
-                    }
-                };
-                match result {
-                    Ok(Growth::Rewritten) => {
-                        again = Some((name, "was rewritten, not appended to: read again whole"));
-                        continue 'reading;
-                    }
-                    Ok(Growth::Appended(_) | Growth::Same) => {}
-                    Err(e) => return stopped(viewer, still(), &format!("{name}: {e}")),
                 }
-                if !still() {
-                    return quit();
-                }
+            }
+            if !still() {
+                return quit();
+            }
+            match failed {
+                Some(e) if failures + 1 >= FAILURES => return stopped(viewer, true, &e),
+                Some(_) => failures += 1,
+                None => failures = 0,
             }
             if added || state.lines() != lines_before {
                 viewer.show_more(state.workspace());
@@ -246,7 +276,7 @@ pub async fn follow(viewer: Viewer, handle: JsValue) {
 /// Following ended because the files could not be read: say so, and why.
 fn stopped(viewer: Viewer, running: bool, reason: &str) {
     if running {
-        viewer.live.stop();
+        viewer.following.stop();
         said(viewer, "Following stopped", reason);
     }
 }
@@ -279,9 +309,13 @@ async fn read(file: &File, from: usize, to: usize) -> Result<Vec<u8>, String> {
 /// and, on the first screen of a visit, the one that follows again what was followed last time.
 /// (A single file is followed when the installed app is opened with it.)
 #[component]
-pub fn FollowButtons() -> impl IntoView {
+pub fn FollowButtons() -> AnyView {
     let viewer = use_viewer();
-    let live = viewer.live;
+    let following = viewer.following;
+    // Inside a host page the host decides what is shown.
+    if viewer.library.embedded.get_value() {
+        return ().into_any();
+    }
     view! {
         <button
             class="cctv-button cctv-top__folder"
@@ -290,7 +324,7 @@ pub fn FollowButtons() -> impl IntoView {
         >
             "Follow"
         </button>
-        {move || live.kept.get().filter(|_| viewer.demo.get() && live.name.with(Option::is_none)).map(|name| view! {
+        {move || following.kept.get().filter(|_| viewer.demo.get() && following.name.with(Option::is_none)).map(|name| view! {
             <button
                 class="cctv-button cctv-top__folder cctv-top__reopen"
                 title="follow what was followed last time again (the browser asks first)"
@@ -300,23 +334,24 @@ pub fn FollowButtons() -> impl IntoView {
             </button>
         })}
     }
+    .into_any()
 }
 
 /// While a session is followed: what, the choice to keep the newest row in view, and a way to
 /// stop.
 #[component]
 pub fn FollowBar() -> impl IntoView {
-    let live = use_viewer().live;
+    let following = use_viewer().following;
     move || {
-        live.name.get().map(|name| view! {
+        following.name.get().map(|name| view! {
             <div class="cctv-live" role="status">
                 <span class="cctv-live__dot" aria-hidden="true"></span>
                 "Following "<bdi class="cctv-live__name">{name}</bdi>
                 <label class="cctv-chip">
-                    <input type="checkbox" prop:checked=move || live.stick.get() on:change=move |e| live.stick.set(event_target_checked(&e)) />
+                    <input type="checkbox" prop:checked=move || following.stick.get() on:change=move |e| following.stick.set(event_target_checked(&e)) />
                     "Keep newest in view"
                 </label>
-                <button class="cctv-button" on:click=move |_| live.stop()>"Stop"</button>
+                <button class="cctv-button" on:click=move |_| following.stop()>"Stop"</button>
             </div>
         })
     }

@@ -611,7 +611,9 @@ pub fn open_session(viewer: Viewer, session: usize, fragment: Option<String>) {
             let _ = window().location().set_hash(&fragment);
         }
     }
-    leptos::task::spawn_local(load(viewer, named));
+    leptos::task::spawn_local(async move {
+        load(viewer, named).await;
+    });
 }
 
 /// Back to the list from the session opened from it.

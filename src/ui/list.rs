@@ -76,14 +76,19 @@ impl Layout {
 /// number that changes whenever what it shows does.
 #[derive(Default)]
 struct Drawn {
-    rows: FxMap<Row, (Arc<Workspace>, u64, ItemView)>,
+    rows: FxMap<Row, (Arc<Workspace>, u64, Arc<ItemView>)>,
     next: u64,
 }
 
 impl Drawn {
     /// The views of `rows` in `ws`, each with the number of its drawing: the same as before for a
     /// row that shows the same as it did. Rows no longer on screen are forgotten.
-    fn views(&mut self, ws: &Arc<Workspace>, session: &Session, rows: Vec<Row>) -> Vec<(Row, u64, ItemView)> {
+    fn views(
+        &mut self,
+        ws: &Arc<Workspace>,
+        session: &Session,
+        rows: Vec<Row>,
+    ) -> Vec<(Row, u64, Arc<ItemView>)> {
         let mut kept = FxMap::default();
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
@@ -91,7 +96,7 @@ impl Drawn {
             let (since, view) = match before {
                 Some((drawn_from, since, view)) if Arc::ptr_eq(&drawn_from, ws) => (since, view),
                 before => {
-                    let Some(view) = item_view(ws, session, row) else { continue };
+                    let Some(view) = item_view(ws, session, row).map(Arc::new) else { continue };
                     match before {
                         Some((_, since, old)) if old == view => (since, view),
                         _ => {
@@ -239,30 +244,32 @@ pub fn ConversationList(
         }
     });
     let unpin = move || pinned.set_value(false);
-    // Scrolling by hand is the reader taking over from "keep newest in view".
+    // Scrolling by hand (wheel, touch, keys, the scroll bar) is the reader taking over from "keep
+    // newest in view".
     let unstick = move || {
-        if viewer.live.stick.get_untracked() {
-            viewer.live.stick.set(false);
+        if viewer.following.stick.get_untracked() {
+            viewer.following.stick.set(false);
         }
     };
 
     // A followed session: the newest row kept in view if the reader asks, and the rows that
-    // more of the files brought counted until the reader scrolls down to them. (The workspace is
-    // told apart by its address, only to see that it changed.)
-    let live = viewer.live;
-    let before = StoredValue::new((0usize, 0usize));
+    // more of the files brought after the last one counted until the reader scrolls down to them
+    // (rows that grew inside an open sub-agent higher up are not "below"). The workspace is told
+    // apart by its address, only to see that it changed; the first drawing counts nothing.
+    let following = viewer.following;
+    let before = StoredValue::new(None::<(usize, Option<Row>)>);
     let at_end = move |el: &web_sys::HtmlDivElement| {
         el.scroll_top() as f64 + el.client_height() as f64 >= layout.with_value(Layout::total) - 4.0
     };
     Effect::new(move |_| {
         version.track();
-        let (following, stick) = (live.name.with(Option::is_some), live.stick.get());
+        let (followed, stick) = (following.name.with(Option::is_some), following.stick.get());
         let Some(el) = container.get_untracked() else { return };
-        let rows = layout.with_value(|l| l.rows.len());
         let ws = viewer.workspace.with_untracked(|w| w.as_ref().map_or(0, |w| Arc::as_ptr(w) as usize));
-        let (was_ws, was_rows) = before.get_value();
-        before.set_value((ws, rows));
-        if !following {
+        let last = layout.with_value(|l| l.rows.last().copied());
+        let was = before.get_value();
+        before.set_value(Some((ws, last)));
+        if !followed {
             return;
         }
         if stick {
@@ -270,28 +277,32 @@ pub fn ConversationList(
             scroll_top.set(el.scroll_top() as f64);
         }
         if stick || at_end(&el) {
-            live.fresh.set(0);
-        } else if ws != was_ws && rows > was_rows {
-            live.fresh.update(|n| *n += rows - was_rows);
+            following.fresh.set(0);
+            return;
+        }
+        let Some((was_ws, Some(was_last))) = was else { return };
+        if ws != was_ws {
+            let after = layout.with_value(|l| l.index.get(&was_last).map(|&i| l.rows.len() - i - 1));
+            following.fresh.update(|n| *n += after.unwrap_or(0));
         }
     });
     let show_fresh = move |_| {
         let Some(el) = container.get_untracked() else { return };
         let y = layout.with_value(|l| {
-            let first = l.rows.len().saturating_sub(live.fresh.get_untracked());
+            let first = l.rows.len().saturating_sub(following.fresh.get_untracked());
             l.offsets.get(first).copied().unwrap_or_else(|| l.total())
         });
         el.set_scroll_top((y - 80.0).max(0.0) as i32);
         scroll_top.set(el.scroll_top() as f64);
-        live.fresh.set(0);
+        following.fresh.set(0);
     };
 
     let on_scroll = move |_| {
         if let Some(el) = container.get_untracked() {
             scroll_top.set(el.scroll_top() as f64);
             viewport.set(el.client_height() as f64);
-            if live.fresh.get_untracked() > 0 && at_end(&el) {
-                live.fresh.set(0);
+            if following.fresh.get_untracked() > 0 && at_end(&el) {
+                following.fresh.set(0);
             }
         }
     };
@@ -324,8 +335,8 @@ pub fn ConversationList(
             on:scroll=on_scroll
             on:wheel=move |_| { unpin(); unstick() }
             on:touchstart=move |_| { unpin(); unstick() }
-            on:pointerdown=move |_| unpin()
-            on:keydown=move |_| unpin()
+            on:pointerdown=move |_| { unpin(); unstick() }
+            on:keydown=move |_| { unpin(); unstick() }
             tabindex="0"
         >
             <div class="cctv-list__spacer" style=move || format!("height: {}px", window_rows.with(|w| w.1))></div>
@@ -333,7 +344,7 @@ pub fn ConversationList(
             <For
                 each=move || shown().unwrap_or_default()
                 key=|(highlighted, row, since, _)| (*highlighted, *row, *since)
-                children=move |(_, row, _, item): (bool, Row, u64, ItemView)| {
+                children=move |(_, row, _, item): (bool, Row, u64, Arc<ItemView>)| {
                     let node = NodeRef::<Div>::new();
                     on_cleanup(move || {
                         if let Some(el) = node.get_untracked() {
@@ -357,7 +368,7 @@ pub fn ConversationList(
                                 {date.map(|d| view! { <h2 class="cctv-day">{d}</h2> })}
                                 {gap.map(|g| view! { <div class="cctv-gap">{g}</div> })}
                             })}
-                            {viewer.workspace.with_untracked(|ws| ws.as_deref().map(|ws| row_view(ws, session, row, item)))}
+                            {viewer.workspace.with_untracked(|ws| ws.as_deref().map(|ws| row_view(ws, session, row, Arc::unwrap_or_clone(item))))}
                         </div>
                     }
                 }
@@ -366,8 +377,8 @@ pub fn ConversationList(
             <div class="cctv-list__spacer" style=move || format!("height: {}px", window_rows.with(|w| w.2))></div>
             {move || rows.with(Vec::is_empty).then(|| view! { <div class="cctv-empty">"Nothing to show with these filters."</div> })}
         </div>
-        {move || (live.fresh.get() > 0).then(|| view! {
-            <button class="cctv-fresh" on:click=show_fresh>{format!("{} new ↓", live.fresh.get())}</button>
+        {move || (following.fresh.get() > 0).then(|| view! {
+            <button class="cctv-fresh" on:click=show_fresh>{format!("{} new ↓", following.fresh.get())}</button>
         })}
     }
 }

@@ -174,10 +174,12 @@ impl EarlyViews {
 }
 
 /// Reads `files` in slices (one copy into wasm memory) and parses each slice while the next is
-/// read, in steps that let the page paint; shows progress; loads them into the viewer.
-pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
+/// read, in steps that let the page paint; shows progress; loads them into the viewer. Returns
+/// whether it showed them (not when there were none, they were too large, or other files were
+/// opened meanwhile).
+pub async fn load(viewer: Viewer, mut files: Vec<Named>) -> bool {
     if files.is_empty() {
-        return;
+        return false;
     }
     let number = viewer.start_load();
     // Checked after every wait: other files opened meanwhile (or the viewer gone) end this load.
@@ -209,7 +211,7 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
         sizes.push(f.file.size());
     }
     if !latest() {
-        return;
+        return false;
     }
     // A tab that runs out of memory dies without a word; refuse what cannot fit instead.
     let size: f64 = sizes.iter().sum();
@@ -226,7 +228,7 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
                 limit / 1e6
             ),
         )]);
-        return;
+        return false;
     }
     // Every byte is read once and parsed once.
     let total = size * 2.0;
@@ -262,7 +264,7 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
             let chunk = pending.await;
             reading += now() - started;
             if !latest() {
-                return;
+                return false;
             }
             let received = end;
             if received < size {
@@ -290,7 +292,7 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
                         }));
                         next_frame().await;
                         if !latest() {
-                            return;
+                            return false;
                         }
                         last_yield = now();
                     }
@@ -331,7 +333,7 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
     viewer.progress.set(Some(Progress { label: "Linking sessions and sub-agents".into(), done, total }));
     next_frame().await;
     if !latest() {
-        return;
+        return false;
     }
     let started = now();
     let mut turns = PageTurns::from_now();
@@ -341,7 +343,7 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
     // Linking and the first screen are separate tasks, so neither waits for the other.
     next_frame().await;
     if !latest() {
-        return;
+        return false;
     }
     viewer.progress.set(None);
     if early.shown {
@@ -351,6 +353,7 @@ pub async fn load(viewer: Viewer, mut files: Vec<Named>) {
     }
     // For benchmarks and the curious: where the time went, as a mark in the Performance panel.
     mark(&format!("cctv:phases read {reading:.0} ms, parse {parsing:.0} ms, normalize {normalizing:.0} ms"));
+    true
 }
 
 /// Shows what is parsed of the first file so far, in a task of its own, unless it holds no

@@ -100,7 +100,7 @@ pub struct Viewer {
     /// A folder of many sessions, listed (`super::library`).
     pub library: super::library::Library,
     /// A session followed as it is written (`super::follow`).
-    pub live: super::follow::Following,
+    pub following: super::follow::Following,
 }
 
 /// What `max_bytes` is unless a page says otherwise.
@@ -136,7 +136,7 @@ impl Viewer {
             grammars: RwSignal::new(false),
             max_bytes: RwSignal::new(MAX_BYTES),
             library: super::library::Library::new(),
-            live: super::follow::Following::new(),
+            following: super::follow::Following::new(),
         }
     }
 
@@ -188,7 +188,11 @@ impl Viewer {
                 && old.item(thread, item).map(|i| (i.line, i.block))
                     == new.item(thread, item).map(|i| (i.line, i.block))
         };
-        self.problems.set(workspace.rejected.clone());
+        // Said again only when it changed: a followed session grows every second, and what the
+        // reader dismissed, or was told since, stays as it is.
+        if before.as_ref().is_none_or(|b| b.rejected != workspace.rejected) {
+            self.problems.set(workspace.rejected.clone());
+        }
         let choices = self.choices.get_untracked();
         let kept = Choices {
             open_agents: choices

@@ -34,13 +34,19 @@ async function visit(url, init) {
   if (init) await page.addInitScript(init);
   await page.goto(url);
   await page.locator(".cctv-item").first().waitFor({ timeout: 20000 });
-  await page.evaluate(() => navigator.serviceWorker.ready);
+  // The worker is active once it cached the site; an install that failed never is.
+  await page.evaluate(() =>
+    Promise.race([
+      navigator.serviceWorker.ready,
+      new Promise((_, fail) => setTimeout(() => fail(new Error("the service worker did not install in 20 s")), 20000)),
+    ]),
+  );
   return { context, page, errors };
 }
 
 /** The paths of the files the service worker keeps. */
 function cachedPaths(page) {
-  return page.evaluate(async () => (await (await caches.open("cctv-site")).keys()).map((r) => new URL(r.url).pathname));
+  return page.evaluate(async () => (await (await caches.open("cctv-site:/")).keys()).map((r) => new URL(r.url).pathname));
 }
 
 test("the manifest declares a handler of .jsonl files, with icons to install by", async () => {
@@ -110,7 +116,7 @@ test("a new version deployed is found in the background and announced", async ()
   await writeFile(index, (await readFile(index, "utf8")).replace("</body>", "<!-- next version --></body>"));
   await page.reload();
   await page.locator(".cctv-demo-note", { hasText: "A new version of cctv is ready" }).waitFor({ timeout: 20000 });
-  const cachedIndex = await page.evaluate(async () => (await (await caches.open("cctv-site")).match(location.href)).text());
+  const cachedIndex = await page.evaluate(async () => (await (await caches.open("cctv-site:/")).match(location.href)).text());
   assert.match(cachedIndex, /next version/);
   await context.close();
   await server.close();
