@@ -148,3 +148,14 @@ test("a followed folder shows what is appended to its newest session, sub-agents
   assert.deepEqual(foreign(requests, web.server.url), []);
   await context.close();
 });
+
+test("a browser without the File System Access API says following needs Chromium", async () => {
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  await page.evaluate(() => delete window.showDirectoryPicker);
+  await page.getByRole("button", { name: "Follow", exact: true }).click();
+  await page.locator(".cctv-errors", { hasText: "needs a Chromium-based browser" }).waitFor();
+  // Everything else works as before.
+  await page.locator(".cctv-item").first().waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
