@@ -45,7 +45,11 @@ export interface Stats {
   models: Record<string, number>; toolCalls: Record<string, number>;
   /** Calls whose tool reported an error; rejected and interrupted calls are counted apart. */
   toolErrors: number; toolRejections: number; interruptions: number; apiErrors: number; userPrompts: number; assistantTurns: number;
-  turnDurationMs: number; firstTimestamp?: string; lastTimestamp?: string; wallMs?: number;
+  turnDurationMs: number;
+  /** The first and last timestamps, as written and in ms since the epoch; null without any. */
+  firstTimestamp: string | null; lastTimestamp: string | null; firstMs: number | null; lastMs: number | null;
+  /** From the first timestamp to the last. */
+  wallMs: number | null;
   subAgents: number;
 }
 
@@ -76,15 +80,17 @@ export interface Item {
   text?: string;
   event?: string;
   tool?: {
-    name: string; toolUseId?: string; resultLine?: number; isError: boolean;
+    name: string; toolUseId: string | null;
+    /** The line of its result, or null when the result is missing. */
+    resultLine: number | null; isError: boolean;
     preHooks: number; postHooks: number; progress: number;
-    /** Index into the session's agents. */
-    agent?: number;
+    /** Index into the session's agents, or null when it spawned none. */
+    agent: number | null;
   };
 }
 
 export interface Agent {
-  agentId?: string; file?: string; description?: string; agentType?: string;
+  agentId: string | null; file: string | null; description: string | null; agentType: string | null;
   /** The call that spawned the agent, or null when none was found (an orphan). */
   spawnedBy: { file: string; line: number; evidence: string } | null;
   items: Item[];
@@ -92,9 +98,9 @@ export interface Agent {
 }
 
 export interface Session {
-  sessionId?: string; file?: string; title?: string;
+  sessionId: string | null; file: string | null; title: string | null;
   items: Item[];
-  branches: { forkPointLine?: number; items: Item[] }[];
+  branches: { forkPointLine: number | null; items: Item[] }[];
   agents: Agent[];
   stats: Stats;
   accounting: Accounting;
@@ -114,8 +120,9 @@ export interface Finding {
   kind: "secret" | "email" | "homeDirectory" | "hostName" | "pattern";
   /** What it is: the rule's description, "e-mail address", ... */
   label: string;
-  /** The rule that found a secret: a gitleaks rule id, or `cctv-...`. */
-  rule?: string;
+  /** The rule that found a secret: a gitleaks rule id, or `cctv-...`; null for a personal detail
+   * or a pattern of the caller's. */
+  rule: string | null;
   text: string;
   /** False for a candidate: a rule that also finds things that are not secrets. */
   certain: boolean;

@@ -4,7 +4,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFile, mkdtemp, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FIXTURES, ROOT } from "./harness.mjs";
@@ -40,4 +40,12 @@ test("in Node the package parses, normalizes and exports a session, with no DOM 
   });
   assert.match(out[1], /^Spawn curry poem agents, write sushi: \d+ items, 0 sub-agents$/);
   assert.equal(out[2], "# Spawn curry poem agents, write sushi");
+});
+
+test("the README's Node example is the script this test runs", async () => {
+  const readme = await readFile(join(ROOT, "README.md"), "utf8");
+  const samples = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  // The script without its opening comment.
+  const script = (await readFile(join(ROOT, "www/npm/census.mjs"), "utf8")).replace(/^(\/\/.*\n)+/, "");
+  assert.ok(samples.includes(script), "the README holds www/npm/census.mjs");
 });

@@ -16,7 +16,7 @@ document.querySelector("#files").addEventListener("change", async (event) => {
   viewer.load(files);
   const { sessions } = normalizeSession(files);
   document.querySelector("#summary").textContent = sessions
-    .map((s) => `${s.title}: ${s.items.length} items, ${s.agents.length} sub-agents`)
+    .map((s) => `${s.title ?? "untitled"}: ${s.items.length} items, ${s.agents.length} sub-agents`)
     .join("\n");
 });
 

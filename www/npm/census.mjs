@@ -13,6 +13,6 @@ console.log(JSON.stringify(census));
 
 const files = [{ name: basename(path), bytes }];
 for (const session of normalizeSession(files).sessions) {
-  console.log(`${session.title}: ${session.items.length} items, ${session.agents.length} sub-agents`);
+  console.log(`${session.title ?? "untitled"}: ${session.items.length} items, ${session.agents.length} sub-agents`);
 }
 console.log(exportMarkdown(files).split("\n")[0]);
