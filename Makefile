@@ -67,8 +67,8 @@ pages: setup
 # The npm package other pages embed (pkg/): `wasm-pack build --target web`.
 package: setup
 	wasm-pack build --target web --release --mode no-install --out-dir pkg
-	cp www/grammars.packdump www/worker.js www/npm/node.js CHANGELOG.md pkg/
-	node scripts/package-files.mjs pkg/package.json grammars.packdump worker.js node.js CHANGELOG.md
+	cp www/grammars.packdump www/worker.js www/npm/node.js www/npm/element.js www/npm/element.d.ts CHANGELOG.md pkg/
+	node scripts/package-files.mjs pkg/package.json grammars.packdump worker.js node.js element.js element.d.ts CHANGELOG.md
 
 # Benchmarks (not tests): native parse/normalize MB/s and peak heap next to serde_json, then the
 # built site in headless Chromium on the same generated sessions, then the list of every session on

@@ -11,6 +11,8 @@ manifest.files = [...new Set([...(manifest.files ?? []), ...files])];
 manifest.exports = {
   ".": { types: "./cctv.d.ts", node: "./node.js", default: "./cctv.js" },
   "./cctv.js": { types: "./cctv.d.ts", default: "./cctv.js" },
+  "./element": { types: "./element.d.ts", default: "./element.js" },
+  "./element.js": { types: "./element.d.ts", default: "./element.js" },
   "./cctv_bg.wasm": "./cctv_bg.wasm",
   "./grammars.packdump": "./grammars.packdump",
   "./worker.js": "./worker.js",

@@ -33,7 +33,10 @@ pub fn App(
     #[prop(optional)]
     max_bytes: Option<f64>,
 ) -> impl IntoView {
-    style::ensure_style();
+    // Embedded, the mount adds it where the viewer is (a shadow root, perhaps).
+    if !embedded {
+        style::ensure_style(None);
+    }
     let viewer = viewer.unwrap_or_default();
     if let Some(limit) = max_bytes {
         viewer.max_bytes.set(limit);

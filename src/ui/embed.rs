@@ -24,6 +24,7 @@ impl Embedded {
         theme: Theme,
         on_select: Option<js_sys::Function>,
     ) -> Embedded {
+        super::style::ensure_style(Some(&element));
         let slot: Rc<RefCell<Option<Viewer>>> = Rc::new(RefCell::new(None));
         let out = slot.clone();
         let mounted = leptos::mount::mount_to(element, move || {

@@ -68,25 +68,29 @@ pub fn reveal(viewer: Viewer, ws: &Workspace, session: usize, thread: ThreadRef,
 }
 
 pub fn keyboard(viewer: Viewer, rows: Memo<Vec<Row>>, embedded: bool, e: ev::KeyboardEvent) {
+    // Where the key was pressed: the first of its path, since inside a shadow root (the
+    // <cctv-viewer> element) the page sees the event come from the host element instead.
+    let target = e.composed_path().get(0).dyn_into::<web_sys::Element>().ok();
     // Embedded in a host page, keys are the viewer's only while focus is inside it.
-    let inside = e
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|t| t.closest(".cctv").ok().flatten().is_some());
+    let inside = target.as_ref().is_some_and(|t| t.closest(".cctv").ok().flatten().is_some());
     if embedded && !inside {
         return;
     }
-    let typing = e
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
-        .is_some_and(|t| matches!(t.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+    let typing =
+        target.as_ref().is_some_and(|t| matches!(t.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
     if typing || e.ctrl_key() || e.meta_key() || e.alt_key() {
         return;
     }
     match e.key().as_str() {
         "/" => {
             e.prevent_default();
-            if let Some(input) = document().get_element_by_id("cctv-search") {
+            // The viewer's own search box, in the document or the shadow root the key came from.
+            let root = target.map(|t| t.get_root_node());
+            let search = root
+                .and_then(|r| r.dyn_into::<web_sys::DocumentFragment>().ok())
+                .and_then(|r| r.query_selector("#cctv-search").ok().flatten())
+                .or_else(|| document().get_element_by_id("cctv-search"));
+            if let Some(input) = search {
                 let _ = input.unchecked_into::<web_sys::HtmlElement>().focus();
             }
         }

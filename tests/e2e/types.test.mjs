@@ -107,6 +107,16 @@ export async function show(element: HTMLElement, files: TranscriptFile[]): Promi
   viewer.destroy();
   return [Object.keys(census).join(), titles.join(), rules.join(), markdown, html].join("\\n");
 }
+
+// The custom element, typed through the tag name.
+import "cctv/element";
+export function element(files: TranscriptFile[]): void {
+  const viewer = document.createElement("cctv-viewer");
+  viewer.files = files;
+  viewer.setAttribute("theme", "dark");
+  viewer.addEventListener("cctv-select", (event) => console.log(event.detail.id.length));
+  document.body.append(viewer);
+}
 `,
   );
   assert.equal(tsc(), "");

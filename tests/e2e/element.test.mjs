@@ -1,0 +1,101 @@
+// <cctv-viewer> from the packed package: a page whose own CSS styles `button`, `div` and `*` as
+// loudly as it can shows the viewer exactly as a page without that CSS does (its styles are in
+// the element's shadow root), with a fixture's first prompt and its sub-agents; keys work inside
+// it, and selecting a row fires `cctv-select`.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { copyFile, cp, mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { site, FIXTURES, ROOT } from "./harness.mjs";
+
+const PKG = process.env.CCTV_PKG ?? join(ROOT, "pkg");
+const SESSION = "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl";
+const HOSTILE = `
+  * { color: red !important; font-family: cursive !important; letter-spacing: 3px !important; line-height: 3 !important; }
+  div { border: 5px solid magenta !important; padding: 20px !important; margin: 10px !important; background: yellow !important; }
+  button { background: lime !important; padding: 30px !important; font-size: 30px !important; border-radius: 0 !important; }
+`;
+const page = (css) => `<!doctype html><meta charset="utf-8"><style>${css}</style>
+<script type="module" src="./node_modules/cctv/element.js"></script>
+<cctv-viewer src="${SESSION}" theme="light" style="height: 900px"></cctv-viewer>`;
+
+const web = site(async () => {
+  const host = await mkdtemp(join(tmpdir(), "cctv-element-"));
+  const npm = (...args) => execFileSync("npm", args, { cwd: host, encoding: "utf8" }).trim();
+  const tarball = npm("pack", PKG, "--pack-destination", host, "--loglevel=error").split("\n").pop();
+  npm("install", "--offline", "--no-audit", "--no-fund", "--no-save", "--loglevel=error", join(host, tarball));
+  const project = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
+  await copyFile(join(project, SESSION), join(host, SESSION));
+  await cp(join(project, SESSION.replace(".jsonl", "")), join(host, SESSION.replace(".jsonl", "")), { recursive: true });
+  await writeFile(join(host, "plain.html"), page(""));
+  await writeFile(join(host, "hostile.html"), page(HOSTILE));
+  web.host = host;
+  return host;
+});
+
+/** The computed styles that make the viewer's look, of its root, a row, a prompt and a button. */
+async function look(name) {
+  const context = await web.chrome.newContext({ viewport: { width: 1300, height: 1000 } });
+  const tab = await context.newPage();
+  const errors = [];
+  tab.on("pageerror", (e) => errors.push(String(e)));
+  await tab.goto(web.server.url + name);
+  // Playwright's locators pierce open shadow roots.
+  await tab.locator("cctv-viewer .cctv-prompt").first().waitFor({ timeout: 20000 });
+  const styles = await tab.evaluate(() => {
+    const root = document.querySelector("cctv-viewer").shadowRoot;
+    const keys = ["color", "background-color", "font-family", "font-size", "letter-spacing", "line-height", "padding", "margin", "border-top-width", "border-radius"];
+    const of = (el) => Object.fromEntries(keys.map((k) => [k, getComputedStyle(el).getPropertyValue(k)]));
+    return {
+      root: of(root.querySelector(".cctv")),
+      row: of(root.querySelector(".cctv-item")),
+      prompt: of(root.querySelector(".cctv-prompt")),
+      button: of(root.querySelector(".cctv-button")),
+      box: root.querySelector(".cctv-prompt").getBoundingClientRect().toJSON(),
+    };
+  });
+  return { context, tab, errors, styles };
+}
+
+test("<cctv-viewer> looks the same on a page whose CSS restyles button, div and *", async () => {
+  const plain = await look("plain.html");
+  const hostile = await look("hostile.html");
+  assert.deepEqual(hostile.styles, plain.styles);
+  // And that look is the viewer's own stylesheet's (a prompt's light-theme background).
+  assert.equal(plain.styles.prompt["background-color"], "rgb(238, 244, 255)");
+  assert.doesNotMatch(plain.styles.root["font-family"], /cursive/);
+  // The host's rules did apply to the page itself.
+  assert.equal(await hostile.tab.evaluate(() => getComputedStyle(document.body).color), "rgb(255, 0, 0)");
+  // Files given through the property: the session with its sub-agents, nested under their calls.
+  const folder = SESSION.replace(".jsonl", "");
+  const names = [SESSION, ...(await readdir(join(web.host, folder, "subagents"))).map((f) => `${folder}/subagents/${f}`)];
+  await hostile.tab.evaluate(async (names) => {
+    document.querySelector("cctv-viewer").files = await Promise.all(
+      names.map(async (name) => ({ name, bytes: new Uint8Array(await (await fetch(name)).arrayBuffer()) })),
+    );
+  }, names);
+  await hostile.tab.locator("cctv-viewer .cctv-agent-toggle").first().click();
+  await hostile.tab.locator('cctv-viewer .cctv-item[style*="--depth: 1"]').first().waitFor();
+  assert.deepEqual(plain.errors, []);
+  assert.deepEqual(hostile.errors, []);
+  await plain.context.close();
+
+  // Keys work inside the shadow root, and selecting a row is told to the page.
+  const { tab } = hostile;
+  await tab.evaluate(() => {
+    window.selected = [];
+    document.addEventListener("cctv-select", (e) => window.selected.push(e.detail.id));
+  });
+  await tab.locator("cctv-viewer .cctv-list").click({ position: { x: 5, y: 5 } });
+  await tab.keyboard.press("j");
+  await tab.waitForFunction(() => window.selected.length === 1);
+  await tab.keyboard.press("/");
+  assert.equal(await tab.evaluate(() => document.querySelector("cctv-viewer").shadowRoot.activeElement?.id), "cctv-search");
+  // The theme attribute reaches the viewer.
+  await tab.evaluate(() => document.querySelector("cctv-viewer").setAttribute("theme", "dark"));
+  await tab.waitForFunction(() => document.querySelector("cctv-viewer").shadowRoot.querySelector(".cctv").dataset.theme === "dark");
+  await hostile.context.close();
+});

@@ -1,0 +1,85 @@
+// <cctv-viewer>: the viewer as a custom element, the simplest way to embed it.
+//
+//   import "cctv/element";   // or "./node_modules/cctv/element.js" in a page without a bundler
+//   <cctv-viewer src="session.jsonl" theme="dark" style="height: 40rem"></cctv-viewer>
+//
+// Its styles live in its shadow root, so the host page's rules (`button {}`, `* {}`) cannot reach
+// inside. Attributes: `src` (a transcript's address, fetched), `theme` (light, dark or system),
+// `open` (the id of a row to show). Property: `files` ({name, bytes}[], as for mountViewer).
+// Event: `cctv-select` when the reader selects a row (`detail.id`), bubbling out of the shadow
+// root.
+import init, { mountViewer } from "./cctv.js";
+
+let ready;
+
+export class CctvViewerElement extends HTMLElement {
+  static observedAttributes = ["src", "theme", "open"];
+  #viewer = null;
+  #mounting = null;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: "open" });
+    // The element is a box of the page's; the viewer fills it (give it a height).
+    const sheet = document.createElement("style");
+    sheet.textContent = ":host { display: block; height: 30rem; } .cctv-viewer-mount { height: 100%; }";
+    const mount = document.createElement("div");
+    mount.className = "cctv-viewer-mount";
+    root.append(sheet, mount);
+  }
+
+  connectedCallback() {
+    this.#mounting ??= this.#mount();
+  }
+
+  disconnectedCallback() {
+    // Moved elsewhere in the page, it is connected again at once; removed, it lets go.
+    queueMicrotask(() => {
+      if (this.isConnected || !this.#viewer) return;
+      this.#viewer.destroy();
+      this.#viewer = null;
+      this.#mounting = null;
+    });
+  }
+
+  async #mount() {
+    ready ??= init();
+    await ready;
+    const mount = this.shadowRoot.querySelector(".cctv-viewer-mount");
+    this.#viewer = mountViewer(mount, {
+      theme: this.getAttribute("theme") ?? "system",
+      onSelect: (id) => this.dispatchEvent(new CustomEvent("cctv-select", { detail: { id }, bubbles: true, composed: true })),
+    });
+    if (this.hasAttribute("src")) await this.#fetch(this.getAttribute("src"));
+  }
+
+  async #fetch(src) {
+    const response = await fetch(src);
+    if (!response.ok) throw new Error(`cctv-viewer: ${src}: ${response.status}`);
+    const name = decodeURIComponent(new URL(src, location.href).pathname.split("/").pop() || "session.jsonl");
+    this.files = [{ name, bytes: new Uint8Array(await response.arrayBuffer()) }];
+  }
+
+  /** Shows these files ({name, bytes}[]). */
+  set files(files) {
+    this.#whenMounted((viewer) => {
+      viewer.load(files);
+      const open = this.getAttribute("open");
+      if (open) viewer.scrollTo(open);
+    });
+  }
+
+  attributeChangedCallback(name, before, value) {
+    if (before === value) return;
+    if (name === "src" && value && this.#viewer) this.#fetch(value);
+    if (name === "theme") this.#whenMounted((viewer) => viewer.setTheme(value ?? "system"));
+    if (name === "open" && value) this.#whenMounted((viewer) => viewer.scrollTo(value));
+  }
+
+  #whenMounted(act) {
+    if (this.#viewer) act(this.#viewer);
+    else (this.#mounting ??= this.#mount()).then(() => this.#viewer && act(this.#viewer));
+  }
+}
+
+if (!customElements.get("cctv-viewer")) customElements.define("cctv-viewer", CctvViewerElement);
