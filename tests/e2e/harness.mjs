@@ -48,7 +48,14 @@ export async function serve(dir = DIST, base = "/") {
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${server.address().port}${base}`;
-  return { url, close: () => new Promise((resolve) => server.close(resolve)) };
+  // Closing waits for open connections to end: a browser keeps some open (keep-alive, a service
+  // worker's), so they are ended at once.
+  const close = () =>
+    new Promise((resolve) => {
+      server.close(resolve);
+      server.closeAllConnections();
+    });
+  return { url, close };
 }
 
 /**

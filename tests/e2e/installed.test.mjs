@@ -49,7 +49,7 @@ function cachedPaths(page) {
   return page.evaluate(async () => (await (await caches.open("cctv-site:/")).keys()).map((r) => new URL(r.url).pathname));
 }
 
-test("the manifest declares a handler of .jsonl files, with icons to install by", async () => {
+test("the manifest declares a handler of .jsonl files, with icons to install by", { timeout: 120000 }, async () => {
   const manifest = JSON.parse(await readFile(join(DIST, "manifest.webmanifest"), "utf8"));
   assert.deepEqual(Object.values(manifest.file_handlers[0].accept).flat(), [".jsonl"]);
   assert.equal(manifest.start_url, "./");
@@ -62,7 +62,7 @@ test("the manifest declares a handler of .jsonl files, with icons to install by"
   assert.match(html, /<link rel="manifest" href="manifest.webmanifest"/);
 });
 
-test("after one visit the site opens offline, with the demo", async () => {
+test("after one visit the site opens offline, with the demo", { timeout: 120000 }, async () => {
   const server = await serve(copy);
   const { context, page, errors } = await visit(server.url);
   // Everything the page needs is in the cache before the network goes: the worker is active
@@ -79,7 +79,7 @@ test("after one visit the site opens offline, with the demo", async () => {
   await context.close();
 });
 
-test("a file the launch queue hands over is followed", async () => {
+test("a file the launch queue hands over is followed", { timeout: 120000 }, async () => {
   const server = await serve(copy);
   // What Chromium does for an installed app opened with a file: the file's handle in launchQueue.
   const { context, page, errors } = await visit(server.url, () => {
@@ -107,7 +107,7 @@ test("a file the launch queue hands over is followed", async () => {
   await server.close();
 });
 
-test("a new version deployed is found in the background and announced", async () => {
+test("a new version deployed is found in the background and announced", { timeout: 120000 }, async () => {
   const server = await serve(copy);
   const { context, page } = await visit(server.url);
   assert.ok((await cachedPaths(page)).length >= 8);
