@@ -55,8 +55,8 @@ fn said(viewer: Viewer, what: &str, reason: &str) {
     viewer.problems.update(|p| p.push((what.to_owned(), format!("could not be opened: {reason}"))));
 }
 
-/// `[path, File]` pairs as the files of a folder.
-fn named(pairs: &JsValue) -> Vec<Named> {
+/// `[path, File]` pairs (what `www/folders.js` gives) as the files of a folder.
+pub(super) fn named(pairs: &JsValue) -> Vec<Named> {
     Array::from(pairs)
         .iter()
         .filter_map(|pair| {

@@ -10,7 +10,6 @@ use std::collections::HashSet;
 use js_sys::{Array, Uint8Array};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
 
@@ -285,16 +284,9 @@ fn stopped(viewer: Viewer, running: bool, reason: &str) {
 async fn files_now(handle: &JsValue, chosen: &Option<String>) -> Result<Vec<Named>, String> {
     let pairs = followed_files(handle, chosen.clone()).await.map_err(|e| describe(&e))?;
     let mut seen = HashSet::new();
-    Ok(Array::from(&pairs)
-        .iter()
-        .filter_map(|pair| {
-            let pair = Array::from(&pair);
-            let name = pair.get(0).as_string()?;
-            let file = pair.get(1).dyn_into::<File>().ok()?;
-            Some(Named { name, file })
-        })
-        .filter(|f| load::wanted(&f.name, true) && seen.insert(f.name.clone()))
-        .collect())
+    let mut files = super::folders::named(&pairs);
+    files.retain(|f| load::wanted(&f.name, true) && seen.insert(f.name.clone()));
+    Ok(files)
 }
 
 /// `file[from..to]`, read.

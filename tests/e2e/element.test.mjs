@@ -5,13 +5,10 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { copyFile, cp, mkdtemp, readdir, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, cp, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { site, FIXTURES, ROOT } from "./harness.mjs";
+import { site, withPackage, FIXTURES } from "./harness.mjs";
 
-const PKG = process.env.CCTV_PKG ?? join(ROOT, "pkg");
 const SESSION = "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl";
 const HOSTILE = `
   * { color: red !important; font-family: cursive !important; letter-spacing: 3px !important; line-height: 3 !important; }
@@ -23,10 +20,7 @@ const page = (css) => `<!doctype html><meta charset="utf-8"><style>${css}</style
 <cctv-viewer src="${SESSION}" theme="light" style="height: 900px"></cctv-viewer>`;
 
 const web = site(async () => {
-  const host = await mkdtemp(join(tmpdir(), "cctv-element-"));
-  const npm = (...args) => execFileSync("npm", args, { cwd: host, encoding: "utf8" }).trim();
-  const tarball = npm("pack", PKG, "--pack-destination", host, "--loglevel=error").split("\n").pop();
-  npm("install", "--offline", "--no-audit", "--no-fund", "--no-save", "--loglevel=error", join(host, tarball));
+  const host = await withPackage("cctv-element-");
   const project = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
   await copyFile(join(project, SESSION), join(host, SESSION));
   await cp(join(project, SESSION.replace(".jsonl", "")), join(host, SESSION.replace(".jsonl", "")), { recursive: true });

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { site, open, foreign, FIXTURES } from "./harness.mjs";
+import { site, open, foreign, appendPrivate, FIXTURES } from "./harness.mjs";
 
 const web = site();
 const PROJECT = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
@@ -20,22 +20,9 @@ const AGENTS = readdirSync(join(PROJECT, SESSION, "subagents")).map((name) => ({
   text: readFileSync(join(PROJECT, SESSION, "subagents", name), "utf8"),
 }));
 
-/** Writes into the page's private file system: appends `text` to `path` (made if missing). */
+/** Appends `text` to `path` in the page's private file system; resolves to when it was done. */
 async function append(page, path, text) {
-  await page.evaluate(
-    async ({ path, text }) => {
-      let dir = await navigator.storage.getDirectory();
-      const parts = path.split("/");
-      for (const part of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(part, { create: true });
-      const handle = await dir.getFileHandle(parts.at(-1), { create: true });
-      const size = (await handle.getFile()).size;
-      const writable = await handle.createWritable({ keepExistingData: true });
-      await writable.seek(size);
-      await writable.write(text);
-      await writable.close();
-    },
-    { path, text },
-  );
+  await appendPrivate(page, path, text);
   return Date.now();
 }
 

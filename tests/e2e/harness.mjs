@@ -2,7 +2,9 @@
 // driven by playwright-core (which downloads no browser), and helpers that act as a user would.
 
 import { createServer } from "node:http";
-import { readFile, stat } from "node:fs/promises";
+import { mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { extname, join, normalize, dirname, basename } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -163,4 +165,34 @@ export function rendererRss() {
     return false;
   };
   return renderers.filter((r) => ours(r.pid)).reduce((sum, r) => sum + Number(r.status.match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) * 1024, 0);
+}
+
+/** A scratch project (ES modules) in a new folder named from `prefix`, with the packed npm
+ *  package (`npm pack` of pkg/, or $CCTV_PKG) installed from its tarball, offline. */
+export async function withPackage(prefix) {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  await writeFile(join(dir, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  const npm = (...args) => execFileSync("npm", args, { cwd: dir, encoding: "utf8" }).trim();
+  const tarball = npm("pack", process.env.CCTV_PKG ?? join(ROOT, "pkg"), "--pack-destination", dir, "--loglevel=error").split("\n").pop();
+  npm("install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", join(dir, tarball));
+  return dir;
+}
+
+/** Appends `text` to `path` in the page's private file system (made, with its folders, if
+ *  missing), as Claude Code appends to a transcript. */
+export function appendPrivate(page, path, text) {
+  return page.evaluate(
+    async ({ path, text }) => {
+      let dir = await navigator.storage.getDirectory();
+      const parts = path.split("/");
+      for (const part of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(part, { create: true });
+      const handle = await dir.getFileHandle(parts.at(-1), { create: true });
+      const size = (await handle.getFile()).size;
+      const writable = await handle.createWritable({ keepExistingData: true });
+      await writable.seek(size);
+      await writable.write(text);
+      await writable.close();
+    },
+    { path, text },
+  );
 }

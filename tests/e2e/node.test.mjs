@@ -4,21 +4,15 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFile, mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { FIXTURES, ROOT } from "./harness.mjs";
+import { FIXTURES, ROOT, withPackage } from "./harness.mjs";
 
-const PKG = process.env.CCTV_PKG ?? join(ROOT, "pkg");
 const SESSION = join(FIXTURES, "moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl");
 let project;
 
 before(async () => {
-  project = await mkdtemp(join(tmpdir(), "cctv-node-"));
-  await writeFile(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  const npm = (...args) => execFileSync("npm", args, { cwd: project, encoding: "utf8" }).trim();
-  const tarball = npm("pack", PKG, "--pack-destination", project, "--loglevel=error").split("\n").pop();
-  npm("install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", join(project, tarball));
+  project = await withPackage("cctv-node-");
   await copyFile(join(ROOT, "www/npm/census.mjs"), join(project, "census.mjs"));
 });
 

@@ -5,7 +5,7 @@
 import { cp, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serve, browser, open, drop, waitForTitle, FIXTURES, ROOT } from "./harness.mjs";
+import { serve, browser, open, drop, waitForTitle, appendPrivate, FIXTURES, ROOT } from "./harness.mjs";
 
 const out = join(ROOT, "www/screenshots");
 await mkdir(out, { recursive: true });
@@ -102,17 +102,7 @@ for (const scheme of ["light", "dark"]) {
   const project = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
   const session = "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68";
   const lines = (await readFile(join(project, `${session}.jsonl`), "utf8")).split("\n").filter(Boolean);
-  const write = (path, text) => page.evaluate(async ({ path, text }) => {
-    let dir = await navigator.storage.getDirectory();
-    const parts = path.split("/");
-    for (const part of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(part, { create: true });
-    const handle = await dir.getFileHandle(parts.at(-1), { create: true });
-    const size = (await handle.getFile()).size;
-    const writable = await handle.createWritable({ keepExistingData: true });
-    await writable.seek(size);
-    await writable.write(text);
-    await writable.close();
-  }, { path, text });
+  const write = (path, text) => appendPrivate(page, path, text);
   await write(`p/${session}.jsonl`, lines.slice(0, 30).join("\n") + "\n");
   for (const id of ["a5bdbc1", "a9cad17", "aa5ef13"]) {
     await write(`p/${session}/subagents/agent-${id}.jsonl`, await readFile(join(project, session, "subagents", `agent-${id}.jsonl`), "utf8"));

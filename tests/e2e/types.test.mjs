@@ -7,23 +7,17 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FIXTURES, ROOT } from "./harness.mjs";
+import { FIXTURES, withPackage } from "./harness.mjs";
 
-const PKG = process.env.CCTV_PKG ?? join(ROOT, "pkg");
 const TSC = join(dirname(fileURLToPath(import.meta.url)), "node_modules/typescript/bin/tsc");
 const MOREDIP = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
 let project;
 
 before(async () => {
-  project = await mkdtemp(join(tmpdir(), "cctv-types-"));
-  await writeFile(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  const npm = (...args) => execFileSync("npm", args, { cwd: project, encoding: "utf8" }).trim();
-  const tarball = npm("pack", PKG, "--pack-destination", project, "--loglevel=error").split("\n").pop();
-  npm("install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", join(project, tarball));
+  project = await withPackage("cctv-types-");
   await writeFile(
     join(project, "tsconfig.json"),
     JSON.stringify({
