@@ -73,15 +73,17 @@ package: setup
 # Benchmarks (not tests): native parse/normalize MB/s and peak heap next to serde_json, then the
 # built site in headless Chromium on the same generated sessions, then the list of every session on
 # a generated projects folder (1,000 sessions, 2 GB), then a session followed while lines are
-# appended to it. Sizes in MB: make bench SIZES="10 50".
+# appended to it, then the cold time to mount the viewer in each embedding setup (bench-embed.mjs).
+# Sizes in MB: make bench SIZES="10 50".
 SIZES ?= 10 50 200
-bench: build
+bench: build package
 	cargo run --release --no-default-features --features generate --bin cctv-bench -- $(SIZES)
 	cargo run --release --no-default-features --features generate --bin cctv-bench -- $(SIZES) --write target/bench
 	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
 	node tests/e2e/bench.mjs target/bench $(SIZES)
 	node tests/e2e/bench-library.mjs target/bench
 	node tests/e2e/bench-follow.mjs target/bench $(SIZES)
+	node tests/e2e/bench-embed.mjs
 
 # Coverage-guided fuzzing of parse and normalize, seeded with every fixture: make fuzz FUZZ_SECONDS=600.
 FUZZ_SECONDS ?= 60

@@ -20,6 +20,12 @@ extern "C" {
     fn url(this: &ImportMeta) -> String;
 }
 
+/// Why a bundled viewer cannot copy itself: Vite and webpack fold its script into theirs and give
+/// the wasm an address of their own, so nothing is beside the script to copy.
+const BUNDLED: &str =
+    "this page bundles cctv (Vite, webpack), so its files are not where the package has them; \
+     Download HTML needs cctv.js and cctv_bg.wasm served as they are";
+
 /// The address of the wasm-bindgen script: the files beside it are found from there.
 pub fn script_url() -> String {
     IMPORT_META.with(ImportMeta::url)
@@ -30,7 +36,14 @@ pub fn script_url() -> String {
 pub async fn fetch() -> Result<ViewerFiles, String> {
     let script_url = script_url();
     if !script_url.starts_with("http") {
-        return Err("this page cannot copy its own viewer (it was opened from a file)".into());
+        let from_file =
+            web_sys::window().and_then(|w| w.location().protocol().ok()).is_some_and(|p| p == "file:");
+        let why = if from_file {
+            "this page cannot copy its own viewer (it was opened from a file)"
+        } else {
+            BUNDLED
+        };
+        return Err(why.into());
     }
     let beside = |name: &str| {
         web_sys::Url::new_with_base(name, &script_url).map(|u| u.href()).map_err(|e| describe(&e))
@@ -44,7 +57,14 @@ pub async fn fetch() -> Result<ViewerFiles, String> {
     for path in snippet_paths(&script) {
         snippets.push((path.clone(), text(&get(&beside(&path)?).await?).await?));
     }
-    let wasm = bytes(&get(&wasm_url).await?).await?;
+    // A dev server may answer a missing file with its page.
+    let wasm = match get(&wasm_url).await {
+        Ok(response) => bytes(&response).await?,
+        Err(e) => return Err(format!("{BUNDLED} ({e})")),
+    };
+    if !wasm.starts_with(b"\0asm") {
+        return Err(format!("{BUNDLED} ({wasm_url} is not wasm)"));
+    }
     // Without them code is shown plain.
     let grammars = match get(&beside("grammars.packdump")?).await {
         // A host that answers a missing file with a page of its own is not giving grammars.

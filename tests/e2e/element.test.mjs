@@ -5,9 +5,9 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { copyFile, cp, readdir, writeFile } from "node:fs/promises";
+import { copyFile, cp, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { site, withPackage, FIXTURES } from "./harness.mjs";
+import { site, inReadme, withPackage, FIXTURES, ROOT } from "./harness.mjs";
 
 const SESSION = "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl";
 const HOSTILE = `
@@ -15,14 +15,15 @@ const HOSTILE = `
   div { border: 5px solid magenta !important; padding: 20px !important; margin: 10px !important; background: yellow !important; }
   button { background: lime !important; padding: 30px !important; font-size: 30px !important; border-radius: 0 !important; }
 `;
-const page = (css) => `<!doctype html><meta charset="utf-8"><style>${css}</style>
-<script type="module" src="./node_modules/cctv/element.js"></script>
-<cctv-viewer src="${SESSION}" theme="light" style="height: 900px"></cctv-viewer>`;
+// The README's example (www/npm/element.html), under the page's own CSS; it shows session.jsonl.
+const EXAMPLE = await readFile(join(ROOT, "www/npm/element.html"), "utf8");
+const page = (css) => `<!doctype html><meta charset="utf-8"><style>${css}</style>\n${EXAMPLE}`;
 
 const web = site(async () => {
   const host = await withPackage("cctv-element-");
   const project = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
   await copyFile(join(project, SESSION), join(host, SESSION));
+  await copyFile(join(project, SESSION), join(host, "session.jsonl"));
   await cp(join(project, SESSION.replace(".jsonl", "")), join(host, SESSION.replace(".jsonl", "")), { recursive: true });
   await writeFile(join(host, "plain.html"), page(""));
   await writeFile(join(host, "hostile.html"), page(HOSTILE));
@@ -92,4 +93,8 @@ test("<cctv-viewer> looks the same on a page whose CSS restyles button, div and 
   await tab.evaluate(() => document.querySelector("cctv-viewer").setAttribute("theme", "dark"));
   await tab.waitForFunction(() => document.querySelector("cctv-viewer").shadowRoot.querySelector(".cctv").dataset.theme === "dark");
   await hostile.context.close();
+});
+
+test("the README's custom-element example is the one this test shows", async () => {
+  assert.ok(await inReadme("www/npm/element.html"));
 });

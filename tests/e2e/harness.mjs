@@ -196,3 +196,12 @@ export function appendPrivate(page, path, text) {
     { path, text },
   );
 }
+
+/** Whether README.md holds `file` (a path from the repository's root), less its opening `//`
+ *  comment, as one of its fenced code blocks: the README's examples are the files tests run. */
+export async function inReadme(file) {
+  const readme = await readFile(join(ROOT, "README.md"), "utf8");
+  const blocks = [...readme.matchAll(/^```\w*\n([\s\S]*?)^```/gm)].map((m) => m[1]);
+  const text = (await readFile(join(ROOT, file), "utf8")).replace(/^(\/\/.*\n)+/, "");
+  return blocks.includes(text);
+}

@@ -4,9 +4,9 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFile, readFile } from "node:fs/promises";
+import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
-import { FIXTURES, ROOT, withPackage } from "./harness.mjs";
+import { FIXTURES, ROOT, inReadme, withPackage } from "./harness.mjs";
 
 const SESSION = join(FIXTURES, "moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl");
 let project;
@@ -37,9 +37,5 @@ test("in Node the package parses, normalizes and exports a session, with no DOM 
 });
 
 test("the README's Node example is the script this test runs", async () => {
-  const readme = await readFile(join(ROOT, "README.md"), "utf8");
-  const samples = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
-  // The script without its opening comment.
-  const script = (await readFile(join(ROOT, "www/npm/census.mjs"), "utf8")).replace(/^(\/\/.*\n)+/, "");
-  assert.ok(samples.includes(script), "the README holds www/npm/census.mjs");
+  assert.ok(await inReadme("www/npm/census.mjs"));
 });

@@ -1,0 +1,60 @@
+// The package as bundled apps use it: the README's app (www/npm/app) built by Vite (dev server and
+// production build) and by webpack from the packed tarball, with no configuration, opened in
+// Chromium and shown a project folder with a session and its sub-agents.
+
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { browser, foreign, inReadme, FIXTURES } from "./harness.mjs";
+import { BUNDLERS, app } from "./bundlers.mjs";
+
+const PROJECT = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
+const ARCHIVES = join(FIXTURES, "M-Thisness__M-Claude/Archives");
+
+let chrome;
+after(() => chrome?.close());
+
+for (const setup of BUNDLERS) {
+  test(`an app built with ${setup} shows a project's session with its sub-agents nested`, { timeout: 240_000 }, async () => {
+    const site = await app(setup);
+    chrome ??= await browser();
+    const context = await chrome.newContext({ viewport: { width: 1300, height: 900 } });
+    const page = await context.newPage();
+    const problems = [];
+    const requests = [];
+    page.on("pageerror", (e) => problems.push(String(e)));
+    page.on("console", (m) => ["error", "warning"].includes(m.type()) && problems.push(m.text()));
+    context.on("request", (r) => requests.push(r.url()));
+    context.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
+    await page.goto(site.url);
+    await page.locator("#viewer .cctv").waitFor();
+    await page.locator("#folder").setInputFiles(PROJECT);
+    // The first prompt, then a sub-agent opened under the call that spawned it.
+    await page.locator("#viewer .cctv-prompt").first().filter({ hasText: "Spaw sub-agents to write poems about Thai green curry" }).waitFor();
+    await page.locator("#viewer .cctv-agent-toggle").first().click();
+    await page.locator('#viewer .cctv-item[style*="--depth: 1"]').first().waitFor();
+    // The bundler gave the wasm and the grammars addresses of its own, and the viewer found them.
+    const fetched = (end) => requests.filter((r) => new URL(r).pathname.endsWith(end));
+    assert.equal(fetched(".wasm").length, 1, requests.join("\n"));
+    assert.equal(fetched(".packdump").length, 1, requests.join("\n"));
+    assert.deepEqual(problems, []);
+    assert.deepEqual(foreign(requests, site.url), []);
+    // A bundled viewer cannot copy itself into a shared page, and says why.
+    await page.getByRole("tab", { name: "Share" }).click();
+    await page.getByRole("button", { name: "Download HTML" }).click();
+    await page.locator("#viewer .cctv-side", { hasText: "this page bundles cctv (Vite, webpack)" }).waitFor();
+    // The viewer's own "Open folder" lists a folder's sessions, read on the page (the bundle has no
+    // worker.js beside it).
+    await page.locator('#viewer input[type="file"]').nth(1).setInputFiles(ARCHIVES);
+    await page.locator("#viewer", { hasText: "1 project · 3 sessions" }).waitFor();
+    await page.locator("#viewer .cctv-library__title", { hasText: "review, proposal improvemets" }).waitFor();
+    await context.close();
+    await site.close();
+  });
+}
+
+test("the README's Vite and webpack examples are the apps these tests build", async () => {
+  for (const file of ["src/index.js", "vite/index.html", "webpack/dist/index.html"]) {
+    assert.ok(await inReadme(`www/npm/app/${file}`), file);
+  }
+});
