@@ -42,9 +42,9 @@ function node(script) {
   return execFileSync("node", ["--input-type=module", "-e", script], { cwd: project, encoding: "utf8", maxBuffer: 1 << 28 });
 }
 
-function tsc() {
+function tsc(...options) {
   try {
-    execFileSync("node", [TSC, "-p", project], { cwd: project, encoding: "utf8" });
+    execFileSync("node", [TSC, "-p", project, ...options], { cwd: project, encoding: "utf8" });
     return "";
   } catch (e) {
     return e.stdout + e.stderr;
@@ -114,6 +114,8 @@ export function element(files: TranscriptFile[]): void {
 `,
   );
   assert.equal(tsc(), "");
+  // And as a Vite or webpack project resolves the package.
+  assert.equal(tsc("--module", "esnext", "--moduleResolution", "bundler"), "");
 
   // The check can fail: a field the types do not have, and one the objects lack.
   await writeFile(join(project, "renamed.ts"), `import type { ParsedLine } from "cctv";\nexport const a: ParsedLine = { line: 1, start: 0, end: 2, status: "entry", lineNumber: 1 };\nexport const b: ParsedLine = { start: 0, end: 2, status: "entry" };\n`);
