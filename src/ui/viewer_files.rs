@@ -24,7 +24,7 @@ extern "C" {
 /// the wasm an address of their own, so nothing is beside the script to copy.
 const BUNDLED: &str =
     "this page bundles cctv (Vite, webpack), so its files are not where the package has them; \
-     Download HTML needs cctv.js and cctv_bg.wasm served as they are";
+     a shared HTML page needs cctv.js and cctv_bg.wasm served as they are";
 
 /// The address of the wasm-bindgen script: the files beside it are found from there.
 pub fn script_url() -> String {
@@ -36,14 +36,17 @@ pub fn script_url() -> String {
 pub async fn fetch() -> Result<ViewerFiles, String> {
     let script_url = script_url();
     if !script_url.starts_with("http") {
+        // webpack writes the package's path on the build machine into the bundle as its address.
         let from_file =
             web_sys::window().and_then(|w| w.location().protocol().ok()).is_some_and(|p| p == "file:");
         let why = if from_file {
-            "this page cannot copy its own viewer (it was opened from a file)"
+            "this page cannot copy its own viewer (it was opened from a file)".into()
+        } else if script_url.starts_with("file:") {
+            BUNDLED.into()
         } else {
-            BUNDLED
+            format!("this page cannot copy its own viewer (its script is at {script_url})")
         };
-        return Err(why.into());
+        return Err(why);
     }
     let beside = |name: &str| {
         web_sys::Url::new_with_base(name, &script_url).map(|u| u.href()).map_err(|e| describe(&e))
@@ -57,11 +60,13 @@ pub async fn fetch() -> Result<ViewerFiles, String> {
     for path in snippet_paths(&script) {
         snippets.push((path.clone(), text(&get(&beside(&path)?).await?).await?));
     }
-    // A dev server may answer a missing file with its page.
     let wasm = match get(&wasm_url).await {
         Ok(response) => bytes(&response).await?,
-        Err(e) => return Err(format!("{BUNDLED} ({e})")),
+        // Under a bundler the wasm is not beside the script.
+        Err(e) if e.ends_with("HTTP 404") => return Err(format!("{BUNDLED} ({e})")),
+        Err(e) => return Err(e),
     };
+    // A dev server answers a missing file with its page.
     if !wasm.starts_with(b"\0asm") {
         return Err(format!("{BUNDLED} ({wasm_url} is not wasm)"));
     }

@@ -1,7 +1,8 @@
 // The benchmark of embedding: the cold time from navigation to the viewer on the page in each
-// setup of the README (a plain page, <cctv-viewer>, and the same app built by Vite's dev server,
-// `vite build` and webpack), each from the packed package (pkg/) installed into a scratch project.
-// Every load is in a fresh browser context, so nothing is cached; the plain page is the baseline.
+// setup of the README (a plain page, <cctv-viewer>, and the same app under Vite's dev server,
+// built by `vite build` and built by webpack), each from the packed package (pkg/) installed
+// into a scratch project. Every load is in a fresh browser context, so nothing is cached; the
+// plain page is the baseline.
 // The first load of Vite's dev server includes its optimizing the package.
 //
 //   node tests/e2e/bench-embed.mjs [RUNS]

@@ -1,7 +1,7 @@
 // The README's embedding examples, each in a scratch project with the package installed from its
 // tarball, served as a developer would serve them: a plain page (www/embed), <cctv-viewer>
-// (www/npm/element.html) and the app of www/npm/app built by Vite (its dev server and its
-// production build) and by webpack, with no configuration. Used by bundlers.test.mjs and
+// (www/npm/element.html) and the app of www/npm/app under Vite's dev server, built by
+// `vite build` and built by webpack, with no configuration. Used by bundlers.test.mjs and
 // bench-embed.mjs.
 
 import { copyFile, cp, readFile, writeFile } from "node:fs/promises";
@@ -11,11 +11,11 @@ import { createServer } from "vite";
 import { FIXTURES, ROOT, serve, withPackage } from "./harness.mjs";
 
 const APP = join(ROOT, "www/npm/app");
-const BIN = join(ROOT, "tests/e2e/node_modules");
+const MODULES = join(ROOT, "tests/e2e/node_modules");
 /** A real session, for the custom element's `src`. */
 const SESSION = join(FIXTURES, "moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl");
 
-export const BUNDLERS = ["Vite dev server", "Vite build", "webpack"];
+export const BUNDLERS = ["Vite's dev server", "vite build", "webpack"];
 export const SETUPS = ["plain page", "custom element", ...BUNDLERS];
 
 /** Makes `setup`'s example in a scratch project and serves it: `{ url, close }`. */
@@ -32,16 +32,16 @@ export async function app(setup) {
     return serve(project);
   }
   await cp(join(APP, "src"), join(project, "src"), { recursive: true });
-  await cp(join(APP, setup.startsWith("Vite") ? "vite" : "webpack"), project, { recursive: true });
-  const run = (...args) => execFileSync("node", args, { cwd: project, encoding: "utf8", stdio: "pipe" });
-  if (setup === "Vite dev server") {
+  await cp(join(APP, setup === "webpack" ? "webpack" : "vite"), project, { recursive: true });
+  if (setup === "Vite's dev server") {
     // `npx vite`
     const server = await createServer({ root: project, logLevel: "error", server: { host: "127.0.0.1", port: 0 } });
     await server.listen();
     return { url: server.resolvedUrls.local[0], close: () => server.close() };
   }
-  if (setup === "Vite build") run(join(BIN, "vite/bin/vite.js"), "build", "--logLevel", "error"); // `npx vite build`
-  else run(join(BIN, "webpack-cli/bin/cli.js"), "--mode", "production"); // `npx webpack --mode production`
+  const run = (...args) => execFileSync("node", args, { cwd: project, encoding: "utf8", stdio: "pipe" });
+  if (setup === "vite build") run(join(MODULES, "vite/bin/vite.js"), "build", "--logLevel", "error"); // `npx vite build`
+  else run(join(MODULES, "webpack-cli/bin/cli.js"), "--mode", "production"); // `npx webpack --mode production`
   return serve(join(project, "dist"));
 }
 

@@ -1,31 +1,41 @@
-// The package as bundled apps use it: the README's app (www/npm/app) built by Vite (dev server and
-// production build) and by webpack from the packed tarball, with no configuration, opened in
-// Chromium and shown a project folder with a session and its sub-agents.
+// The package as bundled apps use it: the README's app (www/npm/app) under Vite's dev server,
+// built by `vite build` and built by webpack, from the packed tarball with no configuration,
+// opened in Chromium and shown a project folder with a session and its sub-agents.
 
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { browser, foreign, inReadme, FIXTURES } from "./harness.mjs";
+import { assertInReadme, browser, foreign, FIXTURES, ROOT } from "./harness.mjs";
 import { BUNDLERS, app } from "./bundlers.mjs";
 
 const PROJECT = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
 const ARCHIVES = join(FIXTURES, "M-Thisness__M-Claude/Archives");
+const GRAMMARS = await readFile(join(ROOT, "www/grammars.packdump"));
 
 let chrome;
 after(() => chrome?.close());
 
 for (const setup of BUNDLERS) {
-  test(`an app built with ${setup} shows a project's session with its sub-agents nested`, { timeout: 240_000 }, async () => {
+  test(`the README's app under ${setup} shows a project's session with its sub-agents nested`, { timeout: 240_000 }, async (t) => {
     const site = await app(setup);
+    // Closed whatever happens: an open server would keep the test process from ending.
+    t.after(() => site.close());
     chrome ??= await browser();
-    const context = await chrome.newContext({ viewport: { width: 1300, height: 900 } });
+    const context = await chrome.newContext({ viewport: { width: 1300, height: 900 }, acceptDownloads: true });
+    t.after(() => context.close());
     const page = await context.newPage();
     const problems = [];
     const requests = [];
+    const grammars = [];
     page.on("pageerror", (e) => problems.push(String(e)));
     page.on("console", (m) => ["error", "warning"].includes(m.type()) && problems.push(m.text()));
     context.on("request", (r) => requests.push(r.url()));
-    context.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
+    context.on("response", async (r) => {
+      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+      // A dev server answers a wrong address with its page, and status 200.
+      if (r.url().endsWith(".packdump")) grammars.push((await r.body()).equals(GRAMMARS));
+    });
     await page.goto(site.url);
     await page.locator("#viewer .cctv").waitFor();
     await page.locator("#folder").setInputFiles(PROJECT);
@@ -33,28 +43,29 @@ for (const setup of BUNDLERS) {
     await page.locator("#viewer .cctv-prompt").first().filter({ hasText: "Spaw sub-agents to write poems about Thai green curry" }).waitFor();
     await page.locator("#viewer .cctv-agent-toggle").first().click();
     await page.locator('#viewer .cctv-item[style*="--depth: 1"]').first().waitFor();
-    // The bundler gave the wasm and the grammars addresses of its own, and the viewer found them.
+    // The wasm and the grammars were found where the bundler put them: one request each, and
+    // the grammars are the package's, not a page.
     const fetched = (end) => requests.filter((r) => new URL(r).pathname.endsWith(end));
     assert.equal(fetched(".wasm").length, 1, requests.join("\n"));
     assert.equal(fetched(".packdump").length, 1, requests.join("\n"));
+    assert.deepEqual(grammars, [true]);
     assert.deepEqual(problems, []);
     assert.deepEqual(foreign(requests, site.url), []);
-    // A bundled viewer cannot copy itself into a shared page, and says why.
+    // A bundled viewer cannot copy itself into a shared page, and says why; Markdown it can make.
     await page.getByRole("tab", { name: "Share" }).click();
     await page.getByRole("button", { name: "Download HTML" }).click();
     await page.locator("#viewer .cctv-side", { hasText: "this page bundles cctv (Vite, webpack)" }).waitFor();
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Download Markdown" }).click();
+    assert.match((await download).suggestedFilename(), /\.md$/);
     // The viewer's own "Open folder" lists a folder's sessions, read on the page (the bundle has no
     // worker.js beside it).
-    await page.locator('#viewer input[type="file"]').nth(1).setInputFiles(ARCHIVES);
+    await page.locator("#viewer input[webkitdirectory]").setInputFiles(ARCHIVES);
     await page.locator("#viewer", { hasText: "1 project · 3 sessions" }).waitFor();
     await page.locator("#viewer .cctv-library__title", { hasText: "review, proposal improvemets" }).waitFor();
-    await context.close();
-    await site.close();
   });
 }
 
 test("the README's Vite and webpack examples are the apps these tests build", async () => {
-  for (const file of ["src/index.js", "vite/index.html", "webpack/dist/index.html"]) {
-    assert.ok(await inReadme(`www/npm/app/${file}`), file);
-  }
+  for (const file of ["src/index.js", "vite/index.html", "webpack/dist/index.html"]) await assertInReadme(`www/npm/app/${file}`);
 });

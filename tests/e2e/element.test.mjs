@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFile, cp, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { site, inReadme, withPackage, FIXTURES, ROOT } from "./harness.mjs";
+import { site, assertInReadme, withPackage, FIXTURES, ROOT } from "./harness.mjs";
 
 const SESSION = "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl";
 const HOSTILE = `
@@ -96,5 +96,5 @@ test("<cctv-viewer> looks the same on a page whose CSS restyles button, div and 
 });
 
 test("the README's custom-element example is the one this test shows", async () => {
-  assert.ok(await inReadme("www/npm/element.html"));
+  await assertInReadme("www/npm/element.html");
 });

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, readdir, copyFile, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { site, foreign, inReadme, withPackage, FIXTURES, ROOT } from "./harness.mjs";
+import { site, foreign, assertInReadme, withPackage, FIXTURES, ROOT } from "./harness.mjs";
 
 const PKG = process.env.CCTV_PKG ?? join(ROOT, "pkg");
 const MOREDIP = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
@@ -164,5 +164,5 @@ test("mountViewer shows the viewer inside the host element, leaves the host alon
 });
 
 test("the README's plain-page example is the page this test runs", async () => {
-  assert.ok(await inReadme("www/embed/main.js"));
+  await assertInReadme("www/embed/main.js");
 });

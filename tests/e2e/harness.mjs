@@ -10,6 +10,7 @@ import { extname, join, normalize, dirname, basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { before, after } from "node:test";
 import { chromium } from "playwright-core";
+import assert from "node:assert/strict";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 export const FIXTURES = join(ROOT, "../shared/fixtures");
@@ -197,11 +198,19 @@ export function appendPrivate(page, path, text) {
   );
 }
 
-/** Whether README.md holds `file` (a path from the repository's root), less its opening `//`
- *  comment, as one of its fenced code blocks: the README's examples are the files tests run. */
-export async function inReadme(file) {
+/** Asserts that README.md holds `file` (a path from the repository's root), less its opening `//`
+ *  comment, as one of its fenced code blocks: the README's examples are the files tests run. When
+ *  it does not, the failure shows the difference from the block that starts most like it. */
+export async function assertInReadme(file) {
   const readme = await readFile(join(ROOT, "README.md"), "utf8");
   const blocks = [...readme.matchAll(/^```\w*\n([\s\S]*?)^```/gm)].map((m) => m[1]);
   const text = (await readFile(join(ROOT, file), "utf8")).replace(/^(\/\/.*\n)+/, "");
-  return blocks.includes(text);
+  // How long a start `block` shares with `text`.
+  const alike = (block) => {
+    let n = 0;
+    while (n < block.length && block[n] === text[n]) n++;
+    return block === text ? Infinity : n;
+  };
+  const nearest = blocks.reduce((best, block) => (alike(block) > alike(best) ? block : best), "");
+  assert.equal(nearest, text, `README.md holds ${file}`);
 }

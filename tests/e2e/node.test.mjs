@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
-import { FIXTURES, ROOT, inReadme, withPackage } from "./harness.mjs";
+import { FIXTURES, ROOT, assertInReadme, withPackage } from "./harness.mjs";
 
 const SESSION = join(FIXTURES, "moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl");
 let project;
@@ -37,5 +37,5 @@ test("in Node the package parses, normalizes and exports a session, with no DOM 
 });
 
 test("the README's Node example is the script this test runs", async () => {
-  assert.ok(await inReadme("www/npm/census.mjs"));
+  await assertInReadme("www/npm/census.mjs");
 });
