@@ -130,7 +130,7 @@ export async function followedFiles(handle, chosen) {
   if (!name) {
     let newest = null;
     for await (const entry of handle.values()) {
-      if (entry.kind !== "file" || !entry.name.endsWith(".jsonl") || entry.name.startsWith("agent-")) continue;
+      if (!isSession(entry)) continue;
       const file = await entry.getFile().catch(() => null);
       if (file && (!newest || file.lastModified > newest.lastModified)) newest = file;
     }
@@ -147,6 +147,21 @@ export async function followedFiles(handle, chosen) {
     if (e.name !== "NotFoundError") throw e;
   }
   return [[name, session], ...inside];
+}
+
+/** The names of the sessions directly in a followed project folder (none for a file): one that was
+ *  not there before is a session Claude Code has started since (`/clear`, a new run). Only names
+ *  are read, so asking is cheap however many sessions the folder holds. */
+export async function sessionNames(handle) {
+  const names = [];
+  if (handle.kind !== "directory") return names;
+  for await (const entry of handle.values()) if (isSession(entry)) names.push(entry.name);
+  return names;
+}
+
+/** A session's transcript, directly in a project folder (legacy sub-agents are `agent-*.jsonl`). */
+function isSession(entry) {
+  return entry.kind === "file" && entry.name.endsWith(".jsonl") && !entry.name.startsWith("agent-");
 }
 
 /** Files that `launchQueue` handed over (cctv installed, opened from the desktop). */

@@ -2,7 +2,8 @@
 //! handle to read a file again). About once a second each followed file is asked its size; only
 //! what was appended is read and parsed, and the conversation shows the new rows without drawing
 //! the others again (`Viewer::show_more`, and the list keeps rows that show the same). A file
-//! that was rewritten rather than appended to is read again whole. The handle is kept
+//! that was rewritten rather than appended to is read again whole, and a session Claude Code
+//! starts in a followed folder (`/clear`, a new run) is followed instead. The handle is kept
 //! (`www/folders.js`), so a later visit can follow the same again.
 
 use std::collections::HashSet;
@@ -32,6 +33,8 @@ extern "C" {
     async fn reopen_followed() -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = followedFiles, catch)]
     async fn followed_files(handle: &JsValue, chosen: Option<String>) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = sessionNames, catch)]
+    async fn session_names(handle: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = onLaunch)]
     fn on_launch(open: &Closure<dyn FnMut(Array)>);
 }
@@ -44,6 +47,9 @@ const EVERY_MS: f64 = 1000.0;
 const BUSY_SHARE: f64 = 0.25;
 /// Reads that fail this many seconds in a row end following.
 const FAILURES: u32 = 5;
+/// A followed folder is looked at for a new session (Claude Code starts one on `/clear`) every
+/// this many readings.
+const NEW_SESSION_EVERY: u32 = 3;
 
 /// What is followed, as the bar and the conversation show it.
 #[derive(Clone, Copy)]
@@ -162,6 +168,9 @@ pub async fn follow(viewer: Viewer, handle: JsValue) {
         if !running() {
             return;
         }
+        // The sessions in the folder before the files are chosen: any other that appears later
+        // is new.
+        let known = sessions_in(&handle).await;
         // The files as they are, opened as any files are.
         let files = match files_now(&handle, &chosen).await {
             Ok(files) if files.is_empty() => {
@@ -202,10 +211,25 @@ pub async fn follow(viewer: Viewer, handle: JsValue) {
         drop(ws);
         let mut busy = 0.0;
         let mut failures = 0;
+        let mut readings = 0;
         loop {
             sleep((EVERY_MS.max(busy / BUSY_SHARE)) as i32).await;
             if !still() {
                 return quit();
+            }
+            readings += 1;
+            if readings % NEW_SESSION_EVERY == 0 {
+                let mut new: Vec<String> = sessions_in(&handle).await.difference(&known).cloned().collect();
+                new.retain(|name| Some(name) != chosen.as_ref());
+                new.sort();
+                if !still() {
+                    return quit();
+                }
+                if let Some(name) = new.pop() {
+                    chosen = Some(name.clone());
+                    again = Some((name, "a new session in the folder, followed instead of the last"));
+                    continue 'reading;
+                }
             }
             let started = now();
             let lines_before = state.lines();
@@ -278,6 +302,13 @@ fn stopped(viewer: Viewer, running: bool, reason: &str) {
         viewer.following.stop();
         said(viewer, "Following stopped", reason);
     }
+}
+
+/// The names of the sessions in a followed folder (none when a file is followed, or the folder
+/// cannot be listed now).
+async fn sessions_in(handle: &JsValue) -> HashSet<String> {
+    let Ok(names) = session_names(handle).await else { return HashSet::new() };
+    Array::from(&names).iter().filter_map(|name| name.as_string()).collect()
 }
 
 /// The followed files now, each with the name it is shown by.

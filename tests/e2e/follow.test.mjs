@@ -15,6 +15,8 @@ const SESSION = "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68";
 const LINES = readFileSync(join(PROJECT, `${SESSION}.jsonl`), "utf8").split("\n").filter(Boolean);
 /** The session's first three Task calls are on lines 5 to 7: it is followed from before them. */
 const BEFORE_AGENTS = 4;
+/** Another session, as if started after `/clear` in the same folder. */
+const NEW_SESSION = join(FIXTURES, "simonw__claude-code-transcripts/tests/sample_session.jsonl");
 const AGENTS = readdirSync(join(PROJECT, SESSION, "subagents")).map((name) => ({
   name,
   text: readFileSync(join(PROJECT, SESSION, "subagents", name), "utf8"),
@@ -133,6 +135,29 @@ test("a followed folder shows what is appended to its newest session, sub-agents
   assert.ok(agentsAfter < 2000 && rowsAfter < 2000, `within 2 s: ${agentsAfter} ms, ${rowsAfter} ms`);
   assert.deepEqual(errors, []);
   assert.deepEqual(foreign(requests, web.server.url), []);
+  await context.close();
+});
+
+test("a session Claude Code starts in a followed folder (/clear) is followed instead", async () => {
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  await append(page, `cleared/${SESSION}.jsonl`, LINES.slice(0, BEFORE_AGENTS).join("\n") + "\n");
+  await page.evaluate(() => {
+    window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle("cleared");
+  });
+  await page.getByRole("button", { name: "Follow", exact: true }).click();
+  await page.locator(".cctv-live", { hasText: `Following ${SESSION}.jsonl` }).waitFor({ timeout: 20000 });
+  // A new session file, beside the followed one, as /clear makes; and a legacy sub-agent file,
+  // which is not a session.
+  const lines = readFileSync(NEW_SESSION, "utf8").split("\n").filter(Boolean);
+  await append(page, "cleared/agent-a1b2c3d.jsonl", LINES[1] + "\n");
+  await append(page, "cleared/after-clear.jsonl", lines.slice(0, 2).join("\n") + "\n");
+  await page.locator(".cctv-live", { hasText: "Following after-clear.jsonl" }).waitFor({ timeout: 10000 });
+  await page.locator(".cctv-errors", { hasText: "after-clear.jsonl: a new session in the folder, followed instead of the last" }).waitFor();
+  await page.locator(".cctv-prompt", { hasText: "Create a hello world function" }).waitFor();
+  // And it is the new session that is followed from then on.
+  await append(page, "cleared/after-clear.jsonl", lines.slice(2).join("\n") + "\n");
+  await page.locator(".cctv-prompt", { hasText: "Now add a goodbye function" }).waitFor({ timeout: 5000 });
+  assert.deepEqual(errors, []);
   await context.close();
 });
 
