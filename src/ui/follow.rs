@@ -63,6 +63,9 @@ pub struct Following {
     pub fresh: RwSignal<usize>,
     /// What was followed on an earlier visit, to follow again.
     pub kept: RwSignal<Option<String>>,
+    /// What happened to the followed files last (read again whole, another session followed), for
+    /// the bar: not a problem, so not among the page's problems.
+    pub event: RwSignal<Option<String>>,
     /// Bumped to stop the follower that runs.
     run: StoredValue<u64>,
 }
@@ -74,6 +77,7 @@ impl Following {
             stick: RwSignal::new(false),
             fresh: RwSignal::new(0),
             kept: RwSignal::new(None),
+            event: RwSignal::new(None),
             run: StoredValue::new(0),
         }
     }
@@ -83,6 +87,7 @@ impl Following {
         self.run.update_value(|n| *n += 1);
         self.name.set(None);
         self.fresh.set(0);
+        self.event.set(None);
     }
 }
 
@@ -162,8 +167,9 @@ pub async fn follow(viewer: Viewer, handle: JsValue) {
     let run = following.run.get_value();
     let running = move || following.run.try_get_value() == Some(run);
     let mut chosen = None;
-    // Why the files are read again, said once they are (a load clears what was said before).
-    let mut again: Option<(String, &str)> = None;
+    following.event.set(None);
+    // Why the files are read again, said once they are.
+    let mut again: Option<String> = None;
     'reading: loop {
         if !running() {
             return;
@@ -197,8 +203,8 @@ pub async fn follow(viewer: Viewer, handle: JsValue) {
         if !shown || !still() {
             return quit();
         }
-        if let Some((name, why)) = again.take() {
-            said(viewer, &name, why);
+        if let Some(why) = again.take() {
+            following.event.set(Some(why));
         }
         let Some(ws) = viewer.workspace.get_untracked() else { return };
         following.name.set(chosen.clone());
@@ -227,7 +233,8 @@ pub async fn follow(viewer: Viewer, handle: JsValue) {
                 }
                 if let Some(name) = new.pop() {
                     chosen = Some(name.clone());
-                    again = Some((name, "a new session in the folder, followed instead of the last"));
+                    again =
+                        Some(format!("{name} is a new session in the folder: followed instead of the last"));
                     continue 'reading;
                 }
             }
@@ -266,7 +273,8 @@ pub async fn follow(viewer: Viewer, handle: JsValue) {
                         }
                         match result {
                             Ok(Growth::Rewritten) => {
-                                again = Some((name, "was rewritten, not appended to: read again whole"));
+                                again =
+                                    Some(format!("{name} was rewritten, not appended to: read again whole"));
                                 continue 'reading;
                             }
                             Ok(Growth::Appended(_) | Growth::Same) => {}
@@ -375,6 +383,7 @@ pub fn FollowBar() -> impl IntoView {
                     "Keep newest in view"
                 </label>
                 <button class="cctv-button" on:click=move |_| following.stop()>"Stop"</button>
+                {move || following.event.get().map(|event| view! { <bdi class="cctv-live__event">{event}</bdi> })}
             </div>
         })
     }
