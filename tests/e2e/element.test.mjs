@@ -27,6 +27,7 @@ const web = site(async () => {
   await cp(join(project, SESSION.replace(".jsonl", "")), join(host, SESSION.replace(".jsonl", "")), { recursive: true });
   await writeFile(join(host, "plain.html"), page(""));
   await writeFile(join(host, "hostile.html"), page(HOSTILE));
+  await writeFile(join(host, "missing.html"), page("").replace('src="session.jsonl"', 'src="missing.jsonl"'));
   web.host = host;
   return host;
 });
@@ -93,6 +94,19 @@ test("<cctv-viewer> looks the same on a page whose CSS restyles button, div and 
   await tab.evaluate(() => document.querySelector("cctv-viewer").setAttribute("theme", "dark"));
   await tab.waitForFunction(() => document.querySelector("cctv-viewer").shadowRoot.querySelector(".cctv").dataset.theme === "dark");
   await hostile.context.close();
+});
+
+test("<cctv-viewer> whose src cannot be fetched says so inside it", async () => {
+  const context = await web.chrome.newContext();
+  const tab = await context.newPage();
+  await tab.goto(web.server.url + "missing.html");
+  await tab.locator("cctv-viewer .cctv").waitFor();
+  await tab.locator('cctv-viewer [role="alert"]', { hasText: "missing.jsonl could not be fetched: HTTP 404" }).waitFor();
+  // A src that can be fetched clears it.
+  await tab.evaluate(() => document.querySelector("cctv-viewer").setAttribute("src", "session.jsonl"));
+  await tab.locator("cctv-viewer .cctv-prompt").first().waitFor();
+  assert.equal(await tab.locator('cctv-viewer [role="alert"]').isHidden(), true);
+  await context.close();
 });
 
 test("the README's custom-element example is the one this test shows", async () => {

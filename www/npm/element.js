@@ -22,10 +22,19 @@ export class CctvViewerElement extends HTMLElement {
     const root = this.attachShadow({ mode: "open" });
     // The element is a box of the page's; the viewer fills it (give it a height).
     const sheet = document.createElement("style");
-    sheet.textContent = ":host { display: block; height: 30rem; } .cctv-viewer-mount { height: 100%; }";
+    sheet.textContent = `
+      :host { display: flex; flex-direction: column; height: 30rem; }
+      .cctv-viewer-mount { flex: 1; min-height: 0; }
+      .cctv-viewer-error { margin: 0; padding: 0.5rem 0.75rem; font: 14px system-ui, sans-serif; color: #a40e26; background: #ffebe9; }
+      .cctv-viewer-error[hidden] { display: none; }`;
+    // Why `src` could not be shown: a wrong address is said, not left a blank box.
+    const error = document.createElement("p");
+    error.className = "cctv-viewer-error";
+    error.setAttribute("role", "alert");
+    error.hidden = true;
     const mount = document.createElement("div");
     mount.className = "cctv-viewer-mount";
-    root.append(sheet, mount);
+    root.append(sheet, error, mount);
   }
 
   connectedCallback() {
@@ -54,10 +63,22 @@ export class CctvViewerElement extends HTMLElement {
   }
 
   async #fetch(src) {
-    const response = await fetch(src);
-    if (!response.ok) throw new Error(`cctv-viewer: ${src}: ${response.status}`);
+    this.#say(null);
+    let response;
+    try {
+      response = await fetch(src);
+    } catch (e) {
+      return this.#say(`${src} could not be fetched: ${e.message}`);
+    }
+    if (!response.ok) return this.#say(`${src} could not be fetched: HTTP ${response.status}`);
     const name = decodeURIComponent(new URL(src, location.href).pathname.split("/").pop() || "session.jsonl");
     this.files = [{ name, bytes: new Uint8Array(await response.arrayBuffer()) }];
+  }
+
+  #say(text) {
+    const error = this.shadowRoot.querySelector(".cctv-viewer-error");
+    error.textContent = text ?? "";
+    error.hidden = !text;
   }
 
   /** Shows these files ({name, bytes}[]). */
