@@ -40,7 +40,8 @@ build: setup
 # The native tests (model, normalize, present; no Leptos, no browser, no setup): the quickest answer
 # to "did I break it", a minute or two warm. `generate` is the feature that makes the generated
 # sessions the large-input test reads.
-NATIVE_TESTS := cargo test --no-default-features --features generate --lib --bins --tests
+NATIVE := --no-default-features --features generate
+NATIVE_TESTS := cargo test $(NATIVE) --lib --bins --tests
 test-native:
 	$(NATIVE_TESTS)
 
@@ -64,11 +65,14 @@ pages: setup
 	cargo fetch
 	trunk build --release --public-url /cctv/ --dist dist-pages
 
-# The npm package other pages embed (pkg/): `wasm-pack build --target web`.
+# The npm package other pages embed (pkg/): `wasm-pack build --target web`, the files it loads
+# beside cctv.js, and cctv-shared.js.txt, the script a shared page holds, for bundled apps (built
+# natively, with the native tests' features so that their build is reused).
 package: setup
 	wasm-pack build --target web --release --mode no-install --out-dir pkg
 	cp www/grammars.packdump www/worker.js www/npm/node.js www/npm/element.js www/npm/element.d.ts CHANGELOG.md pkg/
-	node scripts/package-files.mjs pkg/package.json grammars.packdump worker.js node.js element.js element.d.ts CHANGELOG.md
+	cargo run $(NATIVE) --bin cctv-shared-script -- pkg
+	node scripts/package-files.mjs pkg/package.json grammars.packdump worker.js node.js element.js element.d.ts CHANGELOG.md cctv-shared.js.txt
 
 # Benchmarks (not tests): native parse/normalize MB/s and peak heap next to serde_json, then the
 # built site in headless Chromium on the same generated sessions, then the list of every session on

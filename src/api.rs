@@ -168,7 +168,8 @@ export type HtmlOptions = Pick<MarkdownOptions, "keep" | "maskCandidates" | "pat
 /** The files' sessions as one self-contained HTML document: this viewer (its script inline, its
  * wasm compressed) and the files, masked like `exportMarkdown`'s and compressed, under a
  * Content-Security-Policy that allows no request. It opens from `file://` with no network.
- * Fetches the viewer's own files (the wasm, the grammars) from beside this script. */
+ * Fetches the viewer's own files (its script, the wasm, the grammars) from beside this script,
+ * or from where a bundler put the package's. */
 export function exportHtml(files: TranscriptFile[], options?: HtmlOptions): Promise<string>;
 
 export interface ViewerOptions {

@@ -135,8 +135,10 @@ fn snippet_import(line: &str) -> Option<(Binding<'_>, &str)> {
 
 /// `script` with its snippet imports replaced by the snippets themselves: each run once, in a
 /// function of its own (so its names cannot meet the script's) that returns what it exports,
-/// and each import bound to that.
-fn inline_snippets(script: &str, snippets: &[(String, String)]) -> Result<String, String> {
+/// and each import bound to that. A script without snippet imports is given back as it is, so
+/// the npm package's `cctv-shared.js.txt` (made by this, `src/bin/cctv-shared-script.rs`) serves
+/// with no snippets.
+pub fn inline_snippets(script: &str, snippets: &[(String, String)]) -> Result<String, String> {
     let mut out = String::with_capacity(script.len());
     let mut done: Vec<&str> = Vec::new();
     for line in script.split_inclusive('\n') {

@@ -13,12 +13,13 @@ use crate::present::highlight::{grammars_loaded, load_grammars};
 
 // Where the grammars are: beside the wasm, whoever serves it (the site's dist/, the npm package,
 // a bundler that follows `new URL(…, import.meta.url)`). wasm-bindgen writes this module to
-// `snippets/<crate>/inline0.js`, two folders below.
+// `snippets/<crate>/inline<n>.js`, two folders below.
 #[wasm_bindgen(
     inline_js = "export function grammars_url() { return new URL('../../grammars.packdump', import.meta.url).href; }"
 )]
 extern "C" {
-    fn grammars_url() -> String;
+    /// Where the grammars are served.
+    pub fn grammars_url() -> String;
 }
 
 /// Fetches the grammars unless they are loaded, then sets `viewer.grammars`.

@@ -1,6 +1,7 @@
 //! What this viewer is made of, fetched from where it is served: its wasm-bindgen script, the
-//! wasm beside it, the grammars and the script's snippets. A shared page
-//! (`present::to_html`) holds copies of them.
+//! wasm beside it, the grammars and the script's snippets; or, in an app that bundles the npm
+//! package, the package's `cctv-shared.js.txt` (the script with its snippets in it) and wasm,
+//! wherever the bundler put them. A shared page (`present::to_html`) holds copies of them.
 
 use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
@@ -20,33 +21,50 @@ extern "C" {
     fn url(this: &ImportMeta) -> String;
 }
 
-/// Why a bundled viewer cannot copy itself: Vite and webpack fold its script into theirs and give
-/// the wasm an address of their own, so nothing is beside the script to copy.
-const BUNDLED: &str =
-    "this page bundles cctv (Vite, webpack), so its files are not where the package has them; \
-     a shared HTML page needs cctv.js and cctv_bg.wasm served as they are";
+// The package's copy of the viewer's script for a shared page (`cctv-shared.js.txt`, which
+// `make package` writes) and its wasm, named the way bundlers follow: Vite and webpack serve
+// each from wherever they put it. wasm-bindgen writes this module to
+// `snippets/<crate>/inline<n>.js`, two folders below the package's root. (Trunk's site has no
+// such files and never asks for them: its script and wasm are served as they are.)
+#[wasm_bindgen(
+    inline_js = "export function package_files() { return [new URL('../../cctv-shared.js.txt', import.meta.url).href, new URL('../../cctv_bg.wasm', import.meta.url).href]; }"
+)]
+extern "C" {
+    fn package_files() -> js_sys::Array;
+}
 
 /// The address of the wasm-bindgen script: the files beside it are found from there.
 pub fn script_url() -> String {
     IMPORT_META.with(ImportMeta::url)
 }
 
-/// The viewer's files, as its host serves them. wasm-bindgen names the wasm after its script
-/// (`cctv.js`, `cctv_bg.wasm`; Trunk's `viewer-<hash>.js`, `viewer-<hash>_bg.wasm`).
+/// The viewer's files, as its host serves them: beside its script (the site, the npm package in
+/// a plain page), or else where a bundler put the package's (Vite, webpack, which fold the
+/// script into their own).
 pub async fn fetch() -> Result<ViewerFiles, String> {
+    let from_file =
+        web_sys::window().and_then(|w| w.location().protocol().ok()).is_some_and(|p| p == "file:");
+    if from_file {
+        return Err("this page cannot copy its own viewer (it was opened from a file)".into());
+    }
+    match beside_script().await {
+        Ok(files) => Ok(files),
+        Err(beside) => from_package().await.map_err(|package| {
+            format!(
+                "the viewer's files are neither beside its script ({beside}) nor in its package ({package})"
+            )
+        }),
+    }
+}
+
+/// wasm-bindgen names the wasm after its script (`cctv.js`, `cctv_bg.wasm`; Trunk's
+/// `viewer-<hash>.js`, `viewer-<hash>_bg.wasm`), and the script imports its snippets from
+/// beside it.
+async fn beside_script() -> Result<ViewerFiles, String> {
     let script_url = script_url();
+    // webpack writes the package's path on the build machine there.
     if !script_url.starts_with("http") {
-        // webpack writes the package's path on the build machine into the bundle as its address.
-        let from_file =
-            web_sys::window().and_then(|w| w.location().protocol().ok()).is_some_and(|p| p == "file:");
-        let why = if from_file {
-            "this page cannot copy its own viewer (it was opened from a file)".into()
-        } else if script_url.starts_with("file:") {
-            BUNDLED.into()
-        } else {
-            format!("this page cannot copy its own viewer (its script is at {script_url})")
-        };
-        return Err(why);
+        return Err(format!("the script is at {script_url}"));
     }
     let beside = |name: &str| {
         web_sys::Url::new_with_base(name, &script_url).map(|u| u.href()).map_err(|e| describe(&e))
@@ -60,23 +78,39 @@ pub async fn fetch() -> Result<ViewerFiles, String> {
     for path in snippet_paths(&script) {
         snippets.push((path.clone(), text(&get(&beside(&path)?).await?).await?));
     }
-    let wasm = match get(&wasm_url).await {
-        Ok(response) => bytes(&response).await?,
-        // Under a bundler the wasm is not beside the script.
-        Err(e) if e.ends_with("HTTP 404") => return Err(format!("{BUNDLED} ({e})")),
-        Err(e) => return Err(e),
+    let wasm = wasm(&wasm_url).await?;
+    // Without them code is shown plain.
+    let grammars = grammars(&beside("grammars.packdump")?).await;
+    Ok(ViewerFiles { script, wasm, grammars, snippets })
+}
+
+/// The package's script for a shared page, with its snippets already in it, and its wasm and
+/// grammars, where the bundler put them.
+async fn from_package() -> Result<ViewerFiles, String> {
+    let files = package_files();
+    let (Some(script_url), Some(wasm_url)) = (files.get(0).as_string(), files.get(1).as_string()) else {
+        return Err("no addresses".into());
     };
+    let script = text(&get(&script_url).await?).await?;
+    let wasm = wasm(&wasm_url).await?;
+    let grammars = grammars(&super::grammars::grammars_url()).await;
+    Ok(ViewerFiles { script, wasm, grammars, snippets: Vec::new() })
+}
+
+async fn wasm(url: &str) -> Result<Vec<u8>, String> {
+    let wasm = bytes(&get(url).await?).await?;
     // A dev server answers a missing file with its page.
     if !wasm.starts_with(b"\0asm") {
-        return Err(format!("{BUNDLED} ({wasm_url} is not wasm)"));
+        return Err(format!("{url} is not wasm"));
     }
-    // Without them code is shown plain.
-    let grammars = match get(&beside("grammars.packdump")?).await {
-        // A host that answers a missing file with a page of its own is not giving grammars.
-        Ok(response) => bytes(&response).await.ok().filter(|b| !b.starts_with(b"<")),
-        Err(_) => None,
-    };
-    Ok(ViewerFiles { script, wasm, grammars, snippets })
+    Ok(wasm)
+}
+
+/// The grammars at `url`, if they are there: a host that answers a missing file with a page of
+/// its own is not giving grammars.
+async fn grammars(url: &str) -> Option<Vec<u8>> {
+    let response = get(url).await.ok()?;
+    bytes(&response).await.ok().filter(|b| !b.starts_with(b"<"))
 }
 
 async fn get(url: &str) -> Result<web_sys::Response, String> {

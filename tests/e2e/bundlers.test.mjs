@@ -1,11 +1,14 @@
 // The package as bundled apps use it: the README's app (www/npm/app) under Vite's dev server,
 // built by `vite build` and built by webpack, from the packed tarball with no configuration,
-// opened in Chromium and shown a project folder with a session and its sub-agents.
+// opened in Chromium and shown a project folder with a session and its sub-agents, which it
+// exports as a shared HTML page.
 
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { assertInReadme, browser, foreign, FIXTURES, ROOT } from "./harness.mjs";
 import { BUNDLERS, app } from "./bundlers.mjs";
 
@@ -51,13 +54,22 @@ for (const setup of BUNDLERS) {
     assert.deepEqual(grammars, [true]);
     assert.deepEqual(problems, []);
     assert.deepEqual(foreign(requests, site.url), []);
-    // A bundled viewer cannot copy itself into a shared page, and says why; Markdown it can make.
+    // Download HTML copies the package's own viewer, from where the bundler put it, into one file
+    // that opens from the disk with the session and its sub-agents.
     await page.getByRole("tab", { name: "Share" }).click();
+    const html = page.waitForEvent("download");
     await page.getByRole("button", { name: "Download HTML" }).click();
-    await page.locator("#viewer .cctv-side", { hasText: "this page bundles cctv (Vite, webpack)" }).waitFor();
-    const download = page.waitForEvent("download");
+    const shared = join(await mkdtemp(join(tmpdir(), "cctv-shared-")), "shared.html");
+    await (await html).saveAs(shared);
+    const reader = await context.newPage();
+    await reader.goto(pathToFileURL(shared).href);
+    await reader.locator(".cctv-prompt").first().filter({ hasText: "Spaw sub-agents to write poems" }).waitFor();
+    await reader.locator(".cctv-agent-toggle").first().click();
+    await reader.locator('.cctv-item[style*="--depth: 1"]').first().waitFor();
+    await reader.close();
+    const markdown = page.waitForEvent("download");
     await page.getByRole("button", { name: "Download Markdown" }).click();
-    assert.match((await download).suggestedFilename(), /\.md$/);
+    assert.match((await markdown).suggestedFilename(), /\.md$/);
     // The viewer's own "Open folder" lists a folder's sessions, read on the page (the bundle has no
     // worker.js beside it).
     await page.locator("#viewer input[webkitdirectory]").setInputFiles(ARCHIVES);
