@@ -22,7 +22,7 @@ ifneq ($(SYSTEM_CA),)
 export NODE_EXTRA_CA_CERTS ?= $(SYSTEM_CA)
 endif
 
-.PHONY: setup serve build test test-native screenshots pages package bench fuzz
+.PHONY: setup serve build test node-check test-native screenshots pages package bench fuzz
 
 setup:
 	scripts/setup.sh
@@ -53,12 +53,17 @@ test-native:
 # and last the end-to-end tests of the built site (tests/e2e, playwright-core driving Debian's
 # Chromium), whose closing lines are node's test summary: CI reads them to tell a run that ran
 # tests from one that ran none.
-test: test-native
+test: node-check test-native
 	FUZZ_RUNS=50000 scripts/fuzz.sh
 	$(MAKE) --no-print-directory build pages package
 	wasm-pack test --headless --chrome --mode no-install
 	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
 	npm test --prefix tests/e2e
+
+# The end-to-end tests build apps with Vite 8, which needs Node 20.19 or later: said before the
+# first build rather than deep inside a test.
+node-check:
+	@node -e 'const [a, b] = process.versions.node.split(".").map(Number); if (a < 20 || (a === 20 && b < 19)) { console.error("make test needs Node 20.19 or later (Vite 8, in the end-to-end tests); this is " + process.version); process.exit(1); }'
 
 # The site as GitHub Pages serves it, from a sub-path (the Pages workflow builds the same way).
 pages: setup

@@ -2,7 +2,7 @@
 # Install what building and testing cctv needs, skipping whatever is already there at the right
 # version, so `make serve` / `make test` can call it on every run (a warm run takes about a second).
 #
-# Expects a Debian 12 machine with rustup/cargo, Node 20.19+ with npm, and apt. Everything comes from package
+# Expects a Debian 12 machine with rustup/cargo, node/npm and apt. Everything comes from package
 # registries (crates.io, npm, apt): trunk and wasm-pack would otherwise download their own tools and
 # browsers, which fails on machines without GitHub access.
 set -euo pipefail
@@ -37,14 +37,6 @@ run_logged() {
 
 # `tool --version` as "name x.y.z", or nothing when the tool is missing or broken.
 version_of() { "$@" --version 2>/dev/null | head -n 1 || true; }
-
-# The end-to-end tests build apps with Vite 8, which needs Node 20.19 or later: say so here rather
-# than fail deep inside a test.
-if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'; then
-    echo "cctv needs Node 20.19 or later (this machine has $(node --version 2>/dev/null || echo none))" >&2
-    exit 1
-fi
-say node "$(node --version)"
 
 apt_updated=false
 apt_install() {

@@ -159,6 +159,20 @@ export async function sessionNames(handle) {
   return names;
 }
 
+/** Of `names` (sessions in the folder), the one written to last, leaving out empty files (a session
+ *  Claude Code has created but not written yet); null when none has bytes. */
+export async function newestSession(handle, names) {
+  let newest = null;
+  for (const name of names) {
+    const file = await handle
+      .getFileHandle(name)
+      .then((h) => h.getFile())
+      .catch(() => null);
+    if (file?.size && (!newest || file.lastModified > newest.lastModified)) newest = file;
+  }
+  return newest?.name ?? null;
+}
+
 /** A session's transcript, directly in a project folder (legacy sub-agents are `agent-*.jsonl`). */
 function isSession(entry) {
   return entry.kind === "file" && entry.name.endsWith(".jsonl") && !entry.name.startsWith("agent-");

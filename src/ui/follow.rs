@@ -35,6 +35,8 @@ extern "C" {
     async fn followed_files(handle: &JsValue, chosen: Option<String>) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = sessionNames, catch)]
     async fn session_names(handle: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = newestSession, catch)]
+    async fn newest_session(handle: &JsValue, names: Array) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = onLaunch)]
     fn on_launch(open: &Closure<dyn FnMut(Array)>);
 }
@@ -170,13 +172,13 @@ pub async fn follow(viewer: Viewer, handle: JsValue) {
     following.event.set(None);
     // Why the files are read again, said once they are.
     let mut again: Option<String> = None;
+    // The sessions in the folder before the files are first chosen: any other that appears later
+    // is new. (Listed at the first listing that works, if this one fails.)
+    let mut known = sessions_in(&handle).await;
     'reading: loop {
         if !running() {
             return;
         }
-        // The sessions in the folder before the files are chosen: any other that appears later
-        // is new.
-        let known = sessions_in(&handle).await;
         // The files as they are, opened as any files are.
         let files = match files_now(&handle, &chosen).await {
             Ok(files) if files.is_empty() => {
@@ -225,16 +227,14 @@ pub async fn follow(viewer: Viewer, handle: JsValue) {
             }
             readings += 1;
             if readings % NEW_SESSION_EVERY == 0 {
-                let mut new: Vec<String> = sessions_in(&handle).await.difference(&known).cloned().collect();
-                new.retain(|name| Some(name) != chosen.as_ref());
-                new.sort();
+                let newer = newer_session(&handle, &mut known, &chosen).await;
                 if !still() {
                     return quit();
                 }
-                if let Some(name) = new.pop() {
-                    chosen = Some(name.clone());
+                if let Some(name) = newer {
                     again =
                         Some(format!("{name} is a new session in the folder: followed instead of the last"));
+                    chosen = Some(name);
                     continue 'reading;
                 }
             }
@@ -312,11 +312,40 @@ fn stopped(viewer: Viewer, running: bool, reason: &str) {
     }
 }
 
-/// The names of the sessions in a followed folder (none when a file is followed, or the folder
-/// cannot be listed now).
-async fn sessions_in(handle: &JsValue) -> HashSet<String> {
-    let Ok(names) = session_names(handle).await else { return HashSet::new() };
-    Array::from(&names).iter().filter_map(|name| name.as_string()).collect()
+/// The names of the sessions in a followed folder (none when a file is followed); `None` when the
+/// folder cannot be listed now.
+async fn sessions_in(handle: &JsValue) -> Option<HashSet<String>> {
+    let names = session_names(handle).await.ok()?;
+    Some(Array::from(&names).iter().filter_map(|name| name.as_string()).collect())
+}
+
+/// A session that appeared in the folder since `known` was listed (Claude Code starts one on
+/// `/clear`, or on a new run) and was written to since the followed one was: the one to follow
+/// now. The others that appeared with it become known, so following does not go back and forth.
+/// While the followed session is written to last (two sessions at once), nothing changes.
+async fn newer_session(
+    handle: &JsValue,
+    known: &mut Option<HashSet<String>>,
+    chosen: &Option<String>,
+) -> Option<String> {
+    let names = sessions_in(handle).await?;
+    let Some(seen) = known else {
+        *known = Some(names);
+        return None;
+    };
+    let mut candidates: Vec<String> =
+        names.difference(seen).filter(|name| Some(*name) != chosen.as_ref()).cloned().collect();
+    if candidates.is_empty() {
+        return None;
+    }
+    candidates.extend(chosen.clone());
+    let newest =
+        newest_session(handle, candidates.iter().map(JsValue::from).collect()).await.ok()?.as_string()?;
+    if Some(&newest) == chosen.as_ref() {
+        return None;
+    }
+    seen.extend(candidates);
+    Some(newest)
 }
 
 /// The followed files now, each with the name it is shown by.

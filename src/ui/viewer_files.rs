@@ -25,7 +25,7 @@ extern "C" {
 // `make package` writes) and its wasm, named the way bundlers follow: Vite and webpack serve
 // each from wherever they put it. wasm-bindgen writes this module to
 // `snippets/<crate>/inline<n>.js`, two folders below the package's root. (Trunk's site has no
-// such files and never asks for them: its script and wasm are served as they are.)
+// such files; it asks for them only if its own wasm is missing.)
 #[wasm_bindgen(
     inline_js = "export function package_files() { return [new URL('../../cctv-shared.js.txt', import.meta.url).href, new URL('../../cctv_bg.wasm', import.meta.url).href]; }"
 )]
@@ -47,9 +47,9 @@ pub async fn fetch() -> Result<ViewerFiles, String> {
     if from_file {
         return Err("this page cannot copy its own viewer (it was opened from a file)".into());
     }
-    match beside_script().await {
-        Ok(files) => Ok(files),
-        Err(beside) => from_package().await.map_err(|package| {
+    match beside_script().await? {
+        Beside::Found(files) => Ok(files),
+        Beside::Bundled(beside) => from_package().await.map_err(|package| {
             format!(
                 "the viewer's files are neither beside its script ({beside}) nor in its package ({package})"
             )
@@ -57,14 +57,21 @@ pub async fn fetch() -> Result<ViewerFiles, String> {
     }
 }
 
+/// What is beside the script.
+enum Beside {
+    Found(ViewerFiles),
+    /// Not the viewer's files: its script is in a bundle, whose address says why.
+    Bundled(String),
+}
+
 /// wasm-bindgen names the wasm after its script (`cctv.js`, `cctv_bg.wasm`; Trunk's
 /// `viewer-<hash>.js`, `viewer-<hash>_bg.wasm`), and the script imports its snippets from
 /// beside it.
-async fn beside_script() -> Result<ViewerFiles, String> {
+async fn beside_script() -> Result<Beside, String> {
     let script_url = script_url();
     // webpack writes the package's path on the build machine there.
     if !script_url.starts_with("http") {
-        return Err(format!("the script is at {script_url}"));
+        return Ok(Beside::Bundled(format!("the script is at {script_url}")));
     }
     let beside = |name: &str| {
         web_sys::Url::new_with_base(name, &script_url).map(|u| u.href()).map_err(|e| describe(&e))
@@ -73,15 +80,25 @@ async fn beside_script() -> Result<ViewerFiles, String> {
         Some(stem) => format!("{stem}_bg.wasm"),
         None => return Err(format!("{script_url} does not name a script")),
     };
+    // Beside a bundle (Vite's, and its dev server's) there is no wasm named after it: asked
+    // first, so that a bundle is not fetched for nothing.
+    let wasm = match get(&wasm_url).await {
+        Ok(response) => bytes(&response).await?,
+        Err(e) if e.ends_with("HTTP 404") => return Ok(Beside::Bundled(e)),
+        Err(e) => return Err(e),
+    };
+    if !wasm.starts_with(WASM) {
+        // A dev server answers a missing file with its page.
+        return Ok(Beside::Bundled(format!("{wasm_url} is not wasm")));
+    }
     let script = text(&get(&script_url).await?).await?;
     let mut snippets = Vec::new();
     for path in snippet_paths(&script) {
         snippets.push((path.clone(), text(&get(&beside(&path)?).await?).await?));
     }
-    let wasm = wasm(&wasm_url).await?;
     // Without them code is shown plain.
     let grammars = grammars(&beside("grammars.packdump")?).await;
-    Ok(ViewerFiles { script, wasm, grammars, snippets })
+    Ok(Beside::Found(ViewerFiles { script, wasm, grammars, snippets }))
 }
 
 /// The package's script for a shared page, with its snippets already in it, and its wasm and
@@ -92,19 +109,16 @@ async fn from_package() -> Result<ViewerFiles, String> {
         return Err("no addresses".into());
     };
     let script = text(&get(&script_url).await?).await?;
-    let wasm = wasm(&wasm_url).await?;
+    let wasm = bytes(&get(&wasm_url).await?).await?;
+    if !wasm.starts_with(WASM) {
+        return Err(format!("{wasm_url} is not wasm"));
+    }
     let grammars = grammars(&super::grammars::grammars_url()).await;
     Ok(ViewerFiles { script, wasm, grammars, snippets: Vec::new() })
 }
 
-async fn wasm(url: &str) -> Result<Vec<u8>, String> {
-    let wasm = bytes(&get(url).await?).await?;
-    // A dev server answers a missing file with its page.
-    if !wasm.starts_with(b"\0asm") {
-        return Err(format!("{url} is not wasm"));
-    }
-    Ok(wasm)
-}
+/// How WebAssembly begins.
+const WASM: &[u8] = b"\0asm";
 
 /// The grammars at `url`, if they are there: a host that answers a missing file with a page of
 /// its own is not giving grammars.

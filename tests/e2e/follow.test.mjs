@@ -139,24 +139,37 @@ test("a followed folder shows what is appended to its newest session, sub-agents
 
 test("a session Claude Code starts in a followed folder (/clear) is followed instead", async () => {
   const { page, context, errors } = await open(web.chrome, web.server.url);
+  const lines = readFileSync(NEW_SESSION, "utf8").split("\n").filter(Boolean);
+  // An older session, then the one followed, which is the newest.
+  await append(page, "cleared/older.jsonl", lines.join("\n") + "\n");
   await append(page, `cleared/${SESSION}.jsonl`, LINES.slice(0, BEFORE_AGENTS).join("\n") + "\n");
   await page.evaluate(() => {
     window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle("cleared");
+    // Every name the follow bar shows.
+    window.followed = new Set();
+    new MutationObserver(() => document.querySelectorAll(".cctv-live__name").forEach((n) => window.followed.add(n.textContent))).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
   });
   await page.getByRole("button", { name: "Follow", exact: true }).click();
   await page.locator(".cctv-live", { hasText: `Following ${SESSION}.jsonl` }).waitFor({ timeout: 20000 });
-  // A new session file, beside the followed one, as /clear makes; and a legacy sub-agent file,
-  // which is not a session.
-  const lines = readFileSync(NEW_SESSION, "utf8").split("\n").filter(Boolean);
+  // A new session file, empty at first as /clear makes it; and a legacy sub-agent file, which is
+  // not a session. An empty one is not switched to.
   await append(page, "cleared/agent-a1b2c3d.jsonl", LINES[1] + "\n");
-  await append(page, "cleared/after-clear.jsonl", lines.slice(0, 2).join("\n") + "\n");
+  await append(page, "cleared/after-clear.jsonl", "");
+  await page.waitForTimeout(3500);
+  assert.match(await page.locator(".cctv-live").textContent(), new RegExp(`Following ${SESSION}.jsonl`));
+  await append(page, "cleared/after-clear.jsonl", lines.slice(1, 3).join("\n") + "\n");
   await page.locator(".cctv-live", { hasText: "Following after-clear.jsonl" }).waitFor({ timeout: 10000 });
   await page.locator(".cctv-live", { hasText: "after-clear.jsonl is a new session in the folder: followed instead of the last" }).waitFor();
   assert.equal(await page.locator(".cctv-errors").count(), 0, "not a problem");
   await page.locator(".cctv-prompt", { hasText: "Create a hello world function" }).waitFor();
-  // And it is the new session that is followed from then on.
-  await append(page, "cleared/after-clear.jsonl", lines.slice(2).join("\n") + "\n");
+  // And it is the new session that is followed from then on; the older one never was.
+  await append(page, "cleared/after-clear.jsonl", lines.slice(3).join("\n") + "\n");
   await page.locator(".cctv-prompt", { hasText: "Now add a goodbye function" }).waitFor({ timeout: 5000 });
+  assert.deepEqual(await page.evaluate(() => [...window.followed].sort()), [`${SESSION}.jsonl`, "after-clear.jsonl"].sort());
   assert.deepEqual(errors, []);
   await context.close();
 });

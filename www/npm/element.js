@@ -16,6 +16,7 @@ export class CctvViewerElement extends HTMLElement {
   static observedAttributes = ["src", "theme", "open"];
   #viewer = null;
   #mounting = null;
+  #fetching = 0;
 
   constructor() {
     super();
@@ -24,7 +25,7 @@ export class CctvViewerElement extends HTMLElement {
     const sheet = document.createElement("style");
     sheet.textContent = `
       :host { display: flex; flex-direction: column; height: 30rem; }
-      .cctv-viewer-mount { flex: 1; min-height: 0; }
+      .cctv-viewer-mount { flex: 1; min-height: 0; height: 100%; }
       .cctv-viewer-error { margin: 0; padding: 0.5rem 0.75rem; font: 14px system-ui, sans-serif; color: #a40e26; background: #ffebe9; }
       .cctv-viewer-error[hidden] { display: none; }`;
     // Why `src` could not be shown: a wrong address is said, not left a blank box.
@@ -63,16 +64,18 @@ export class CctvViewerElement extends HTMLElement {
   }
 
   async #fetch(src) {
+    // Only the latest src is shown: a slower answer for an earlier one is dropped.
+    const fetching = ++this.#fetching;
     this.#say(null);
-    let response;
     try {
-      response = await fetch(src);
+      const response = await fetch(src);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const last = new URL(src, location.href).pathname.split("/").pop();
+      if (fetching === this.#fetching) this.files = [{ name: safeDecode(last) || "session.jsonl", bytes }];
     } catch (e) {
-      return this.#say(`${src} could not be fetched: ${e.message}`);
+      if (fetching === this.#fetching) this.#say(`${src} could not be fetched: ${e.message}`);
     }
-    if (!response.ok) return this.#say(`${src} could not be fetched: HTTP ${response.status}`);
-    const name = decodeURIComponent(new URL(src, location.href).pathname.split("/").pop() || "session.jsonl");
-    this.files = [{ name, bytes: new Uint8Array(await response.arrayBuffer()) }];
   }
 
   #say(text) {
@@ -92,7 +95,13 @@ export class CctvViewerElement extends HTMLElement {
 
   attributeChangedCallback(name, before, value) {
     if (before === value) return;
-    if (name === "src" && value && this.#viewer) this.#fetch(value);
+    if (name === "src" && this.#viewer) {
+      if (value) this.#fetch(value);
+      else {
+        this.#fetching++; // an answer still on its way is dropped
+        this.#say(null);
+      }
+    }
     if (name === "theme") this.#whenMounted((viewer) => viewer.setTheme(value ?? "system"));
     if (name === "open" && value) this.#whenMounted((viewer) => viewer.scrollTo(value));
   }
@@ -100,6 +109,15 @@ export class CctvViewerElement extends HTMLElement {
   #whenMounted(act) {
     if (this.#viewer) act(this.#viewer);
     else (this.#mounting ??= this.#mount()).then(() => this.#viewer && act(this.#viewer));
+  }
+}
+
+/** A file name from a URL path, as it was before percent-encoding (as it is, if it is not valid). */
+function safeDecode(name) {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
   }
 }
 
