@@ -8,13 +8,18 @@
 
 pub mod catalog;
 pub mod demo;
+pub mod engine;
+pub mod export;
 /// Generated sessions of any size, for the benchmark and the large-input test.
 #[cfg(feature = "generate")]
 pub mod generate;
+pub mod insight;
 pub mod model;
 pub mod normalize;
 pub mod present;
+pub mod query;
 pub mod redact;
+pub mod text;
 
 pub mod api;
 

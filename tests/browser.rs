@@ -72,7 +72,7 @@ fn parse_transcript_refuses_a_number_with_an_error_not_a_panic() {
 
 #[wasm_bindgen_test]
 fn the_raw_finder_agrees_with_the_obvious_answer_in_wasm_simd() {
-    use cctv::present::raw_find::RawFinder;
+    use cctv::query::raw_find::RawFinder;
     // Natively the finder runs its u64 path; here it runs wasm SIMD: the same answers, at every
     // position of a needle in haystacks longer than one SIMD step, in either case.
     for len in 0..48 {
@@ -305,7 +305,7 @@ async fn fenced_code_in_markdown_is_highlighted() {
                            "message": {"id": "m", "role": "assistant", "content": [{"type": "text", "text": "```rust\nfn main() { let x = \"hi\"; }\n```"}]}}),
     ]);
     // A page fetches the grammars from beside the wasm; the test server has no such file.
-    cctv::present::highlight::load_grammars(include_bytes!("../www/grammars.packdump")).unwrap();
+    cctv::text::highlight::load_grammars(include_bytes!("../www/grammars.packdump")).unwrap();
     let host = viewer(vec![("s.jsonl", session)]).await;
     let keyword =
         host.query_selector(".cctv-md__code .cctv-hl--keyword").unwrap().expect("a highlighted keyword");

@@ -3,14 +3,14 @@
 
 mod common;
 
-use cctv::catalog::grams::Grams;
 use cctv::catalog::shelf::{FileInfo, Shelf};
 use cctv::catalog::summary::{from_ends, whole, Summary};
 use cctv::catalog::{wider, HEAD_BYTES, TAIL_BYTES};
 use cctv::normalize::{agent_id_of_name, normalize, Input, ThreadRef};
-use cctv::present::library::found_in;
 use cctv::present::link::resolve;
-use cctv::present::search::{Query, Scope};
+use cctv::query::across::found_in;
+use cctv::query::grams::Grams;
+use cctv::query::search::{Query, Scope};
 use common::{fixture, fixture_files};
 
 /// A session's summary from its ends, read as the page reads them: wider while an end holds no
@@ -218,7 +218,7 @@ fn the_look_at_raw_bytes_and_at_the_index_never_rules_out_a_session_that_has_a_m
                 let query = Query { text: text.into(), case_sensitive, ..Query::default() };
                 let matcher = query.matcher().unwrap().unwrap();
                 let found =
-                    ws.sessions.iter().any(|s| !cctv::present::search::hits(&ws, s, &matcher).is_empty());
+                    ws.sessions.iter().any(|s| !cctv::query::search::hits(&ws, s, &matcher).is_empty());
                 if found {
                     assert!(
                         matcher.may_be_in_raw(&bytes),
@@ -246,7 +246,7 @@ fn the_look_at_raw_bytes_and_at_the_index_never_rules_out_a_session_that_has_a_m
 
 #[test]
 fn a_session_read_in_pieces_off_the_page_counts_and_searches_as_when_read_whole() {
-    use cctv::catalog::scan::SessionReader;
+    use cctv::engine::scan::SessionReader;
     let inputs = common::folder("moredip__session-share/samples/claude-code-projects");
     let size = inputs.iter().map(|i| i.bytes.len()).sum();
     let ws = normalize(inputs.clone());

@@ -4,8 +4,8 @@
 
 mod common;
 
+use cctv::insight::changes::{changes, file_after};
 use cctv::normalize::normalize;
-use cctv::present::changes::{changes, file_after};
 use serde_json::Value;
 
 const PLANETFALL: &str = "blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl";
@@ -54,7 +54,7 @@ fn a_file_edited_seven_times_ends_as_its_original_with_every_patch_applied() {
     }
     assert_eq!(design.last.as_deref(), text.as_deref());
     assert_eq!((design.added, design.removed), (6, 0));
-    assert_eq!(design.rows.first().map(|r| r.kind), Some(cctv::present::diff::RowKind::Hunk));
+    assert_eq!(design.rows.first().map(|r| r.kind), Some(cctv::text::diff::RowKind::Hunk));
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn a_turn_changes_only_what_its_rows_changed_and_a_file_can_be_seen_after_any_ro
     let drone = all.iter().find(|c| c.path == DRONE_BAY).unwrap();
     // The turn of the file's first change, from the prompt before it to the next.
     let (_, first_call) = drone.calls[0];
-    let starts = cctv::present::to_markdown::turn_starts(s);
+    let starts = s.thread.turn_starts();
     let begin = starts.iter().rev().find(|&&i| i <= first_call).copied().unwrap_or(0) as usize;
     let end = s.thread.turn_end(begin) + 1;
     let turn = changes(&ws, s, Some(begin..end));

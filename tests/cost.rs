@@ -3,9 +3,9 @@
 
 mod common;
 
+use cctv::insight::cost::{dollars, family, prices, session_cost, Tokens};
 use cctv::model::Usage;
 use cctv::normalize::normalize;
-use cctv::present::cost::{dollars, family, prices, session_cost, Tokens};
 
 #[test]
 fn each_response_is_counted_once_with_its_final_usage() {
@@ -90,9 +90,9 @@ fn a_session_of_a_model_the_table_does_not_have_is_unpriced_not_free() {
 fn the_turns_add_up_to_the_session() {
     let ws = normalize(common::folder("moredip__session-share/samples/claude-code-projects"));
     let s = &ws.sessions[0];
-    let turns: Vec<_> = cctv::present::changes::turn_choices(&ws, s).into_iter().map(|t| t.items).collect();
+    let turns: Vec<_> = cctv::insight::changes::turn_choices(&ws, s).into_iter().map(|t| t.items).collect();
     let cost = session_cost(&ws, s);
-    let per_turn = cctv::present::cost::turn_costs(&ws, s, &cost, &turns);
+    let per_turn = cctv::insight::cost::turn_costs(&ws, s, &cost, &turns);
     assert_eq!(per_turn.len(), turns.len() + 1, "and the sub-agents of no turn");
     assert_eq!(per_turn.last().unwrap().responses, 0);
     assert_eq!(per_turn.iter().map(|t| t.responses).sum::<u64>(), cost.total.responses);

@@ -6,11 +6,11 @@ mod common;
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
-use cctv::normalize::{normalize, Input};
-use cctv::present::share::{html, ShareOptions};
-use cctv::present::to_html::{
+use cctv::export::share::{html, ShareOptions};
+use cctv::export::to_html::{
     bytes_from_page, files_from_page, ViewerFiles, GRAMMARS_ID, SESSION_ID, WASM_ID,
 };
+use cctv::normalize::{normalize, Input};
 use common::planted::{line_with, noise, plant};
 use sha2::{Digest, Sha256};
 
@@ -123,7 +123,7 @@ fn what_the_caller_keeps_stays_and_a_viewer_that_would_break_the_page_is_refused
 
 #[test]
 fn an_export_is_named_by_its_session_id_unless_that_is_masked() {
-    use cctv::present::share::export_name;
+    use cctv::export::share::export_name;
     use cctv::redact::Scanner;
     let (inputs, _, _) = session_with_secrets();
     let ws = normalize(inputs.clone());

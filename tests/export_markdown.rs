@@ -3,8 +3,8 @@
 
 mod common;
 
+use cctv::export::to_markdown::{session, MarkdownOptions};
 use cctv::normalize::{normalize, Input};
-use cctv::present::to_markdown::{session, turn_starts, MarkdownOptions};
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 
 /// The headings of `markdown` as a Markdown library reads them: (level, text).
@@ -38,7 +38,7 @@ fn a_session_reads_as_a_title_and_a_heading_per_turn() {
     let found = headings(&md);
     assert_eq!(found[0].0, HeadingLevel::H1);
     let turns: Vec<_> = found.iter().filter(|(l, _)| *l == HeadingLevel::H2).collect();
-    assert_eq!(turns.len(), turn_starts(s).len());
+    assert_eq!(turns.len(), s.thread.turn_starts().len());
     assert!(turns[0].1.starts_with("1. "), "{turns:?}");
     let typed = s.thread.items.iter().filter(|i| i.is_typed_prompt()).count();
     assert_eq!(md.matches("**You:**").count() + md.matches("**You ran:**").count(), typed);
@@ -115,7 +115,7 @@ fn event_text(event: &Event) -> String {
 
 #[test]
 fn an_export_masks_what_is_certain_unless_the_caller_keeps_it() {
-    use cctv::present::share::{markdown, ShareOptions};
+    use cctv::export::share::{markdown, ShareOptions};
     let name = "M-Thisness__M-Claude/Archives/abc757d1-3da3-42fb-bb7b-ffa293a4ba29.jsonl";
     let inputs = vec![Input { name: "s.jsonl".into(), bytes: common::fixture(name) }];
     // A Stripe test key a person pasted, and the home directory in its paths.

@@ -27,7 +27,7 @@ fn the_json_says_what_each_session_cost_and_what_each_tool_did() {
     assert!((cost["estimatedDollars"].as_f64().unwrap() - 25.1713005).abs() < 1e-6);
     assert_eq!(cost["byModel"]["claude-opus-4-8"]["responses"], 171);
     assert_eq!(cost["total"]["tokens"]["output"], 334_632);
-    assert_eq!(cost["prices"]["checked"], cctv::present::cost::PRICES_CHECKED);
+    assert_eq!(cost["prices"]["checked"], cctv::insight::cost::PRICES_CHECKED);
     let tools = session["tools"].as_array().unwrap();
     let edit = tools.iter().find(|t| t["name"] == "Edit").unwrap();
     assert_eq!((edit["calls"].as_u64(), edit["errors"].as_u64()), (Some(71), Some(2)));

@@ -4,10 +4,10 @@
 
 mod common;
 
+use cctv::insight::drift::drift;
 use cctv::model::body::ToolResultContent;
 use cctv::normalize::{self, AgentLink, ItemKind, LinkEvidence, Session, ThreadRef, Workspace};
 use cctv::present::calls::call_view;
-use cctv::present::drift::drift;
 use cctv::present::tools::{tool_body, ToolBody};
 
 /// The folder's files as the viewer reads a picked folder: its README is not among them.

@@ -3,8 +3,8 @@
 
 mod common;
 
+use cctv::insight::overview::{context, tools};
 use cctv::normalize::normalize;
-use cctv::present::overview::{context, tools};
 
 #[test]
 fn the_context_grows_until_the_compaction_and_falls_after_it() {

@@ -3,9 +3,9 @@
 
 mod common;
 
+use cctv::insight::chart::timeline_chart;
+use cctv::insight::timeline::{timeline, Span, IDLE_MS};
 use cctv::normalize::normalize;
-use cctv::present::chart::timeline_chart;
-use cctv::present::timeline::{timeline, Span, IDLE_MS};
 
 fn overlap(a: &Span, b: &Span) -> bool {
     a.start < b.end && b.start < a.end

@@ -213,7 +213,7 @@ fn follow_seconds(inputs: &[Input]) -> f64 {
 /// What opening the overview computes for every session of `ws` (cost, context, tools, the time
 /// line and the files changed), in seconds.
 fn overview_seconds(ws: &normalize::Workspace) -> f64 {
-    use cctv::present::{changes, cost, overview, timeline};
+    use cctv::insight::{changes, cost, overview, timeline};
     let start = Instant::now();
     for session in &ws.sessions {
         std::hint::black_box(cost::session_cost(ws, session));

@@ -7,11 +7,11 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use cctv::export::share::{self, ShareOptions};
+use cctv::export::to_markdown::MarkdownOptions;
 use cctv::model::{Census, Transcript};
 use cctv::normalize::beside::beside;
 use cctv::normalize::{self, AgentLink, Input, ItemKind, LinkEvidence, Thread, Workspace};
-use cctv::present::share::{self, ShareOptions};
-use cctv::present::to_markdown::MarkdownOptions;
 use serde_json::{json, Value};
 
 fn main() {
@@ -87,7 +87,7 @@ fn main() {
     let report = if bench {
         bench_report(inputs)
     } else if drift {
-        serde_json::to_value(cctv::present::drift::drift(&normalize::normalize(inputs)))
+        serde_json::to_value(cctv::insight::drift::drift(&normalize::normalize(inputs)))
             .expect("the report serializes")
     } else {
         inspect(&normalize::normalize(inputs))
@@ -195,7 +195,7 @@ fn inspect(ws: &Workspace) -> Value {
                 "branches": branches,
                 "stats": session.stats,
                 "cost": cost(ws, session),
-                "tools": cctv::present::overview::tools(ws, session),
+                "tools": cctv::insight::overview::tools(ws, session),
                 "changedFiles": changed_files(ws, session),
             })
         })
@@ -208,7 +208,7 @@ fn inspect(ws: &Workspace) -> Value {
 /// What the session cost: tokens counted once per response, priced by cctv's table (an
 /// estimate), in all, for the main conversation, per sub-agent and per model.
 fn cost(ws: &Workspace, session: &normalize::Session) -> Value {
-    use cctv::present::cost::{session_cost, PRICES_CHECKED, PRICES_SOURCE};
+    use cctv::insight::cost::{session_cost, PRICES_CHECKED, PRICES_SOURCE};
     let cost = session_cost(ws, session);
     json!({
         "estimatedDollars": cost.total.dollars,
@@ -222,7 +222,7 @@ fn cost(ws: &Workspace, session: &normalize::Session) -> Value {
 
 /// Each file the session changed: its path, its net lines added and removed, and how sure that is.
 fn changed_files(ws: &Workspace, session: &normalize::Session) -> Value {
-    let files: Vec<Value> = cctv::present::changes::changes(ws, session, None)
+    let files: Vec<Value> = cctv::insight::changes::changes(ws, session, None)
         .into_iter()
         .map(|f| {
             json!({

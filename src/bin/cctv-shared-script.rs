@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use cctv::present::to_html::{inline_snippets, snippet_paths};
+use cctv::export::to_html::{inline_snippets, snippet_paths};
 
 fn main() {
     let Some(dir) = std::env::args().nth(1) else {

@@ -5,9 +5,7 @@
 //!
 //! Below `ui` like `normalize`: plain data, tested natively; the page reads the files.
 
-pub mod grams;
 pub mod project;
-pub mod scan;
 pub mod shelf;
 pub mod summary;
 

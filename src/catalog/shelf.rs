@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::summary::Summary;
+use crate::catalog::summary::Summary;
 use crate::normalize::{agent_id_of_name, beside::beside};
 
 /// A file handed over: its path inside the folder, and its size.
@@ -54,7 +54,7 @@ impl Listed {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Project {
     pub folder: String,
-    /// The directory it stands for ([`super::project::project_path`]).
+    /// The directory it stands for ([`crate::catalog::project::project_path`]).
     pub path: String,
     /// Indices into [`Shelf::sessions`], newest first.
     pub sessions: Vec<usize>,
@@ -199,11 +199,12 @@ impl Shelf {
             let cwds =
                 project.sessions.iter().filter_map(|&i| self.sessions[i].summary.as_ref()?.cwd.as_deref());
             let folder = project.folder.rsplit('/').next().unwrap_or_default();
-            project.path = match (folder.is_empty(), super::project::project_path(folder, cwds.clone())) {
-                // Files at the top: the folder's name is not known, its sessions' directory is.
-                (true, _) => cwds.clone().next().unwrap_or("(this folder)").to_owned(),
-                (false, path) => path,
-            };
+            project.path =
+                match (folder.is_empty(), crate::catalog::project::project_path(folder, cwds.clone())) {
+                    // Files at the top: the folder's name is not known, its sessions' directory is.
+                    (true, _) => cwds.clone().next().unwrap_or("(this folder)").to_owned(),
+                    (false, path) => path,
+                };
         }
         projects.sort_by_key(|p| std::cmp::Reverse(p.last_ms));
         projects

@@ -38,6 +38,8 @@ pub struct About {
     pub started: Started,
     /// The Claude Code versions that wrote it, first and last.
     pub versions: Option<(String, String)>,
+    /// The reasoning effort its first response asked for ([`effort`]).
+    pub effort: Option<String>,
 }
 
 /// What the first conversation line says about where the session runs.
@@ -108,11 +110,24 @@ pub async fn about(file: &Transcript, file_index: u32, pace: &mut Pace<'_>) -> A
         }
     }
     // These fields are on every conversation line; one line says them (reading them into every
-    // line's index would cost bytes per line for what is one fact per session).
+    // line's index would cost bytes per line for what is one fact per file).
     if let Some(line) = first_conversation {
         about.started = serde_json::from_slice(file.lines[line].span.bytes(src)).unwrap_or_default();
     }
+    about.effort = effort(file);
     about
+}
+
+/// The reasoning effort (`low` … `high`) that a file's first response says it was asked for:
+/// 2.1.2xx writes it on every assistant line; one line says it, as for [`Started`].
+pub fn effort(file: &Transcript) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Effort {
+        effort: Option<String>,
+    }
+    let first =
+        file.lines.iter().find(|l| l.entry().is_some_and(|e| matches!(e.kind, EntryKind::Assistant(_))))?;
+    serde_json::from_slice::<Effort>(first.span.bytes(&file.bytes)).ok()?.effort
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ pub mod continued;
 pub mod dag;
 pub mod fxhash;
 pub mod ids;
+mod item_text;
 pub mod live;
 pub mod outline;
 pub mod pace;
@@ -236,6 +237,7 @@ async fn build_session(
             file: Some(*file_index as u32),
             thread,
             rebuilt,
+            effort: about::effort(file),
             ..Agent::default()
         });
         if !rebuilt {

@@ -4,8 +4,8 @@
 use std::fmt::Write;
 
 use super::view::{AgentLink, Item, ItemKind, Session, Thread, Workspace};
-use crate::model::user_text::{user_text, UserText};
-use crate::model::{BlockKind, EntryKind};
+use crate::model::EntryKind;
+use crate::text::format::squeeze;
 
 pub fn outline(ws: &Workspace, session: &Session) -> String {
     let mut out = String::new();
@@ -56,7 +56,7 @@ fn describe(ws: &Workspace, item: &Item) -> String {
         flags.push_str(" synthetic");
     }
     let entry = line.entry();
-    let text = || excerpt(&item_text(ws, item).unwrap_or_default());
+    let text = || squeeze(&ws.item_text(item).unwrap_or_default(), 60);
     let what = match &item.kind {
         ItemKind::Prompt => format!("prompt {:?}", text()),
         ItemKind::Text => format!("text {:?}", text()),
@@ -123,37 +123,4 @@ fn describe(ws: &Workspace, item: &Item) -> String {
     };
     let turn = item.turn.map(|t| format!(" t{t}")).unwrap_or_default();
     format!("{at:<8} {what}{turn}{flags}")
-}
-
-/// The text an item shows, for prompts, commands, assistant text and thinking: for what Claude
-/// Code wrapped in markup, the words without it (`/name args`, `! command`, a note's text).
-pub fn item_text(ws: &Workspace, item: &Item) -> Option<String> {
-    let message = ws.entry(item.line)?.message()?;
-    if let Some(text) = message.text(ws.src(item.line), item.block) {
-        return Some(match item.kind {
-            ItemKind::Command(_) | ItemKind::Shell(_) | ItemKind::Injected => match user_text(&text) {
-                UserText::Injected(note) => format!("{}: {}", note.tag, note.body),
-                UserText::CommandOutput { stdout, stderr } | UserText::ShellOutput { stdout, stderr } => {
-                    format!("{stdout}{stderr}")
-                }
-                read => read.headline().unwrap_or_default(),
-            },
-            _ => text.into_owned(),
-        });
-    }
-    match ws.block(item).map(|b| &b.kind) {
-        Some(BlockKind::Image { .. }) => Some("[image]".into()),
-        Some(BlockKind::Document { .. }) => Some("[document]".into()),
-        _ => None,
-    }
-}
-
-/// `text` on one line, cut at 60 characters.
-pub fn excerpt(text: &str) -> String {
-    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() > 60 {
-        format!("{}…", flat.chars().take(60).collect::<String>())
-    } else {
-        flat
-    }
 }

@@ -183,6 +183,18 @@ pub struct Thread {
 }
 
 impl Thread {
+    /// Where each turn begins: at each prompt the person typed (and at the first item, when
+    /// something comes before the first prompt).
+    pub fn turn_starts(&self) -> Vec<u32> {
+        let items = &self.items;
+        let mut starts: Vec<u32> =
+            items.iter().enumerate().filter(|(_, it)| it.is_typed_prompt()).map(|(i, _)| i as u32).collect();
+        if !items.is_empty() && starts.first() != Some(&0) {
+            starts.insert(0, 0);
+        }
+        starts
+    }
+
     /// The last item of the turn that begins at item `first`: the item before the next prompt
     /// the person typed, or the thread's last.
     pub fn turn_end(&self, first: usize) -> usize {
@@ -213,6 +225,8 @@ pub struct Agent {
     pub stats: Stats,
     /// Rebuilt from the session's `agent_progress` lines: its own file was not loaded.
     pub rebuilt: bool,
+    /// The reasoning effort its file's lines ask for.
+    pub effort: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -2,9 +2,6 @@
 
 use serde_json::Value;
 
-use super::event::plural;
-use super::format::duration;
-use super::tools::{is_background_tool, BackgroundBody, LspBody};
 use crate::model::body::{self, ToolResultContent};
 use crate::model::persisted::{persisted_output, PersistedOutput};
 use crate::model::synthetic::Synthetic;
@@ -12,6 +9,9 @@ use crate::model::tool_result::{self, ToolUseResult};
 use crate::model::{BlockKind, Content, EntryKind};
 use crate::normalize::beside::{SavedOutput, WorkflowRun};
 use crate::normalize::{Item, ToolCall, Workspace};
+use crate::present::tools::{is_background_tool, BackgroundBody, LspBody};
+use crate::text::format::duration;
+use crate::text::format::plural;
 
 /// A call with its parts decoded.
 #[derive(Clone, Debug, PartialEq)]
@@ -303,10 +303,10 @@ impl CallView {
         }
         let structured = self.result.as_ref()?.structured.as_ref()?;
         Some(match structured {
-            ToolUseResult::Edit(e) => diff_counts(&super::diff::from_hunks(&e.structured_patch)),
-            ToolUseResult::MultiEdit(e) => diff_counts(&super::diff::from_hunks(&e.structured_patch)),
+            ToolUseResult::Edit(e) => diff_counts(&crate::text::diff::from_hunks(&e.structured_patch)),
+            ToolUseResult::MultiEdit(e) => diff_counts(&crate::text::diff::from_hunks(&e.structured_patch)),
             ToolUseResult::Write(w) if w.kind == "create" => format!("+{}", w.content.lines().count()),
-            ToolUseResult::Write(w) => diff_counts(&super::diff::from_hunks(&w.structured_patch)),
+            ToolUseResult::Write(w) => diff_counts(&crate::text::diff::from_hunks(&w.structured_patch)),
             ToolUseResult::Read(r) if r.file.num_lines > 0 => plural(r.file.num_lines, "line"),
             ToolUseResult::Glob(g) => plural(g.num_files, "file"),
             ToolUseResult::Grep(g) => match g.num_lines {
@@ -334,7 +334,7 @@ impl CallView {
     }
 }
 
-fn diff_counts(rows: &[super::diff::Row]) -> String {
-    let (added, removed) = super::diff::counts(rows);
+fn diff_counts(rows: &[crate::text::diff::Row]) -> String {
+    let (added, removed) = crate::text::diff::counts(rows);
     format!("+{added} −{removed}")
 }

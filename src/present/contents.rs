@@ -1,9 +1,9 @@
 //! The table of contents of a session: what the person asked for, in order, with when. Each
 //! entry leads to its row.
 
-use super::when::item_millis;
-use crate::normalize::outline::{excerpt, item_text};
 use crate::normalize::{ItemKind, Session, ThreadRef, Workspace};
+use crate::present::when::item_millis;
+use crate::text::format::squeeze;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
@@ -55,7 +55,7 @@ pub fn entry_text(ws: &Workspace, session: &Session, entry: &Entry) -> String {
         EntryKind::Compaction => "Conversation compacted".to_owned(),
         _ => {
             let item = session.thread.items.get(entry.item as usize);
-            excerpt(&item.and_then(|item| item_text(ws, item)).unwrap_or_default())
+            squeeze(&item.and_then(|item| ws.item_text(item)).unwrap_or_default(), 60)
         }
     }
 }

@@ -3,12 +3,12 @@
 
 use serde_json::Value;
 
-use super::format::duration;
-use super::hooks::{hook_view, HookView};
-use super::markup::safe_href;
 use crate::model::user_text::{user_text, UserText};
 use crate::model::{body, EntryKind, Span, SystemEntry, SystemSubtype};
 use crate::normalize::{Item, Workspace};
+use crate::present::hooks::{hook_view, HookView};
+use crate::text::format::{duration, plural};
+use crate::text::markup::safe_href;
 
 /// An event row.
 #[derive(Clone, Debug, PartialEq)]
@@ -164,6 +164,8 @@ pub const KNOWN_ATTACHMENTS: &[&str] = &[
     "skill_listing",
     "critical_system_reminder",
     "companion_intro",
+    "date_change",
+    "edited_text_file",
 ];
 
 /// An attachment that is not a hook run, in words: (line, tone, details).
@@ -216,6 +218,15 @@ fn attachment(kind: &str, a: &Value) -> (String, Tone, Vec<String>) {
             ("System reminder sent to the model".into(), Tone::Quiet, vec![str_field(a, "content")])
         }
         "companion_intro" => ("Companion introduced".into(), Tone::Quiet, vec![]),
+        // The reader's calendar day turned while the session was open; the model is told.
+        "date_change" => (format!("The date is now {}", str_field(a, "newDate")), Tone::Quiet, vec![]),
+        // A file Claude had read was changed outside it (by the person or a tool); the model is
+        // shown the changed lines.
+        "edited_text_file" => (
+            format!("File changed outside Claude Code: {}", str_field(a, "filename")),
+            Tone::Normal,
+            vec![str_field(a, "snippet")],
+        ),
         other => (format!("attachment: {}", other.replace('_', " ")), Tone::Normal, vec![]),
     }
 }
@@ -247,15 +258,6 @@ fn colon(content: &str) -> String {
     }
 }
 
-/// `1 item`, `3 items`.
-pub fn plural(n: u64, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
-
 /// An event says one line; legacy system lines can hold a whole terminal screen.
 fn first_line(text: &str) -> String {
     text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default().chars().take(300).collect()
@@ -283,6 +285,20 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn real_date_changes_and_files_edited_outside_read_as_words() {
+        // planetfall 49/ff84fd3d0b (CC 2.1.1xx): a `date_change` and `edited_text_file`
+        // attachments (GPL-3.0: read by path only).
+        let found = events("blackgirlbytes__planetfall-seed-signalkit/49/ff84fd3d0b/1/full.jsonl");
+        assert!(found.iter().any(|(t, tone, _)| t == "The date is now 2026-06-14" && *tone == Tone::Quiet));
+        let edited = found
+            .iter()
+            .find(|(t, _, _)| t.starts_with("File changed outside Claude Code: /Users/"))
+            .expect("a file edited outside");
+        assert!(edited.0.ends_with("src/titleScreen.js"), "{}", edited.0);
+        assert!(edited.2[0].starts_with("1\t// Title screen"), "{:?}", edited.2);
     }
 
     #[test]
@@ -321,12 +337,5 @@ mod tests {
             assert!(!text.starts_with("attachment: "), "{kind}");
         }
         assert!(attachment("brand_new", &serde_json::json!({})).0.starts_with("attachment: brand new"));
-    }
-
-    #[test]
-    fn plurals_agree() {
-        assert_eq!(plural(1, "item"), "1 item");
-        assert_eq!(plural(0, "item"), "0 items");
-        assert_eq!(plural(3, "tool"), "3 tools");
     }
 }

@@ -1,8 +1,8 @@
 //! Which rows the reader asked to see.
 
-use super::rows::Choices;
 use crate::model::{EntryKind, SystemSubtype};
 use crate::normalize::{ItemKind, Session, ThreadRef, Workspace};
+use crate::present::rows::Choices;
 
 /// Which kinds of items are shown.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use super::format::duration;
 use crate::model::{body, EntryKind, ProgressKind};
 use crate::normalize::{LineRef, Workspace};
+use crate::text::format::duration;
 
 /// One hook run.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,7 +98,7 @@ pub fn progress_view(ws: &Workspace, lines: &[LineRef]) -> Option<ProgressView> 
                 }
             }
             ProgressKind::SearchResultsReceived => {
-                notes.push(super::event::plural(p.result_count.unwrap_or(0), "result"))
+                notes.push(crate::text::format::plural(p.result_count.unwrap_or(0), "result"))
             }
             ProgressKind::WaitingForTask => {
                 let task = p.task_description.map(|t| body::text(src, t)).unwrap_or_default();

@@ -1,24 +1,25 @@
 //! What one row of the conversation says: who, when, and its body, decided here so the UI only
 //! draws it.
 
-use super::calls::{call_view, CallView, Outcome, Saved};
-use super::commands::{
-    command_view, headline, injected_view, note_label, notice_view, CommandView, InjectedView, NoticeView,
-};
-use super::event::{event_view, plural, EventView};
-use super::hooks::{hook_view, progress_view, HookView, ProgressView};
-use super::link::{self, Anchor, Link};
-use super::rows::{forks_at, Row};
-use super::session::session_name;
-use super::tools::{is_task_tool, tool_body, written_todos, TaskBoard, TasksBody, ToolBody};
 use crate::model::body::{self, ImageSource, ToolResultContent};
 use crate::model::synthetic::rejection_feedback;
 use crate::model::tool_result::{Todo, ToolUseResult};
 use crate::model::user_text::{user_text, UserText};
 use crate::model::{BlockKind, EntryKind};
 use crate::normalize::{
-    ids, outline, CompactBoundary, Item, ItemKind, LineRef, Session, Thread, ThreadRef, Workspace,
+    ids, CompactBoundary, Item, ItemKind, LineRef, Session, Thread, ThreadRef, Workspace,
 };
+use crate::present::calls::{call_view, CallView, Outcome, Saved};
+use crate::present::commands::{
+    command_view, headline, injected_view, note_label, notice_view, CommandView, InjectedView, NoticeView,
+};
+use crate::present::event::{event_view, EventView};
+use crate::present::hooks::{hook_view, progress_view, HookView, ProgressView};
+use crate::present::link::{self, Anchor, Link};
+use crate::present::rows::{forks_at, Row};
+use crate::present::session::session_name;
+use crate::present::tools::{is_task_tool, tool_body, written_todos, TaskBoard, TasksBody, ToolBody};
+use crate::text::format::{plural, squeeze};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ItemView {
@@ -32,7 +33,7 @@ pub struct ItemView {
     pub line: LineRef,
     pub role: Role,
     /// When the line was written (milliseconds since the epoch), shown in the reader's zone
-    /// ([`super::when::clock`]).
+    /// ([`crate::present::when::clock`]).
     pub time: Option<i64>,
     pub meta: bool,
     pub synthetic: bool,
@@ -296,7 +297,7 @@ pub fn item_view(ws: &Workspace, session: &Session, row: Row) -> Option<ItemView
             0 => role(ws, item),
             _ => Role::System,
         },
-        time: super::when::item_millis(ws, item),
+        time: crate::present::when::item_millis(ws, item),
         meta: item.meta,
         synthetic: item.synthetic,
         body: match row.copied {
@@ -585,16 +586,17 @@ fn agent_summary(ws: &Workspace, session: &Session, agent: u32, several: bool) -
         plural(a.stats.tool_calls.values().sum::<u64>(), "tool call"),
         plural(a.stats.output_tokens, "token")
     );
+    if let Some(effort) = &a.effort {
+        counts.push_str(&format!(" · {effort} effort"));
+    }
     if a.rebuilt {
         counts.push_str(" · rebuilt from progress lines");
     }
     let agent_type = a.agent_type.clone().unwrap_or_else(|| "sub-agent".into());
     let task = several
-        .then(|| {
-            a.description.clone().or_else(|| a.thread.items.first().and_then(|i| outline::item_text(ws, i)))
-        })
+        .then(|| a.description.clone().or_else(|| a.thread.items.first().and_then(|i| ws.item_text(i))))
         .flatten()
-        .map(|t| outline::excerpt(&t));
+        .map(|t| squeeze(&t, 60));
     let link = link::agent_link(ws, session, agent).map(|l| l.fragment());
     Some(AgentSummary { agent, items: a.thread.items.len(), agent_type, task, counts, link })
 }
@@ -605,8 +607,7 @@ fn branch_choices(ws: &Workspace, session: &Session, branches: Vec<u32>) -> Vec<
     }
     std::iter::once(BranchChoice { branch: None, label: "latest (what Claude Code resumes)".into() })
         .chain(branches.into_iter().map(|b| {
-            let first =
-                session.branches[b as usize].thread.items.first().and_then(|i| outline::item_text(ws, i));
+            let first = session.branches[b as usize].thread.items.first().and_then(|i| ws.item_text(i));
             let label = first.unwrap_or_default().chars().take(60).collect::<String>();
             BranchChoice { branch: Some(b), label: format!("earlier: {label}") }
         }))
@@ -724,5 +725,23 @@ mod tests {
             .collect();
         assert_eq!(agents.len(), 5);
         assert!(agents.iter().all(|a| a.items > 0 && a.counts.starts_with(&plural(a.items as u64, "item"))));
+    }
+
+    #[test]
+    fn a_sub_agent_says_the_effort_it_ran_at() {
+        // palimondo/fortress (CC 2.1.2xx, Claude Code on the web): sub-agent lines say `effort`.
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/fixtures/palimondo__fortress/projects/-home-user-fortress/"
+        );
+        let name = "bdff267d-67dc-5bb9-b970-8c3dfaa634b6/subagents/agent-a6a81729e8512ac72.jsonl";
+        let ws = normalize(vec![Input {
+            name: name.into(),
+            bytes: std::fs::read(format!("{dir}{name}")).unwrap(),
+        }]);
+        let session = &ws.sessions[0];
+        assert_eq!(session.agents[0].effort.as_deref(), Some("high"));
+        let summary = agent_summary(&ws, session, 0, false).unwrap();
+        assert!(summary.counts.contains(" · high effort"), "{}", summary.counts);
     }
 }

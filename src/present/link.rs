@@ -10,8 +10,8 @@
 //! line uuids Claude Code wrote ([`ids::item_id`]), so a link outlives a reload and works for
 //! whoever has the same files.
 
-use super::format::isolate;
 use crate::normalize::{ids, Session, ThreadRef, Workspace};
+use crate::text::format::isolate;
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Anchor {

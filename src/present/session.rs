@@ -1,12 +1,12 @@
 //! What the page says about a whole session: its name in the selector, and the side panel.
 
-use super::format::{self, duration, isolate, thousands};
-use super::markup::safe_href;
-use super::tools::TodoView;
 use crate::model::tool_result::Todo;
 use crate::model::{BlockKind, EntryKind};
 use crate::normalize::about::About;
 use crate::normalize::{ItemKind, NotShown, Session, Workspace};
+use crate::present::tools::TodoView;
+use crate::text::format::{self, duration, isolate, thousands};
+use crate::text::markup::safe_href;
 
 /// A session as the selector and the title bar name it.
 #[derive(Clone, Debug, PartialEq)]
@@ -244,6 +244,7 @@ fn about_rows(ws: &Workspace, about: &About) -> Vec<(&'static str, String)> {
     );
     push("started from", started.entrypoint.as_deref().map(entrypoint));
     push("team", started.team_name.clone());
+    push("reasoning effort", about.effort.clone());
     push("agent definition", about.agent_setting.clone());
     push("mode", about.mode.clone());
     push(

@@ -2,9 +2,9 @@
 //! "42 min later" where the session paused. The zone is a function from an instant to its offset
 //! (the browser's, in the page; a fixed one in tests), so this stays plain Rust.
 
-use super::rows::Row;
 use crate::normalize::time::parse_millis;
 use crate::normalize::{Item, Session, Workspace};
+use crate::present::rows::Row;
 
 /// Minutes east of UTC at an instant (milliseconds since the epoch): `+60` for Paris in winter.
 pub type Zone<'a> = &'a dyn Fn(i64) -> i32;

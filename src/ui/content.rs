@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::copy::copy_button;
 use super::markup;
 use crate::model::body::{ImageSource, ResultItem, ToolResultContent};
-use crate::present::highlight::highlight_lines;
+use crate::text::highlight::highlight_lines;
 
 /// Text with line numbers starting at `first`, highlighted when its language is known, with a
 /// button that copies it.

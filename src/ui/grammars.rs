@@ -9,7 +9,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::load::describe;
 use super::state::Viewer;
-use crate::present::highlight::{grammars_loaded, load_grammars};
+use crate::text::highlight::{grammars_loaded, load_grammars};
 
 // Where the grammars are: beside the wasm, whoever serves it (the site's dist/, the npm package,
 // a bundler that follows `new URL(…, import.meta.url)`). wasm-bindgen writes this module to

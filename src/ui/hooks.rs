@@ -5,8 +5,8 @@ use leptos::prelude::*;
 
 use super::markup::terminal;
 use crate::normalize::{LineRef, Workspace};
-use crate::present::event::plural;
 use crate::present::hooks::{raw_text, HookView, ProgressView};
+use crate::text::format::plural;
 
 pub fn hook(hook: HookView) -> AnyView {
     let class = if hook.failed { "cctv-hook cctv-hook--failed" } else { "cctv-hook" };

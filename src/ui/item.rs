@@ -11,10 +11,11 @@ use super::state::{part, use_viewer};
 use super::tools::tool_call;
 use crate::normalize::{LineRef, Workspace};
 use crate::present::commands::{CommandView, InjectedView};
-use crate::present::event::{plural, EventView, Tone};
+use crate::present::event::{EventView, Tone};
 use crate::present::item::{BranchChoice, Compacted, CopiedView, ItemBody, ItemView, Role};
 use crate::present::rows::Row;
 use crate::present::when;
+use crate::text::format::plural;
 
 /// Draws `view`, row `row` of session `session` of `ws`.
 ///

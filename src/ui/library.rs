@@ -26,15 +26,17 @@ use super::load::{describe, load, next_frame, now, read_promise, sleep, Named, P
 use super::pool::{Answer, Kind, Pool, Stopped};
 use super::state::Viewer;
 use super::worker::{Done, Work};
-use crate::catalog::grams::Grams;
-use crate::catalog::scan::FoundSet;
 use crate::catalog::shelf::{FileInfo, Shelf};
 use crate::catalog::summary::{from_ends, Summary};
 use crate::catalog::{wider, HEAD_BYTES, TAIL_BYTES};
+use crate::engine::scan::FoundSet;
 use crate::normalize::pace::Pause;
-use crate::present::library::{plural, Found, ListFilter, SortBy};
+use crate::present::library::{ListFilter, SortBy};
 use crate::present::link::{session_fragment, session_key, session_of};
-use crate::present::search::{Matcher, Query};
+use crate::query::across::Found;
+use crate::query::grams::Grams;
+use crate::query::search::{Matcher, Query};
+use crate::text::format::plural;
 
 /// How many files' ends are read at once: the browser reads them in parallel.
 const ENDS_AT_ONCE: usize = 16;

@@ -7,10 +7,10 @@ use super::item::reader_zone;
 use super::library::{open_found, open_session, search, stop_search};
 use super::state::use_viewer;
 use super::top::{OpenButtons, SearchOptions, ThemeButton};
-use crate::present::format::size;
 use crate::present::library::{
-    choices, plural, project_rows, session_row, session_rows, FilterChoices, ListFilter, SortBy,
+    choices, project_rows, session_row, session_rows, FilterChoices, ListFilter, SortBy,
 };
+use crate::text::format::{plural, size};
 
 #[component]
 pub fn LibraryView() -> impl IntoView {

@@ -20,8 +20,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, Node, Text};
 
 use super::state::Viewer;
-use crate::present::search::{Matcher, Scope};
-use crate::present::share::Highlights;
+use crate::export::share::Highlights;
+use crate::query::search::{Matcher, Scope};
 
 const MARK: &str = "cctv-mark";
 const CURRENT: &str = "cctv-mark--current";

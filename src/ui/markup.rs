@@ -4,9 +4,9 @@
 use leptos::prelude::*;
 
 use super::copy::copy_button;
-use crate::present::ansi;
-use crate::present::clip::{clip, Clipped};
-use crate::present::markup::{Element, Node, Tag};
+use crate::text::ansi;
+use crate::text::clip::{clip, Clipped};
+use crate::text::markup::{Element, Node, Tag};
 
 pub fn nodes(nodes: Vec<Node>) -> AnyView {
     nodes.into_iter().map(node).collect_view().into_any()
@@ -68,7 +68,7 @@ fn element_view(e: Element) -> AnyView {
 
 /// Markdown text as elements.
 pub fn markdown(text: &str) -> AnyView {
-    view! { <div class="cctv-md">{nodes(crate::present::markdown::render(text))}</div> }.into_any()
+    view! { <div class="cctv-md">{nodes(crate::text::markdown::render(text))}</div> }.into_any()
 }
 
 /// Terminal output as elements. A long output shows its first and last lines, with a button for

@@ -11,18 +11,18 @@ use super::item::reader_zone;
 use super::navigation::reveal;
 use super::state::{use_viewer, Viewer};
 use super::tools::diff_view;
-use crate::normalize::{ThreadRef, Workspace};
-use crate::present::changes::{changes, file_after, turn_choices, FileChange, TurnChoice};
-use crate::present::chart::{context_chart, timeline_chart, tokens_short, LineChart, BAR_ROW};
-use crate::present::cost::{
+use crate::insight::changes::{changes, file_after, turn_choices, FileChange, TurnChoice};
+use crate::insight::chart::{context_chart, timeline_chart, tokens_short, LineChart, BAR_ROW};
+use crate::insight::cost::{
     dollars_label, session_cost, turn_costs, SessionCost, Total, PRICES_CHECKED, PRICES_SOURCE,
 };
-use crate::present::format::{duration, isolate, thousands};
-use crate::present::highlight::language_of_path;
+use crate::insight::overview::{context, tools, Context};
+use crate::insight::timeline::timeline;
+use crate::normalize::{ThreadRef, Workspace};
 use crate::present::link::{agent_link, resolve};
-use crate::present::overview::{context, tools, Context};
-use crate::present::timeline::timeline;
 use crate::present::when;
+use crate::text::format::{duration, isolate, thousands};
+use crate::text::highlight::language_of_path;
 
 /// A sub-agent's line of the cost: its name, its total, and where its conversation is.
 type AgentRow = (String, Total, Option<(ThreadRef, u32)>);

@@ -19,7 +19,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{File, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use super::worker::{answer, reply_message, Done, Job, Reply, Work};
-use crate::catalog::grams::Grams;
+use crate::query::grams::Grams;
 
 /// What a worker is given at once: sessions up to this many bytes in all (or one larger), so
 /// that while it parses one, the next are being read, many files in parallel (which is how a

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use super::load::{next_frame, now};
 use super::state::Viewer;
 use crate::present::rows::ThreadRef;
-use crate::present::search::{Matcher, Search};
+use crate::query::search::{Matcher, Search};
 
 /// How long a search runs before the page may paint, and the text it reads between looks at
 /// the clock.

@@ -12,11 +12,11 @@ use wasm_bindgen::JsCast;
 use super::load::next_frame;
 use super::navigation::reveal;
 use super::state::{use_viewer, SideTab, Viewer};
+use crate::export::share::{self, export_name, files_of_session, masked_note, row_of, Highlights};
+use crate::export::to_markdown::MarkdownOptions;
 use crate::normalize::{ThreadRef, Workspace};
-use crate::present::format::size;
-use crate::present::share::{self, export_name, files_of_session, masked_note, row_of, Highlights};
-use crate::present::to_markdown::{turn_starts, MarkdownOptions};
 use crate::redact::{Finding, Kind, Scanner};
+use crate::text::format::size;
 
 /// The Share tab's state, kept while the panel is drawn again.
 #[derive(Clone, Copy)]
@@ -164,7 +164,7 @@ pub fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
             let _ = share.findings_now(&ws);
         }
     };
-    let turn_count = ws.sessions.get(session).map_or(0, |s| turn_starts(s).len());
+    let turn_count = ws.sessions.get(session).map_or(0, |s| s.thread.turn_starts().len());
     let ws_found = ws.clone();
     view! {
         <div class="cctv-share">
@@ -441,7 +441,7 @@ fn export_markdown(viewer: Viewer, session: usize, delivery: Delivery) {
     let chosen = share.chosen(&findings);
     // Only this session's files, so that the export is of the session shown.
     let inputs = files_of_session(&ws, session, ws.inputs());
-    let count = ws.sessions.get(session).map_or(0, |s| turn_starts(s).len());
+    let count = ws.sessions.get(session).map_or(0, |s| s.thread.turn_starts().len());
     let turns = share.turns.get_untracked().map(|_| {
         let (first, last) = turns_of(share.turns.get_untracked(), session, count);
         first - 1..last

@@ -4,8 +4,8 @@
 use leptos::prelude::*;
 
 use super::App;
-use crate::present::highlight::load_grammars;
-use crate::present::to_html::{bytes_from_page, files_from_page, GRAMMARS_ID, SESSION_ID};
+use crate::export::to_html::{bytes_from_page, files_from_page, GRAMMARS_ID, SESSION_ID};
+use crate::text::highlight::load_grammars;
 
 /// Whether this page is a shared session (the viewer then waits for `openShared`).
 pub fn is_shared_page() -> bool {

@@ -9,9 +9,9 @@ use super::navigation::reveal;
 use super::share::share_tab;
 use super::state::{use_viewer, SideTab as Tab};
 use super::tools::todo_list;
+use crate::insight::drift::{as_text, drift};
 use crate::normalize::Workspace;
 use crate::present::contents::{contents, entry_text, Entry, EntryKind};
-use crate::present::drift::{as_text, drift};
 use crate::present::session::side_view;
 use crate::present::when;
 

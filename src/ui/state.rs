@@ -12,7 +12,7 @@ use crate::normalize::Workspace;
 pub use crate::present::filter::Filter;
 use crate::present::link::Link;
 use crate::present::rows::{Choices, ThreadRef};
-use crate::present::search::{Matcher, Query};
+use crate::query::search::{Matcher, Query};
 
 /// A panel, by the item it belongs to and which of its parts.
 pub type PanelKey = (ThreadRef, u32, u8);

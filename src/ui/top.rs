@@ -8,9 +8,9 @@ use super::folders;
 use super::navigation::reveal;
 use super::state::{part, use_viewer, Filter, Theme, Viewer};
 use super::{load, searching};
-use crate::present::format::isolate;
-use crate::present::search::{count_label, searching_label, Query, Scope};
 use crate::present::session::{session_groups, session_label, SessionLabel};
+use crate::query::search::{count_label, searching_label, Query, Scope};
+use crate::text::format::isolate;
 
 #[component]
 pub fn TopBar() -> impl IntoView {

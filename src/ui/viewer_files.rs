@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::load::describe;
-use crate::present::to_html::{snippet_paths, ViewerFiles};
+use crate::export::to_html::{snippet_paths, ViewerFiles};
 
 #[wasm_bindgen]
 extern "C" {

@@ -1,5 +1,5 @@
 //! What a worker of the list does ([`super::pool`] starts them): reads one session of a folder
-//! whole and counts it or searches it ([`crate::catalog::scan`]), so the page never parses a
+//! whole and counts it or searches it ([`crate::engine::scan`]), so the page never parses a
 //! folder's GBs itself. Where no worker can start, the page runs the same [`work`] itself.
 //!
 //! A worker runs the page's own wasm: `www/worker.js` imports the page's wasm-bindgen JS and
@@ -12,9 +12,9 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
 
 use super::load::{describe, read_promise};
-use crate::catalog::scan::{FoundSet, SessionReader};
 use crate::catalog::summary::Summary;
-use crate::present::search::Query;
+use crate::engine::scan::{FoundSet, SessionReader};
+use crate::query::search::Query;
 
 /// A session asked of a worker: its files' names and sizes (the `File`s go beside, in the
 /// message), and what to do with it.

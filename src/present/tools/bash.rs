@@ -4,7 +4,7 @@ use super::{Answer, Output};
 use crate::model::body::ImageSource;
 use crate::model::tool_result::ToolUseResult;
 use crate::present::calls::CallView;
-use crate::present::highlight::language_of_path;
+use crate::text::highlight::language_of_path;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BashBody {

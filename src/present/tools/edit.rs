@@ -4,13 +4,13 @@
 //! Claude Code stores the patch it applied (`structuredPatch`) since about 1.0.50; before that,
 //! and for calls that failed, the diff is computed from what was asked.
 
-use crate::present::highlight::language_of_path;
+use crate::text::highlight::language_of_path;
 use serde_json::Value;
 
 use crate::model::body::ToolResultContent;
 use crate::model::tool_result::ToolUseResult;
 use crate::present::calls::CallView;
-use crate::present::diff::{self, Row};
+use crate::text::diff::{self, Row};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct EditBody {
@@ -134,7 +134,7 @@ mod tests {
     use super::super::test_support::{calls, documented, fixture};
     use super::super::{tool_body, ToolBody};
     use super::Change;
-    use crate::present::diff::{counts, RowKind};
+    use crate::text::diff::{counts, RowKind};
 
     const EDITS: &str = "d-kimuson__claude-code-viewer/mock-global-claude-dir/projects/sample-project/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl";
 
@@ -197,6 +197,6 @@ mod tests {
         assert_eq!(body.path, "/n.ipynb · cell c2");
         assert_eq!(body.badges, ["cell replaced"]);
         let Change::Diff(rows) = body.change else { panic!() };
-        assert_eq!(crate::present::diff::counts(&rows), (1, 1));
+        assert_eq!(crate::text::diff::counts(&rows), (1, 1));
     }
 }

@@ -6,7 +6,7 @@
 use super::{Answer, Output};
 use crate::model::tool_result::ToolUseResult;
 use crate::present::calls::CallView;
-use crate::present::event::plural;
+use crate::text::format::plural;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LspBody {

@@ -42,9 +42,9 @@ pub use workflow::WorkflowBody;
 
 use serde_json::Value;
 
-use super::calls::CallView;
 use crate::model::body::ToolResultContent;
 use crate::model::tool_result::Todo;
+use crate::present::calls::CallView;
 
 /// The body of a tool call's panel, by tool family.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,7 +3,7 @@
 use crate::model::body::ImageSource;
 use crate::model::tool_result::ToolUseResult;
 use crate::present::calls::CallView;
-use crate::present::highlight::language_of_path;
+use crate::text::highlight::language_of_path;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadBody {

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::Output;
 use crate::present::calls::CallView;
-use crate::present::format::duration;
+use crate::text::format::duration;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScheduleBody {

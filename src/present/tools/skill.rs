@@ -71,7 +71,7 @@ mod tests {
             .items
             .iter()
             .filter(|i| matches!(i.kind, crate::normalize::ItemKind::Prompt))
-            .filter_map(|i| crate::normalize::outline::item_text(&ws, i))
+            .filter_map(|i| ws.item_text(i))
             .collect();
         assert!(prompts.iter().all(|p| !p.starts_with(BASE_DIR)), "{prompts:?}");
     }

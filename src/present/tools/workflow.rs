@@ -6,7 +6,7 @@ use super::Output;
 use crate::model::tool_result::ToolUseResult;
 use crate::normalize::beside::AgentState;
 use crate::present::calls::CallView;
-use crate::present::format::{duration, thousands};
+use crate::text::format::{duration, thousands};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorkflowBody {

@@ -3,8 +3,8 @@
 use leptos::prelude::*;
 
 use super::output;
-use crate::present::highlight::highlight;
 use crate::present::tools::{Answer, BashBody};
+use crate::text::highlight::highlight;
 use crate::ui::content::image;
 use crate::ui::copy::copy_button;
 use crate::ui::markup::{nodes, terminal};

@@ -2,10 +2,10 @@
 
 use leptos::prelude::*;
 
-use crate::present::diff::{Row, RowKind};
-use crate::present::highlight::Highlighter;
-use crate::present::markup::Node;
 use crate::present::tools::{Change, EditBody};
+use crate::text::diff::{Row, RowKind};
+use crate::text::highlight::Highlighter;
+use crate::text::markup::Node;
 use crate::ui::content::{field, numbered, result_content};
 use crate::ui::markup::nodes;
 

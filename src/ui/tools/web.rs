@@ -3,8 +3,8 @@
 use leptos::prelude::*;
 
 use super::output;
-use crate::present::markup::safe_href;
 use crate::present::tools::{Answer, WebFetchBody, WebResult, WebSearchBody};
+use crate::text::markup::safe_href;
 use crate::ui::content::{field, json};
 use crate::ui::markup::markdown;
 

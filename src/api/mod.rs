@@ -1,6 +1,8 @@
-//! The JavaScript API: thin wrappers with camelCase names over `present::export` (what JavaScript
+//! The JavaScript API: thin wrappers with camelCase names over [`types`] (what JavaScript
 //! sees) and `ui::embed` (the mounted viewer); every error crosses as a `js_sys::Error` with a
 //! message.
+
+pub mod types;
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -198,14 +200,14 @@ export function mountViewer(element: HTMLElement, options?: ViewerOptions): View
 /// Parses transcript bytes (or text) into its lines.
 #[wasm_bindgen(js_name = parseTranscript, skip_typescript)]
 pub fn parse_transcript(input: JsValue) -> Result<JsValue, js_sys::Error> {
-    to_js(&crate::present::export::parsed(&bytes_of(&input)?))
+    to_js(&crate::api::types::parsed(&bytes_of(&input)?))
 }
 
 /// Parses and normalizes files (`{name, bytes}[]`) into the view model.
 #[wasm_bindgen(js_name = normalizeSession, skip_typescript)]
 pub fn normalize_session(files: JsValue) -> Result<JsValue, js_sys::Error> {
     let workspace = crate::normalize::normalize(inputs_of(&files)?);
-    to_js(&crate::present::export::export(&workspace))
+    to_js(&crate::api::types::export(&workspace))
 }
 
 /// The secrets and personal details in files, and matches of the caller's own patterns.
@@ -224,12 +226,12 @@ pub fn find_secrets(files: JsValue, patterns: JsValue) -> Result<JsValue, js_sys
 pub fn export_markdown(files: JsValue, options: JsValue) -> Result<String, js_sys::Error> {
     let options = share_options(options)?;
     let shared =
-        crate::present::share::markdown(inputs_of(&files)?, &options).map_err(|e| js_sys::Error::new(&e))?;
+        crate::export::share::markdown(inputs_of(&files)?, &options).map_err(|e| js_sys::Error::new(&e))?;
     Ok(shared.text)
 }
 
 /// An export's options from JavaScript: none is the default (every certain finding masked).
-fn share_options(options: JsValue) -> Result<crate::present::share::ShareOptions, js_sys::Error> {
+fn share_options(options: JsValue) -> Result<crate::export::share::ShareOptions, js_sys::Error> {
     match options.is_undefined() || options.is_null() {
         true => Ok(Default::default()),
         false => serde_wasm_bindgen::from_value(options).map_err(|e| js_sys::Error::new(&e.to_string())),
@@ -287,7 +289,7 @@ mod viewer {
     pub async fn export_html(files: JsValue, options: JsValue) -> Result<String, js_sys::Error> {
         let options = super::share_options(options)?;
         let viewer = crate::ui::viewer_files::fetch().await.map_err(|e| js_sys::Error::new(&e))?;
-        let shared = crate::present::share::html(inputs_of(&files)?, &options, &viewer)
+        let shared = crate::export::share::html(inputs_of(&files)?, &options, &viewer)
             .map_err(|e| js_sys::Error::new(&e))?;
         Ok(shared.text)
     }

@@ -13,11 +13,11 @@ use std::ops::Range;
 
 use regex::Regex;
 
-use super::calls::{call_view, CallView};
-use super::diff::{self, Row};
-use super::format::squeeze;
 use crate::model::tool_result::{Hunk, ToolUseResult};
 use crate::normalize::{ItemKind, Session, Thread, ThreadRef, Workspace};
+use crate::present::calls::{call_view, CallView};
+use crate::text::diff::{self, Row};
+use crate::text::format::squeeze;
 
 /// One file the session touched.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -177,7 +177,7 @@ pub struct TurnChoice {
 /// The session's turns (each from a prompt typed to the next), to choose one.
 pub fn turn_choices(ws: &Workspace, session: &Session) -> Vec<TurnChoice> {
     let thread = &session.thread;
-    let starts = super::to_markdown::turn_starts(session);
+    let starts = session.thread.turn_starts();
     starts
         .iter()
         .enumerate()
@@ -186,7 +186,7 @@ pub fn turn_choices(ws: &Workspace, session: &Session) -> Vec<TurnChoice> {
             let prompt = thread.items[first as usize..end]
                 .iter()
                 .find(|it| it.is_typed_prompt())
-                .and_then(|it| super::search::search_text(ws, it, super::search::Scope::Everything))
+                .map(|it| ws.shown_text(it))
                 .map(|t| squeeze(&t, 60))
                 .unwrap_or_else(|| "before the first prompt".into());
             TurnChoice { items: first as usize..end, label: format!("{}. {prompt}", n + 1) }

@@ -8,8 +8,8 @@ use std::ops::Range;
 use aho_corasick::{AhoCorasick, MatchKind};
 use serde::Deserialize;
 
-use super::to_html::{self, ViewerFiles};
-use super::to_markdown::{self, MarkdownOptions};
+use crate::export::to_html::{self, ViewerFiles};
+use crate::export::to_markdown::{self, MarkdownOptions};
 use crate::normalize::{normalize, Input, ItemKind, LineRef, ThreadRef, Workspace};
 use crate::redact::{mask, mask_text, Finding, Scanner};
 

@@ -5,7 +5,7 @@
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag as Md, TagEnd};
 
-use super::markup::{safe_href, Element, Node, Tag};
+use crate::text::markup::{safe_href, Element, Node, Tag};
 
 pub fn render(text: &str) -> Vec<Node> {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
@@ -93,7 +93,7 @@ pub fn render(text: &str) -> Vec<Node> {
                 if let (TagEnd::CodeBlock, Some(language)) = (end, code_language.take()) {
                     if let Some(code) = stack.last_mut() {
                         let text: String = code.children.iter().map(Node::text).collect();
-                        code.children = super::highlight::highlight(&text, &language);
+                        code.children = crate::text::highlight::highlight(&text, &language);
                     }
                 }
                 if let TagEnd::Image = end {
@@ -151,7 +151,7 @@ fn push_text(stack: &mut [Element], text: &str) {
 #[cfg(test)]
 mod tests {
     use super::render;
-    use crate::present::markup::{Element, Node, Tag};
+    use crate::text::markup::{Element, Node, Tag};
 
     fn find<'a>(nodes: &'a [Node], tag: Tag, out: &mut Vec<&'a Element>) {
         for node in nodes {

@@ -6,11 +6,11 @@ use std::ops::Range;
 
 use regex::{Regex, RegexBuilder};
 
-use super::calls::call_text;
-use super::raw_find::RawFinder;
-use crate::catalog::grams::Grams;
 use crate::model::body::ToolResultContent;
-use crate::normalize::{outline, Item, ItemKind, Session, ThreadRef, Workspace};
+use crate::normalize::{Item, ItemKind, Session, ThreadRef, Workspace};
+use crate::present::calls::call_text;
+use crate::query::grams::Grams;
+use crate::query::raw_find::RawFinder;
 
 /// Where to look.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -266,24 +266,16 @@ pub fn search_text(ws: &Workspace, item: &Item, scope: Scope) -> Option<String> 
             }
             Some(text)
         }
-        (ItemKind::OrphanResult, Scope::Everything | Scope::ToolOutput) => Some(raw(ws, item)),
+        (ItemKind::OrphanResult, Scope::Everything | Scope::ToolOutput) => Some(ws.raw_text(item)),
         (_, Scope::ToolOutput) => None,
         (ItemKind::Prompt, _) if item.meta || item.synthetic => {
-            (scope == Scope::Everything).then(|| text(ws, item))
+            (scope == Scope::Everything).then(|| ws.shown_text(item))
         }
-        (ItemKind::Prompt | ItemKind::Command(_) | ItemKind::Shell(_), _) => Some(text(ws, item)),
+        (ItemKind::Prompt | ItemKind::Command(_) | ItemKind::Shell(_), _) => Some(ws.shown_text(item)),
         (_, Scope::Prompts) => None,
-        (ItemKind::Text | ItemKind::Thinking | ItemKind::Injected, _) => Some(text(ws, item)),
-        _ => Some(raw(ws, item)),
+        (ItemKind::Text | ItemKind::Thinking | ItemKind::Injected, _) => Some(ws.shown_text(item)),
+        _ => Some(ws.raw_text(item)),
     }
-}
-
-fn text(ws: &Workspace, item: &Item) -> String {
-    outline::item_text(ws, item).unwrap_or_else(|| raw(ws, item))
-}
-
-fn raw(ws: &Workspace, item: &Item) -> String {
-    ws.line(item.line).raw(ws.src(item.line)).into_owned()
 }
 
 /// The strings in a tool's input, one per line: what the panel shows, without JSON's quotes and

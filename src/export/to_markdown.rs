@@ -10,12 +10,11 @@
 
 use std::ops::Range;
 
-use super::calls::{call_view, CallView};
-use super::diff::RowKind;
-use super::event::{event_view, EventView};
-use super::tools::{tool_body, Change, ToolBody};
-use crate::normalize::outline::item_text;
 use crate::normalize::{Item, ItemKind, Session, Thread, ThreadRef, Workspace};
+use crate::present::calls::{call_view, CallView};
+use crate::present::event::{event_view, EventView};
+use crate::present::tools::{tool_body, Change, ToolBody};
+use crate::text::diff::RowKind;
 
 /// What an export holds besides prompts, answers and tool calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
@@ -37,18 +36,6 @@ impl Default for MarkdownOptions {
     }
 }
 
-/// Where each turn of the main conversation begins: at each prompt the person typed (and at the
-/// first row, when something comes before the first prompt).
-pub fn turn_starts(session: &Session) -> Vec<u32> {
-    let items = &session.thread.items;
-    let mut starts: Vec<u32> =
-        items.iter().enumerate().filter(|(_, it)| it.is_typed_prompt()).map(|(i, _)| i as u32).collect();
-    if !items.is_empty() && starts.first() != Some(&0) {
-        starts.insert(0, 0);
-    }
-    starts
-}
-
 /// `session` as Markdown: its title and what it was, then its turns (those in `turns`, by
 /// number from 0, or all), each under a heading.
 pub fn session(
@@ -67,14 +54,14 @@ pub fn session(
     about.extend(session.stats.models.keys().map(|m| escape_inline(m)));
     about.push(format!("{} prompts", session.stats.user_prompts));
     out.push_str(&format!("*{}*\n\n", about.join(" · ")));
-    let starts = turn_starts(session);
+    let starts = session.thread.turn_starts();
     let range = turns.unwrap_or(0..starts.len());
     for (n, &first) in starts.iter().enumerate().take(range.end).skip(range.start) {
         let end = starts.get(n + 1).map_or(session.thread.items.len(), |&next| next as usize);
         let heading = session.thread.items[first as usize..end]
             .iter()
             .find(|it| it.is_typed_prompt())
-            .and_then(|it| item_text(ws, it))
+            .and_then(|it| ws.item_text(it))
             .map(|t| one_line(&t, 80))
             .unwrap_or_else(|| "Before the first prompt".into());
         out.push_str(&format!("## {}. {}\n\n", n + 1, escape_inline(&heading)));
@@ -112,7 +99,7 @@ fn items(
 }
 
 fn item_markdown(ws: &Workspace, session: &Session, item: &Item, options: MarkdownOptions) -> String {
-    let text = || item_text(ws, item).unwrap_or_default();
+    let text = || ws.item_text(item).unwrap_or_default();
     match &item.kind {
         ItemKind::Prompt if item.is_typed_prompt() => {
             // As typed: what looks like Markdown in a prompt is shown as the characters it is.

@@ -60,6 +60,16 @@ pub fn isolate(text: &str) -> String {
     format!("\u{2068}{text}\u{2069}")
 }
 
+/// `1 session`, `12 sessions`, `3 matches`, `1,200 lines`.
+pub fn plural(n: u64, what: &str) -> String {
+    let ending = match n {
+        1 => "",
+        _ if what.ends_with("ch") || what.ends_with('s') || what.ends_with('x') => "es",
+        _ => "s",
+    };
+    format!("{} {what}{ending}", thousands(n))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +107,15 @@ mod tests {
         let shown = isolate(title);
         assert!(shown.starts_with('\u{2068}') && shown.ends_with('\u{2069}'));
         assert_eq!(shown.trim_matches(['\u{2068}', '\u{2069}']), title);
+    }
+
+    #[test]
+    fn plurals_read_as_english() {
+        assert_eq!(plural(1, "item"), "1 item");
+        assert_eq!(plural(0, "item"), "0 items");
+        assert_eq!(plural(3, "tool"), "3 tools");
+        assert_eq!(plural(1, "match"), "1 match");
+        assert_eq!(plural(3, "match"), "3 matches");
+        assert_eq!(plural(1200, "session"), "1,200 sessions");
     }
 }

@@ -5,9 +5,7 @@
 use serde::Serialize;
 
 use crate::model::{self, Census, EntryKind, LineContent};
-use crate::normalize::{
-    ids, outline, Accounting, AgentLink, Item, ItemKind, Session, Stats, Thread, Workspace,
-};
+use crate::normalize::{ids, Accounting, AgentLink, Item, ItemKind, Session, Stats, Thread, Workspace};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -175,7 +173,7 @@ fn item_export(ws: &Workspace, item: &Item) -> ItemExport {
             | ItemKind::Shell(_)
             | ItemKind::Injected
     )
-    .then(|| outline::item_text(ws, item))
+    .then(|| ws.item_text(item))
     .flatten();
     let event = matches!(item.kind, ItemKind::Event).then(|| match entry.map(|e| &e.kind) {
         Some(EntryKind::System(s)) => format!("system/{}", s.subtype.name(src)),

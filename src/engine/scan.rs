@@ -2,13 +2,13 @@
 //! a time for a large one), then counted ([`Scanned::count`]) or searched ([`Scanned::search`]).
 //! The page's workers run this (`ui::worker`); it needs no browser, so it is tested natively.
 
-use super::grams::{Grams, GramsBuilder};
-use super::summary::{whole, Summary};
+use crate::catalog::summary::{whole, Summary};
 use crate::model::GrowingTranscript;
 use crate::normalize::beside::beside;
 use crate::normalize::{assemble, Input, Workspace};
-use crate::present::library::{found_in, Found};
-use crate::present::search::Matcher;
+use crate::query::across::{found_in, Found};
+use crate::query::grams::{Grams, GramsBuilder};
+use crate::query::search::Matcher;
 
 /// A session's files being read: each grows as its bytes arrive (the small files beside the
 /// transcripts, sub-agent metadata, too; they are not parsed as transcripts).

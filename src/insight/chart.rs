@@ -3,11 +3,11 @@
 //! is one line, a few ticks and marks, and its points must be links to rows, which a crate's
 //! rendered SVG would not make.
 
-use super::cost::dollars_label;
-use super::format::{duration, thousands};
-use super::overview::Context;
-use super::timeline::Timeline;
+use crate::insight::cost::dollars_label;
+use crate::insight::overview::Context;
+use crate::insight::timeline::Timeline;
 use crate::normalize::ThreadRef;
+use crate::text::format::{duration, thousands};
 
 /// A point of a line chart, with what it says on hover and the row it opens.
 #[derive(Clone, Debug, PartialEq)]
@@ -222,7 +222,7 @@ fn round(v: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::present::overview::{Compaction, ContextPoint};
+    use crate::insight::overview::{Compaction, ContextPoint};
 
     #[test]
     fn points_span_the_plot_and_a_compaction_sits_between_its_neighbours() {

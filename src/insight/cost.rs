@@ -12,7 +12,6 @@ use std::ops::Range;
 
 use serde::Serialize;
 
-use super::search::{search_text, Scope};
 use crate::model::Usage;
 use crate::normalize::{ItemKind, Session, Thread, ThreadRef, Turn, Workspace};
 
@@ -266,9 +265,7 @@ pub fn responses(ws: &Workspace, thread: &Thread) -> Vec<Response> {
         let slot = &mut wrote[turn];
         let written = match &item.kind {
             ItemKind::ToolCall(_) => usize::MAX,
-            ItemKind::Text | ItemKind::Thinking => {
-                search_text(ws, item, Scope::Everything).map_or(0, |t| t.chars().count())
-            }
+            ItemKind::Text | ItemKind::Thinking => ws.shown_text(item).chars().count(),
             _ => 0,
         };
         *slot = slot.saturating_add(written);
@@ -287,7 +284,7 @@ fn response(ws: &Workspace, turn: &Turn, wrote: usize) -> Response {
 }
 
 /// What each turn of `session` cost (`turns` are its turns' rows of the main conversation, from
-/// [`super::changes::turn_choices`]): the responses of its rows and of every sub-agent its calls
+/// [`crate::insight::changes::turn_choices`]): the responses of its rows and of every sub-agent its calls
 /// spawned, however deep. `cost` is the session's ([`session_cost`]). Sub-agents no call in the
 /// main conversation leads to are in no turn: they are the last total.
 pub fn turn_costs(
@@ -298,7 +295,7 @@ pub fn turn_costs(
 ) -> Vec<Total> {
     let main = responses(ws, &session.thread);
     // Each agent's row in the main conversation: its call's, or its calling agent's, up the tree.
-    let parents = super::rows::agent_parents(session);
+    let parents = crate::present::rows::agent_parents(session);
     let row_of = |agent: usize| {
         let mut at = parents.get(agent).copied().flatten();
         // A file can make agents call each other in a loop: at most one step per agent.

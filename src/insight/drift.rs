@@ -13,10 +13,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::event::KNOWN_ATTACHMENTS;
-use super::tools::family;
 use crate::model::{BlockKind, EntryKind, Line, ProgressKind, SystemSubtype, Transcript};
 use crate::normalize::Workspace;
+use crate::present::event::KNOWN_ATTACHMENTS;
+use crate::present::tools::family;
 
 /// Top-level fields cctv reads (`model::wire`), and those it knows and leaves alone on purpose.
 const KNOWN_FIELDS: &[&str] = &[
@@ -73,6 +73,7 @@ const KNOWN_FIELDS: &[&str] = &[
     "customTitle",
     "agentName",
     "mode",
+    "effort",
     // Read when a row is shown (stop hooks, micro-compactions).
     "hookInfos",
     "hookErrors",
@@ -242,7 +243,7 @@ fn read_line(
                 BlockKind::ToolUse(t) | BlockKind::ServerToolUse(t) => {
                     let name = t.name.map(|n| n.decode(src).into_owned()).unwrap_or_default();
                     if family(&name).is_none() {
-                        note("tool", name);
+                        note(if is_garbled(&name) { "garbled tool name" } else { "tool" }, name);
                     }
                 }
                 _ => {}
@@ -257,6 +258,13 @@ fn read_line(
 }
 
 /// The top-level keys of a line.
+/// A tool's name no tool can have: the API takes letters, digits, `_` and `-` (MCP names too), so
+/// a name with spaces, quotes or markup is a model's garbled call, nothing cctv could learn to read
+/// (its row shows the name as text, as for any unknown tool).
+fn is_garbled(name: &str) -> bool {
+    name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || "_-.:".contains(c))
+}
+
 fn fields(text: &str) -> Vec<String> {
     serde_json::from_str::<BTreeMap<String, serde::de::IgnoredAny>>(text)
         .map(|m| m.into_keys().collect())

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
 
-use super::markup::{Element, Node, Tag};
+use crate::text::markup::{Element, Node, Tag};
 
 /// The grammars: syntect's default set, `www/grammars.packdump` (Sublime Text's packages as
 /// syntect 5.3 ships them). A page fetches the file once and hands it to [`load_grammars`] (it
@@ -182,7 +182,7 @@ fn class_of(stack: &ScopeStack) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::{highlight, highlight_lines};
-    use crate::present::markup::Node;
+    use crate::text::markup::Node;
 
     #[test]
     fn lines_keep_the_grammars_state_and_their_text() {

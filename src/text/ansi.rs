@@ -2,7 +2,7 @@
 //! sequence (cursor movement, OSC 8 hyperlinks, titles) is dropped, its visible text kept. A
 //! carriage return rewinds the line, as a terminal shows a progress bar.
 
-use super::markup::{Element, Node, Tag};
+use crate::text::markup::{Element, Node, Tag};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Style {
@@ -229,7 +229,7 @@ pub fn plain(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{plain, render, render_after};
-    use crate::present::markup::Node;
+    use crate::text::markup::Node;
 
     #[test]
     fn text_after_a_hidden_part_keeps_the_colour_it_left_on() {

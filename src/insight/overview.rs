@@ -1,16 +1,16 @@
 //! A session at a glance, before reading it: how the context filled (and where it was compacted)
 //! and what each tool did (how often, how long, how often it failed). Its cost is
-//! [`super::cost`]'s.
+//! [`crate::insight::cost`]'s.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::cost::{prompt_tokens, turn_dollars};
-use super::when::item_millis;
+use crate::insight::cost::{prompt_tokens, turn_dollars};
 use crate::model::{EntryKind, SystemSubtype};
 use crate::normalize::time::parse_millis;
 use crate::normalize::{ItemKind, Session, ThreadRef, Workspace};
+use crate::present::when::item_millis;
 
 /// The context a response was given, and the row it begins at.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

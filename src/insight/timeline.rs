@@ -3,11 +3,11 @@
 //! prompts as ticks. Long idle stretches (waiting for the person, a night) are cut out and
 //! labelled, so the work fills the width.
 
-use super::calls::{call_view, CallView};
-use super::format::{duration, squeeze};
-use super::when::item_millis;
 use crate::normalize::time::parse_millis;
 use crate::normalize::{ItemKind, Session, Thread, ThreadRef, Workspace};
+use crate::present::calls::{call_view, CallView};
+use crate::present::when::item_millis;
+use crate::text::format::{duration, squeeze};
 
 /// A call from its start to its result, on a lane.
 #[derive(Clone, Debug, PartialEq)]
