@@ -175,27 +175,7 @@ fn turn(w: &mut Writer, turn: u64, agents: &mut Vec<Input>, rng_seed: u64) {
     for call in 0..calls {
         let tool_use_id = format!("toolu_{id}{call}");
         let kind = if w.agent.is_none() && turn % 25 == 7 && call == 0 { 6 } else { w.rng.below(6) };
-        let (name, input) = match kind {
-            0 => ("Read", json!({"file_path": format!("/home/dev/project/src/{}.rs", w.rng.pick(WORDS))})),
-            1 => (
-                "Edit",
-                json!({"file_path": "/home/dev/project/src/lib.rs", "old_string": "    let result = parse(&input)?;", "new_string": "    let result = parse(&input).context(\"parsing\")?;"}),
-            ),
-            2 => (
-                "Write",
-                json!({"file_path": format!("/home/dev/project/tests/{}.rs", w.rng.pick(WORDS)), "content": "placeholder"}),
-            ),
-            3 => ("Bash", json!({"command": "cargo test --workspace", "description": "Run the tests"})),
-            4 => ("Grep", json!({"pattern": w.rng.pick(WORDS), "output_mode": "files_with_matches"})),
-            5 => (
-                "TodoWrite",
-                json!({"todos": [{"content": "Fix the parser", "status": "in_progress", "activeForm": "Fixing the parser"}, {"content": "Run the tests", "status": "pending", "activeForm": "Running the tests"}]}),
-            ),
-            _ => (
-                "Task",
-                json!({"description": "Explore the code", "subagent_type": "Explore", "prompt": format!("Explore the code for turn {turn}")}),
-            ),
-        };
+        let (name, input) = call_input(w, kind, turn);
         let call_line = w.assistant(
             &id,
             json!({"type": "tool_use", "id": tool_use_id, "name": name, "input": input}),
@@ -204,72 +184,7 @@ fn turn(w: &mut Writer, turn: u64, agents: &mut Vec<Input>, rng_seed: u64) {
         made.push((tool_use_id, kind, call_line));
     }
     for (tool_use_id, kind, call_line) in made {
-        match kind {
-            0 => {
-                let size = 2_000 + w.rng.below(30_000) as usize;
-                let content = code(w.rng, size);
-                let numbered: String =
-                    content.lines().enumerate().map(|(i, l)| format!("{:>6}\u{2192}{l}\n", i + 1)).collect();
-                let lines = content.lines().count();
-                w.result(&call_line, &tool_use_id, numbered, json!({"type": "text", "file": {"filePath": "/home/dev/project/src/lib.rs", "content": content, "numLines": lines, "startLine": 1, "totalLines": lines}}));
-            }
-            1 => {
-                let size = 5_000 + w.rng.below(25_000) as usize;
-                let original = code(w.rng, size);
-                hook(w, &call_line, &tool_use_id, "PreToolUse");
-                let patch = json!([{"oldStart": 12, "oldLines": 3, "newStart": 12, "newLines": 3, "lines": [" fn handle(request: &Request) -> Response {", "-    let result = parse(&input)?;", "+    let result = parse(&input).context(\"parsing\")?;", " }"]}]);
-                w.result(&call_line, &tool_use_id, "The file /home/dev/project/src/lib.rs has been updated.".into(), json!({"filePath": "/home/dev/project/src/lib.rs", "oldString": "    let result = parse(&input)?;", "newString": "    let result = parse(&input).context(\"parsing\")?;", "originalFile": original, "structuredPatch": patch, "userModified": false, "replaceAll": false}));
-                hook(w, &call_line, &tool_use_id, "PostToolUse");
-            }
-            2 => {
-                let size = 2_000 + w.rng.below(10_000) as usize;
-                let content = code(w.rng, size);
-                w.result(&call_line, &tool_use_id, "File created successfully".into(), json!({"type": "create", "filePath": "/home/dev/project/tests/new.rs", "content": content, "structuredPatch": [], "originalFile": null}));
-            }
-            3 => {
-                let size = 1_000 + w.rng.below(20_000) as usize;
-                let output = code(w.rng, size);
-                let steps = 2 + w.rng.below(6);
-                for step in 1..=steps {
-                    let so_far = &output[..output.len() * step as usize / steps as usize];
-                    let progress = json!({"type": "progress", "toolUseID": format!("bash-progress-{step}"), "parentToolUseID": tool_use_id,
-                        "data": {"type": "bash_progress", "output": so_far.lines().last().unwrap_or(""), "fullOutput": so_far, "elapsedTimeSeconds": step, "totalLines": so_far.lines().count()}});
-                    let saved = w.last.replace(call_line.clone());
-                    w.push(progress, false);
-                    w.last = saved;
-                }
-                w.result(
-                    &call_line,
-                    &tool_use_id,
-                    output.clone(),
-                    json!({"stdout": output, "stderr": "", "interrupted": false, "isImage": false}),
-                );
-            }
-            4 => {
-                let files: Vec<String> =
-                    (0..1 + w.rng.below(30)).map(|i| format!("/home/dev/project/src/m{i}.rs")).collect();
-                w.result(
-                    &call_line,
-                    &tool_use_id,
-                    files.join("\n"),
-                    json!({"mode": "files_with_matches", "filenames": files, "numFiles": files.len()}),
-                );
-            }
-            5 => {
-                let todos = json!([{"content": "Fix the parser", "status": "in_progress", "activeForm": "Fixing the parser"}, {"content": "Run the tests", "status": "pending", "activeForm": "Running the tests"}]);
-                w.result(
-                    &call_line,
-                    &tool_use_id,
-                    "Todos have been modified successfully.".into(),
-                    json!({"oldTodos": [], "newTodos": todos}),
-                );
-            }
-            _ => {
-                let agent = format!("a{:06x}", (rng_seed ^ turn).wrapping_mul(2_654_435_761) & 0xff_ffff);
-                agents.push(sub_agent(&w.session, &agent, turn, rng_seed));
-                w.result(&call_line, &tool_use_id, "Explored.".into(), json!({"status": "completed", "agentId": agent, "prompt": format!("Explore the code for turn {turn}"), "content": [{"type": "text", "text": "Explored."}], "totalDurationMs": 30_000, "totalTokens": 9_000, "totalToolUseCount": 4}));
-            }
-        }
+        call_result(w, kind, &call_line, &tool_use_id, (turn, rng_seed), agents);
     }
     let n = w.rng.below(40) as usize + 5;
     let text = words(w.rng, n);
@@ -282,6 +197,110 @@ fn turn(w: &mut Writer, turn: u64, agents: &mut Vec<Input>, rng_seed: u64) {
         );
         let message_id = w.last.clone();
         w.raw(&json!({"type": "file-history-snapshot", "messageId": message_id, "snapshot": {"trackedFileBackups": {}}, "isSnapshotUpdate": true}));
+    }
+}
+
+/// The tool and input of a call of `kind` (0-5 by chance; 6, a sub-agent, every 25 turns).
+fn call_input(w: &mut Writer, kind: u64, turn: u64) -> (&'static str, Value) {
+    match kind {
+        0 => ("Read", json!({"file_path": format!("/home/dev/project/src/{}.rs", w.rng.pick(WORDS))})),
+        1 => (
+            "Edit",
+            json!({"file_path": "/home/dev/project/src/lib.rs", "old_string": "    let result = parse(&input)?;", "new_string": "    let result = parse(&input).context(\"parsing\")?;"}),
+        ),
+        2 => (
+            "Write",
+            json!({"file_path": format!("/home/dev/project/tests/{}.rs", w.rng.pick(WORDS)), "content": "placeholder"}),
+        ),
+        3 => ("Bash", json!({"command": "cargo test --workspace", "description": "Run the tests"})),
+        4 => ("Grep", json!({"pattern": w.rng.pick(WORDS), "output_mode": "files_with_matches"})),
+        5 => (
+            "TodoWrite",
+            json!({"todos": [{"content": "Fix the parser", "status": "in_progress", "activeForm": "Fixing the parser"}, {"content": "Run the tests", "status": "pending", "activeForm": "Running the tests"}]}),
+        ),
+        _ => (
+            "Task",
+            json!({"description": "Explore the code", "subagent_type": "Explore", "prompt": format!("Explore the code for turn {turn}")}),
+        ),
+    }
+}
+
+/// The result of a call of `kind` (with its hooks and progress lines); a sub-agent's own file
+/// goes to `agents`. `at` is the turn's number and the session's seed.
+fn call_result(
+    w: &mut Writer,
+    kind: u64,
+    call_line: &str,
+    tool_use_id: &str,
+    at: (u64, u64),
+    agents: &mut Vec<Input>,
+) {
+    let (turn, rng_seed) = at;
+    match kind {
+        0 => {
+            let size = 2_000 + w.rng.below(30_000) as usize;
+            let content = code(w.rng, size);
+            let numbered: String =
+                content.lines().enumerate().map(|(i, l)| format!("{:>6}\u{2192}{l}\n", i + 1)).collect();
+            let lines = content.lines().count();
+            w.result(call_line, tool_use_id, numbered, json!({"type": "text", "file": {"filePath": "/home/dev/project/src/lib.rs", "content": content, "numLines": lines, "startLine": 1, "totalLines": lines}}));
+        }
+        1 => {
+            let size = 5_000 + w.rng.below(25_000) as usize;
+            let original = code(w.rng, size);
+            hook(w, call_line, tool_use_id, "PreToolUse");
+            let patch = json!([{"oldStart": 12, "oldLines": 3, "newStart": 12, "newLines": 3, "lines": [" fn handle(request: &Request) -> Response {", "-    let result = parse(&input)?;", "+    let result = parse(&input).context(\"parsing\")?;", " }"]}]);
+            w.result(call_line, tool_use_id, "The file /home/dev/project/src/lib.rs has been updated.".into(), json!({"filePath": "/home/dev/project/src/lib.rs", "oldString": "    let result = parse(&input)?;", "newString": "    let result = parse(&input).context(\"parsing\")?;", "originalFile": original, "structuredPatch": patch, "userModified": false, "replaceAll": false}));
+            hook(w, call_line, tool_use_id, "PostToolUse");
+        }
+        2 => {
+            let size = 2_000 + w.rng.below(10_000) as usize;
+            let content = code(w.rng, size);
+            w.result(call_line, tool_use_id, "File created successfully".into(), json!({"type": "create", "filePath": "/home/dev/project/tests/new.rs", "content": content, "structuredPatch": [], "originalFile": null}));
+        }
+        3 => {
+            let size = 1_000 + w.rng.below(20_000) as usize;
+            let output = code(w.rng, size);
+            let steps = 2 + w.rng.below(6);
+            for step in 1..=steps {
+                let so_far = &output[..output.len() * step as usize / steps as usize];
+                let progress = json!({"type": "progress", "toolUseID": format!("bash-progress-{step}"), "parentToolUseID": tool_use_id,
+                    "data": {"type": "bash_progress", "output": so_far.lines().last().unwrap_or(""), "fullOutput": so_far, "elapsedTimeSeconds": step, "totalLines": so_far.lines().count()}});
+                let saved = w.last.replace(call_line.to_owned());
+                w.push(progress, false);
+                w.last = saved;
+            }
+            w.result(
+                call_line,
+                tool_use_id,
+                output.clone(),
+                json!({"stdout": output, "stderr": "", "interrupted": false, "isImage": false}),
+            );
+        }
+        4 => {
+            let files: Vec<String> =
+                (0..1 + w.rng.below(30)).map(|i| format!("/home/dev/project/src/m{i}.rs")).collect();
+            w.result(
+                call_line,
+                tool_use_id,
+                files.join("\n"),
+                json!({"mode": "files_with_matches", "filenames": files, "numFiles": files.len()}),
+            );
+        }
+        5 => {
+            let todos = json!([{"content": "Fix the parser", "status": "in_progress", "activeForm": "Fixing the parser"}, {"content": "Run the tests", "status": "pending", "activeForm": "Running the tests"}]);
+            w.result(
+                call_line,
+                tool_use_id,
+                "Todos have been modified successfully.".into(),
+                json!({"oldTodos": [], "newTodos": todos}),
+            );
+        }
+        _ => {
+            let agent = format!("a{:06x}", (rng_seed ^ turn).wrapping_mul(2_654_435_761) & 0xff_ffff);
+            agents.push(sub_agent(&w.session, &agent, turn, rng_seed));
+            w.result(call_line, tool_use_id, "Explored.".into(), json!({"status": "completed", "agentId": agent, "prompt": format!("Explore the code for turn {turn}"), "content": [{"type": "text", "text": "Explored."}], "totalDurationMs": 30_000, "totalTokens": 9_000, "totalToolUseCount": 4}));
+        }
     }
 }
 

@@ -8,7 +8,8 @@
 mod common;
 
 use cctv::normalize::live::{Growth, Live, OVERLAP};
-use cctv::normalize::{self, outline::outline, Input, Workspace};
+use cctv::normalize::{self, Input, Workspace};
+use cctv::present::outline::outline;
 
 /// A session with five sub-agents in `<uuid>/subagents/`, with non-ASCII text in each file.
 const MOREDIP: &str = "moredip__session-share/samples/claude-code-projects";

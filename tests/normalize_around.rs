@@ -161,7 +161,7 @@ fn white_space_only_answers_are_not_rows_but_are_accounted_for() {
     // entireio 4069756ffc (CC 2.1.42) has assistant text blocks of only "\n\n".
     let ws = open(ENTIRE);
     assert!(views(&ws).iter().all(|(_, v)| !matches!(&v.body, ItemBody::Answer(t) if t.trim().is_empty())));
-    assert!(ws.sessions.iter().any(|s| s.accounting.not_shown.contains_key(NotShown::BlankText.reason())));
+    assert!(ws.sessions.iter().any(|s| s.accounting.not_shown.contains_key(&NotShown::BlankText)));
 }
 
 /// The markup Claude Code wraps around what it writes for the person.
@@ -236,7 +236,7 @@ fn a_response_whose_lines_interleave_with_another_is_one_turn() {
         for s in &ws.sessions {
             for (_, thread) in s.threads() {
                 let mut ids = std::collections::HashSet::new();
-                for turn in &thread.turns {
+                for turn in &thread.responses {
                     let Some(first) = turn.lines.first() else { continue };
                     let Some(cctv::model::EntryKind::Assistant(a)) = ws.entry(*first).map(|e| &e.kind) else {
                         continue;

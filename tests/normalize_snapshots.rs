@@ -5,7 +5,8 @@
 
 mod common;
 
-use cctv::normalize::{self, outline::outline};
+use cctv::normalize;
+use cctv::present::outline::outline;
 
 fn check(name: &str, inputs: Vec<normalize::Input>) {
     let ws = normalize::normalize(inputs);

@@ -25,7 +25,7 @@ fn the_context_grows_until_the_compaction_and_falls_after_it() {
     eprintln!("peak {peak}; compacted from {before} to {after} tokens");
     // Each point leads to the first row of its response, in order.
     assert!(c.points.windows(2).all(|w| w[0].item < w[1].item));
-    assert!(c.points.iter().all(|p| s.thread.items[p.item as usize].turn.is_some()));
+    assert!(c.points.iter().all(|p| s.thread.items[p.item as usize].response.is_some()));
 }
 
 #[test]

@@ -200,14 +200,14 @@ export function mountViewer(element: HTMLElement, options?: ViewerOptions): View
 /// Parses transcript bytes (or text) into its lines.
 #[wasm_bindgen(js_name = parseTranscript, skip_typescript)]
 pub fn parse_transcript(input: JsValue) -> Result<JsValue, js_sys::Error> {
-    to_js(&crate::api::types::parsed(&bytes_of(&input)?))
+    to_js(&types::parsed(&bytes_of(&input)?))
 }
 
 /// Parses and normalizes files (`{name, bytes}[]`) into the view model.
 #[wasm_bindgen(js_name = normalizeSession, skip_typescript)]
 pub fn normalize_session(files: JsValue) -> Result<JsValue, js_sys::Error> {
     let workspace = crate::normalize::normalize(inputs_of(&files)?);
-    to_js(&crate::api::types::export(&workspace))
+    to_js(&types::normalized(&workspace))
 }
 
 /// The secrets and personal details in files, and matches of the caller's own patterns.

@@ -5,12 +5,13 @@
 use serde::Serialize;
 
 use crate::model::{self, Census, EntryKind, LineContent};
-use crate::normalize::{ids, Accounting, AgentLink, Item, ItemKind, Session, Stats, Thread, Workspace};
+use crate::normalize::{ids, AgentLink, Item, ItemKind, Session, Stats, Thread, Workspace};
+use crate::present::accounting::{in_words, AccountingInWords};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Export {
-    pub sessions: Vec<SessionExport>,
+pub struct NormalizedJs {
+    pub sessions: Vec<SessionJs>,
     pub rejected: Vec<Rejected>,
 }
 
@@ -23,41 +24,41 @@ pub struct Rejected {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SessionExport {
+pub struct SessionJs {
     pub session_id: Option<String>,
     pub file: Option<String>,
     pub title: Option<String>,
-    pub items: Vec<ItemExport>,
-    pub branches: Vec<BranchExport>,
-    pub agents: Vec<AgentExport>,
+    pub items: Vec<ItemJs>,
+    pub branches: Vec<BranchJs>,
+    pub agents: Vec<AgentJs>,
     pub stats: Stats,
-    pub accounting: Accounting,
+    pub accounting: AccountingInWords,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct BranchExport {
+pub struct BranchJs {
     /// The line number the branch forks after, in the session file.
     pub fork_point_line: Option<u32>,
-    pub items: Vec<ItemExport>,
+    pub items: Vec<ItemJs>,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct AgentExport {
+pub struct AgentJs {
     pub agent_id: Option<String>,
     pub file: Option<String>,
     pub description: Option<String>,
     pub agent_type: Option<String>,
     /// The call that spawned it, or null for an orphan.
-    pub spawned_by: Option<SpawnExport>,
-    pub items: Vec<ItemExport>,
+    pub spawned_by: Option<SpawnJs>,
+    pub items: Vec<ItemJs>,
     pub stats: Stats,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SpawnExport {
+pub struct SpawnJs {
     pub file: String,
     pub line: u32,
     pub evidence: String,
@@ -65,7 +66,7 @@ pub struct SpawnExport {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ItemExport {
+pub struct ItemJs {
     /// The anchor id (`#<id>` opens the viewer there).
     pub id: String,
     /// `prompt`, `command`, `shell`, `injected`, `text`, `thinking`, `redactedThinking`,
@@ -87,12 +88,12 @@ pub struct ItemExport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool: Option<ToolExport>,
+    pub tool: Option<ToolJs>,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ToolExport {
+pub struct ToolJs {
     pub name: String,
     pub tool_use_id: Option<String>,
     /// The line of its result, or null when the result is missing.
@@ -105,8 +106,8 @@ pub struct ToolExport {
     pub agent: Option<u32>,
 }
 
-pub fn export(ws: &Workspace) -> Export {
-    Export {
+pub fn normalized(ws: &Workspace) -> NormalizedJs {
+    NormalizedJs {
         sessions: ws.sessions.iter().map(|s| session(ws, s)).collect(),
         rejected: ws
             .rejected
@@ -116,8 +117,8 @@ pub fn export(ws: &Workspace) -> Export {
     }
 }
 
-fn session(ws: &Workspace, s: &Session) -> SessionExport {
-    SessionExport {
+fn session(ws: &Workspace, s: &Session) -> SessionJs {
+    SessionJs {
         session_id: s.session_id.clone(),
         file: s.file.map(|f| ws.files[f as usize].name.clone()),
         title: s.title.clone(),
@@ -125,7 +126,7 @@ fn session(ws: &Workspace, s: &Session) -> SessionExport {
         branches: s
             .branches
             .iter()
-            .map(|b| BranchExport {
+            .map(|b| BranchJs {
                 fork_point_line: b.fork_point.map(|l| ws.line(l).number),
                 items: items(ws, &b.thread),
             })
@@ -133,14 +134,14 @@ fn session(ws: &Workspace, s: &Session) -> SessionExport {
         agents: s
             .agents
             .iter()
-            .map(|a| AgentExport {
+            .map(|a| AgentJs {
                 agent_id: a.agent_id.clone(),
                 file: a.file.map(|f| ws.files[f as usize].name.clone()),
                 description: a.description.clone(),
                 agent_type: a.agent_type.clone(),
                 spawned_by: match a.link {
                     AgentLink::Orphan => None,
-                    AgentLink::ToolCall { line, how } => Some(SpawnExport {
+                    AgentLink::ToolCall { line, how } => Some(SpawnJs {
                         file: ws.file(line).name.clone(),
                         line: ws.line(line).number,
                         evidence: format!("{how:?}"),
@@ -151,15 +152,15 @@ fn session(ws: &Workspace, s: &Session) -> SessionExport {
             })
             .collect(),
         stats: s.stats.clone(),
-        accounting: s.accounting.clone(),
+        accounting: in_words(&s.accounting),
     }
 }
 
-fn items(ws: &Workspace, thread: &Thread) -> Vec<ItemExport> {
-    thread.items.iter().map(|item| item_export(ws, item)).collect()
+fn items(ws: &Workspace, thread: &Thread) -> Vec<ItemJs> {
+    thread.items.iter().map(|item| item_js(ws, item)).collect()
 }
 
-fn item_export(ws: &Workspace, item: &Item) -> ItemExport {
+fn item_js(ws: &Workspace, item: &Item) -> ItemJs {
     let file = ws.file(item.line);
     let src = &file.bytes;
     let entry = ws.line(item.line).entry();
@@ -187,7 +188,7 @@ fn item_export(ws: &Workspace, item: &Item) -> ItemExport {
         _ => entry.and_then(|e| e.envelope.type_name).map(|t| t.decode(src).into_owned()).unwrap_or_default(),
     });
     let tool = match &item.kind {
-        ItemKind::ToolCall(call) => Some(ToolExport {
+        ItemKind::ToolCall(call) => Some(ToolJs {
             name: call.name.map(|n| n.decode(src).into_owned()).unwrap_or_default(),
             tool_use_id: call.tool_use_id.map(|i| i.decode(src).into_owned()),
             result_line: call.result.map(|r| ws.line(r.line).number),
@@ -199,7 +200,7 @@ fn item_export(ws: &Workspace, item: &Item) -> ItemExport {
         }),
         _ => None,
     };
-    ItemExport {
+    ItemJs {
         id: ids::item_id(ws, item),
         kind,
         file: file.name.clone(),

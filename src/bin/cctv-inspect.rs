@@ -188,7 +188,7 @@ fn inspect(ws: &Workspace) -> Value {
                     "lines": session.accounting.lines,
                     "shown": session.accounting.rendered,
                     "merged": session.accounting.merged,
-                    "notShown": session.accounting.not_shown,
+                    "notShown": cctv::present::accounting::in_words(&session.accounting).not_shown,
                 },
                 "census": census.0,
                 "agents": agents,
@@ -278,7 +278,7 @@ fn outline(thread: &Thread) -> Value {
     for item in &thread.items {
         *counts.entry(item.kind.name()).or_insert(0) += 1;
     }
-    json!({ "total": thread.items.len(), "byKind": counts, "turns": thread.turns.len() })
+    json!({ "total": thread.items.len(), "byKind": counts, "turns": thread.responses.len() })
 }
 
 /// Parse and normalize throughput over the given files, next to serde_json building a `Value`

@@ -1,5 +1,5 @@
 //! What a session cost: each API response's tokens, counted once (a response is several lines
-//! that share `message.id` and `requestId`; normalize keeps one [`Turn`] per response), priced by
+//! that share `message.id` and `requestId`; normalize keeps one [`Response`] per response), priced by
 //! the table below, and added up per model, per sub-agent and for the session with its
 //! sub-agents. An estimate: the table is Anthropic's list prices, not what an account was billed.
 //!
@@ -13,7 +13,7 @@ use std::ops::Range;
 use serde::Serialize;
 
 use crate::model::Usage;
-use crate::normalize::{ItemKind, Session, Thread, ThreadRef, Turn, Workspace};
+use crate::normalize::{ItemKind, Response, Session, Thread, ThreadRef, Workspace};
 
 /// Dollars per million tokens of each kind.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -141,22 +141,22 @@ pub fn dollars_label(dollars: f64) -> String {
 }
 
 /// The model a response names (`""` when it names none).
-pub fn model_of<'w>(ws: &'w Workspace, turn: &Turn) -> &'w str {
-    match (turn.model, turn.lines.first()) {
+pub fn model_of<'w>(ws: &'w Workspace, response: &Response) -> &'w str {
+    match (response.model, response.lines.first()) {
         (Some(model), Some(&line)) => model.raw(ws.src(line)),
         _ => "",
     }
 }
 
 /// What a response cost, where its model is priced.
-pub fn turn_dollars(ws: &Workspace, turn: &Turn) -> Option<f64> {
-    prices(model_of(ws, turn), prompt_tokens(&turn.usage)).map(|p| dollars(&turn.usage, &p))
+pub fn response_dollars(ws: &Workspace, response: &Response) -> Option<f64> {
+    prices(model_of(ws, response), prompt_tokens(&response.usage)).map(|p| dollars(&response.usage, &p))
 }
 
 /// One API response.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Response {
+pub struct ResponseCost {
     pub model: String,
     pub usage: Tokens,
     /// `None`: the model is not in the table.
@@ -217,7 +217,7 @@ pub struct Total {
 }
 
 impl Total {
-    fn add(&mut self, response: &Response) {
+    fn add(&mut self, response: &ResponseCost) {
         self.responses += 1;
         self.tokens.add(&response.usage);
         match response.dollars {
@@ -241,7 +241,7 @@ impl Total {
 #[serde(rename_all = "camelCase")]
 pub struct SessionCost {
     /// The main conversation's responses, in order.
-    pub responses: Vec<Response>,
+    pub responses: Vec<ResponseCost>,
     /// Each sub-agent's total, in the session's order of agents.
     pub agents: Vec<Total>,
     /// The main conversation alone.
@@ -252,17 +252,17 @@ pub struct SessionCost {
 }
 
 /// Each response of `thread` (whose lines are in `ws`), priced.
-pub fn responses(ws: &Workspace, thread: &Thread) -> Vec<Response> {
+pub fn responses(ws: &Workspace, thread: &Thread) -> Vec<ResponseCost> {
     // How much each response wrote (characters of text and thinking; a tool call counts as
     // plenty), to tell a usage written mid-stream.
-    let mut wrote = vec![0usize; thread.turns.len()];
+    let mut wrote = vec![0usize; thread.responses.len()];
     for item in &thread.items {
-        let Some(turn) = item.turn.map(|t| t as usize) else { continue };
+        let Some(response) = item.response.map(|t| t as usize) else { continue };
         // Only a response whose usage says 2 tokens or fewer can be partial: decode no other.
-        if thread.turns.get(turn).is_none_or(|t| t.usage.output_tokens > 2) {
+        if thread.responses.get(response).is_none_or(|t| t.usage.output_tokens > 2) {
             continue;
         }
-        let slot = &mut wrote[turn];
+        let slot = &mut wrote[response];
         let written = match &item.kind {
             ItemKind::ToolCall(_) => usize::MAX,
             ItemKind::Text | ItemKind::Thinking => ws.shown_text(item).chars().count(),
@@ -270,17 +270,17 @@ pub fn responses(ws: &Workspace, thread: &Thread) -> Vec<Response> {
         };
         *slot = slot.saturating_add(written);
     }
-    thread.turns.iter().zip(wrote).map(|(turn, wrote)| response(ws, turn, wrote)).collect()
+    thread.responses.iter().zip(wrote).map(|(response, wrote)| cost_of(ws, response, wrote)).collect()
 }
 
 /// A response, from its usage; `wrote` is how much it wrote (see [`responses`]).
-fn response(ws: &Workspace, turn: &Turn, wrote: usize) -> Response {
-    let model = model_of(ws, turn).to_owned();
-    let dollars = turn_dollars(ws, turn);
+fn cost_of(ws: &Workspace, response: &Response, wrote: usize) -> ResponseCost {
+    let model = model_of(ws, response).to_owned();
+    let dollars = response_dollars(ws, response);
     // Two tokens are a word or two: a response that wrote more, or called a tool, had its usage
     // written before it was done.
-    let partial = turn.usage.output_tokens <= 2 && wrote > 16;
-    Response { usage: Tokens::of(&turn.usage), dollars, partial, model }
+    let partial = response.usage.output_tokens <= 2 && wrote > 16;
+    ResponseCost { usage: Tokens::of(&response.usage), dollars, partial, model }
 }
 
 /// What each turn of `session` cost (`turns` are its turns' rows of the main conversation, from
@@ -295,24 +295,18 @@ pub fn turn_costs(
 ) -> Vec<Total> {
     let main = responses(ws, &session.thread);
     // Each agent's row in the main conversation: its call's, or its calling agent's, up the tree.
-    let parents = crate::present::rows::agent_parents(session);
-    let row_of = |agent: usize| {
-        let mut at = parents.get(agent).copied().flatten();
-        // A file can make agents call each other in a loop: at most one step per agent.
-        for _ in 0..=parents.len() {
-            match at {
-                Some((ThreadRef::Main, item)) => return Some(item as usize),
-                Some((ThreadRef::Agent(a), _)) => at = parents.get(a as usize).copied().flatten(),
-                _ => return None,
-            }
-        }
-        None
+    let parents = session.agent_parents();
+    let row_of = |agent: usize| match session.ancestry(&parents, agent as u32) {
+        (_, Some((ThreadRef::Main, item))) => Some(item as usize),
+        _ => None,
     };
     let mut out = vec![Total::default(); turns.len() + 1];
     let turn_of = |row: usize| turns.iter().position(|t| t.contains(&row)).unwrap_or(turns.len());
     let mut seen = vec![false; main.len()];
     for (row, item) in session.thread.items.iter().enumerate() {
-        let Some(t) = item.turn.map(|t| t as usize).filter(|&t| t < seen.len() && !seen[t]) else { continue };
+        let Some(t) = item.response.map(|t| t as usize).filter(|&t| t < seen.len() && !seen[t]) else {
+            continue;
+        };
         seen[t] = true;
         if main[t].model != "<synthetic>" {
             out[turn_of(row)].add(&main[t]);

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::insight::cost::{prompt_tokens, turn_dollars};
+use crate::insight::cost::{prompt_tokens, response_dollars};
 use crate::model::{EntryKind, SystemSubtype};
 use crate::normalize::time::parse_millis;
 use crate::normalize::{ItemKind, Session, ThreadRef, Workspace};
@@ -55,7 +55,7 @@ const LONG_WINDOW: u64 = 1_000_000;
 pub fn context(ws: &Workspace, session: &Session) -> Context {
     let thread = &session.thread;
     let mut out = Context::default();
-    let mut seen = vec![false; thread.turns.len()];
+    let mut seen = vec![false; thread.responses.len()];
     for (index, item) in thread.items.iter().enumerate() {
         match &item.kind {
             ItemKind::CompactBoundary(_) => out.compactions.push(Compaction {
@@ -76,16 +76,16 @@ pub fn context(ws: &Workspace, session: &Session) -> Context {
             }
             _ => {}
         }
-        let Some(turn) = item.turn.map(|t| t as usize) else { continue };
+        let Some(turn) = item.response.map(|t| t as usize) else { continue };
         if seen.get(turn).is_none_or(|s| *s) {
             continue;
         }
         seen[turn] = true;
-        let response = &thread.turns[turn];
+        let response = &thread.responses[turn];
         let tokens = prompt_tokens(&response.usage);
         // Claude Code's stand-in for a failed request has no usage: it was no request.
         if tokens > 0 {
-            let dollars = turn_dollars(ws, response);
+            let dollars = response_dollars(ws, response);
             out.points.push(ContextPoint {
                 tokens,
                 item: index as u32,

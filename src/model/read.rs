@@ -128,83 +128,13 @@ impl<'a> At<'a> {
                 api_error: self.raw(w.api_error),
                 error: self.raw(w.error),
             }),
-            "system" => EntryKind::System(SystemEntry {
-                subtype: match w.subtype {
-                    Some(s) => SystemSubtype::from_name(unquote(s.0), JsonStr(self.span(s.0))),
-                    None => SystemSubtype::Legacy,
-                },
-                content: self.raw(w.content),
-                level: self.str(w.level),
-                tool_use_id: self.str(w.tool_use_id),
-                duration_ms: w.duration_ms.map(|n| n.0),
-                message_count: w.message_count.map(count),
-                compact: w.compact_metadata.map(|c| CompactMetadata {
-                    trigger: self.str(c.trigger),
-                    pre_tokens: c.pre_tokens.map(count),
-                    post_tokens: c.post_tokens.map(count),
-                }),
-                retry: (w.retry_attempt.is_some() || w.max_retries.is_some() || w.retry_in_ms.is_some())
-                    .then(|| Retry {
-                        attempt: w.retry_attempt.map(count),
-                        max_retries: w.max_retries.map(count),
-                        retry_in_ms: w.retry_in_ms.map(|n| n.0),
-                    }),
-                hook_count: w.hook_count.map(count),
-                prevented_continuation: w.prevented_continuation.unwrap_or(false),
-                error: self.raw(w.error),
-            }),
+            "system" => EntryKind::System(self.system(w)),
             "summary" => EntryKind::Summary(SummaryEntry {
                 summary: self.str(w.summary),
                 leaf_uuid: self.str(w.leaf_uuid),
             }),
-            "progress" => {
-                let d = w.data.unwrap_or_default();
-                EntryKind::Progress(ProgressEntry {
-                    kind: match d.type_name {
-                        Some(s) => ProgressKind::from_name(unquote(s.0), JsonStr(self.span(s.0))),
-                        None => ProgressKind::Unknown(None),
-                    },
-                    tool_use_id: self.str(w.tool_use_id),
-                    parent_tool_use_id: self.str(w.parent_tool_use_id),
-                    hook_event: self.str(d.hook_event),
-                    hook_name: self.str(d.hook_name),
-                    command: self.str(d.command),
-                    agent_id: self.str(d.agent_id),
-                    prompt: self.raw(d.prompt),
-                    message: self.raw(d.message),
-                    output: self.raw(d.output),
-                    full_output: self.raw(d.full_output),
-                    query: self.raw(d.query),
-                    task_description: self.raw(d.task_description),
-                    elapsed_seconds: d.elapsed_time_seconds.map(|n| n.0),
-                    total_lines: d.total_lines.map(count),
-                    result_count: d.result_count.map(count),
-                    server_name: self.str(d.server_name),
-                    tool_name: self.str(d.tool_name),
-                    status: self.str(d.status),
-                })
-            }
-            "attachment" => {
-                let raw = w.attachment.ok_or("an attachment line without `attachment`")?;
-                // Attachments are small; reading the shared hook fields is a second look at them.
-                let a: WireAttachment = self.read_json(raw.0).map_err(|e| e.to_string())?;
-                EntryKind::Attachment(AttachmentEntry {
-                    attachment_type: self.str(a.type_name),
-                    hook: HookFields {
-                        hook_event: self.str(a.hook_event),
-                        hook_name: self.str(a.hook_name),
-                        tool_use_id: self.str(a.tool_use_id),
-                        command: self.str(a.command),
-                        exit_code: a.exit_code.map(|n| n.0 as i64),
-                        duration_ms: a.duration_ms.map(|n| n.0),
-                        stdout: self.raw(a.stdout),
-                        stderr: self.raw(a.stderr),
-                        content: self.raw(a.content),
-                        blocking_error: self.raw(a.blocking_error),
-                    },
-                    attachment: self.span(raw.0),
-                })
-            }
+            "progress" => EntryKind::Progress(self.progress(w)),
+            "attachment" => EntryKind::Attachment(self.attachment(w)?),
             "file-history-snapshot" => EntryKind::FileHistorySnapshot(FileHistorySnapshotEntry {
                 message_id: self.str(w.message_id),
                 is_snapshot_update: w.is_snapshot_update.unwrap_or(false),
@@ -236,6 +166,85 @@ impl<'a> At<'a> {
             // Claude Code's own running cost tally; read from the line when shown.
             "cost-state" => metadata(MetadataKind::CostState, None),
             _ => EntryKind::Unknown,
+        })
+    }
+
+    fn system(self, w: WireLine) -> SystemEntry {
+        SystemEntry {
+            subtype: match w.subtype {
+                Some(s) => SystemSubtype::from_name(unquote(s.0), JsonStr(self.span(s.0))),
+                None => SystemSubtype::Legacy,
+            },
+            content: self.raw(w.content),
+            level: self.str(w.level),
+            tool_use_id: self.str(w.tool_use_id),
+            duration_ms: w.duration_ms.map(|n| n.0),
+            message_count: w.message_count.map(count),
+            compact: w.compact_metadata.map(|c| CompactMetadata {
+                trigger: self.str(c.trigger),
+                pre_tokens: c.pre_tokens.map(count),
+                post_tokens: c.post_tokens.map(count),
+            }),
+            retry: (w.retry_attempt.is_some() || w.max_retries.is_some() || w.retry_in_ms.is_some()).then(
+                || Retry {
+                    attempt: w.retry_attempt.map(count),
+                    max_retries: w.max_retries.map(count),
+                    retry_in_ms: w.retry_in_ms.map(|n| n.0),
+                },
+            ),
+            hook_count: w.hook_count.map(count),
+            prevented_continuation: w.prevented_continuation.unwrap_or(false),
+            error: self.raw(w.error),
+        }
+    }
+
+    fn progress(self, w: WireLine) -> ProgressEntry {
+        let d = w.data.unwrap_or_default();
+        ProgressEntry {
+            kind: match d.type_name {
+                Some(s) => ProgressKind::from_name(unquote(s.0), JsonStr(self.span(s.0))),
+                None => ProgressKind::Unknown(None),
+            },
+            tool_use_id: self.str(w.tool_use_id),
+            parent_tool_use_id: self.str(w.parent_tool_use_id),
+            hook_event: self.str(d.hook_event),
+            hook_name: self.str(d.hook_name),
+            command: self.str(d.command),
+            agent_id: self.str(d.agent_id),
+            prompt: self.raw(d.prompt),
+            message: self.raw(d.message),
+            output: self.raw(d.output),
+            full_output: self.raw(d.full_output),
+            query: self.raw(d.query),
+            task_description: self.raw(d.task_description),
+            elapsed_seconds: d.elapsed_time_seconds.map(|n| n.0),
+            total_lines: d.total_lines.map(count),
+            result_count: d.result_count.map(count),
+            server_name: self.str(d.server_name),
+            tool_name: self.str(d.tool_name),
+            status: self.str(d.status),
+        }
+    }
+
+    fn attachment(self, w: WireLine) -> Result<AttachmentEntry, String> {
+        let raw = w.attachment.ok_or("an attachment line without `attachment`")?;
+        // Attachments are small; reading the shared hook fields is a second look at them.
+        let a: WireAttachment = self.read_json(raw.0).map_err(|e| e.to_string())?;
+        Ok(AttachmentEntry {
+            attachment_type: self.str(a.type_name),
+            hook: HookFields {
+                hook_event: self.str(a.hook_event),
+                hook_name: self.str(a.hook_name),
+                tool_use_id: self.str(a.tool_use_id),
+                command: self.str(a.command),
+                exit_code: a.exit_code.map(|n| n.0 as i64),
+                duration_ms: a.duration_ms.map(|n| n.0),
+                stdout: self.raw(a.stdout),
+                stderr: self.raw(a.stderr),
+                content: self.raw(a.content),
+                blocking_error: self.raw(a.blocking_error),
+            },
+            attachment: self.span(raw.0),
         })
     }
 

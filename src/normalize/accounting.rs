@@ -1,5 +1,5 @@
 //! Where every input line went: rendered, merged into something rendered, or not shown with a
-//! reason. Nothing is dropped silently.
+//! reason. Nothing is dropped silently. The reasons are words in `present::accounting`.
 
 /// The fate of one line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,7 +15,7 @@ pub enum Placement {
 }
 
 /// Why a line is not shown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum NotShown {
     /// Not an entry at all; the line's own reason says why.
     Invalid,
@@ -43,23 +43,6 @@ pub enum NotShown {
     /// Claude Code's note to the model that local command messages follow
     /// (`<local-command-caveat>`).
     CommandCaveat,
-}
-
-impl NotShown {
-    pub fn reason(self) -> &'static str {
-        match self {
-            NotShown::Invalid => "invalid line",
-            NotShown::Tombstoned => "withdrawn by a tombstone",
-            NotShown::TombstoneControl => "tombstone (control line)",
-            NotShown::Duplicate => "duplicate uuid (replayed on resume)",
-            NotShown::FileHistorySnapshot => "file-history snapshot (undo data)",
-            NotShown::QueueOperation => "queue operation",
-            NotShown::Metadata => "session metadata",
-            NotShown::SummaryElsewhere => "summary of a conversation not loaded",
-            NotShown::ProgressWithoutCall => "progress of a tool call not loaded",
-            NotShown::EmptyMessage => "message without content",
-            NotShown::BlankText => "assistant text that is only white space",
-            NotShown::CommandCaveat => "local-command caveat (a note to the model)",
-        }
-    }
+    /// No step placed it: a bug in cctv, counted so that it is said rather than lost.
+    Unplaced,
 }

@@ -15,13 +15,13 @@ pub mod fxhash;
 pub mod ids;
 mod item_text;
 pub mod live;
-pub mod outline;
 pub mod pace;
 mod progress_agents;
 pub mod sidechains;
 pub mod stats;
 pub mod thread;
 pub mod time;
+mod tree;
 mod view;
 
 use std::collections::{HashMap, HashSet};
@@ -177,6 +177,9 @@ fn stem(name: &str) -> String {
     base.strip_suffix(".jsonl").unwrap_or(base).to_owned()
 }
 
+/// Where the lines of each file read so far went, by file index.
+type Placements = HashMap<u32, Vec<Placement>>;
+
 /// Builds one session's threads, links its agents, counts it.
 async fn build_session(
     session: &mut Session,
@@ -186,60 +189,20 @@ async fn build_session(
     given: usize,
     pace: &mut Pace<'_>,
 ) {
-    let mut placements: HashMap<u32, Vec<Placement>> = HashMap::new();
+    let mut placements = Placements::new();
     let mut agent_metas: Vec<Option<AgentMeta>> = Vec::new();
-
     if let Some(file_index) = session.file {
         let file = &files[file_index as usize];
-        let src = &file.bytes[..];
-        let mut place = vec![Placement::Pending; file.lines.len()];
-        let tombstoned = tombstoned(file);
-        let ctx = thread::Context { file, file_index, tombstoned: &tombstoned };
-        // Inline sidechains (the oldest layout) are separate conversations in the same file.
-        let (side, main): (Vec<u32>, Vec<u32>) = (0..file.lines.len() as u32)
-            .partition(|&i| file.lines[i as usize].entry().is_some_and(|e| e.envelope.is_sidechain));
-        let plan = dag::plan(&file.lines, src, &main, pace).await;
-        for &d in &plan.duplicates {
-            place[d as usize] = Placement::NotShown(NotShown::Duplicate);
-        }
-        session.thread = thread::build(&ctx, &plan.main, &mut place, pace).await;
-        for (fork_point, lines) in &plan.branches {
-            session.branches.push(Branch {
-                fork_point: fork_point.map(|line| LineRef { file: file_index, line }),
-                thread: thread::build(&ctx, lines, &mut place, pace).await,
-            });
-        }
-        for lines in inline_agents(file, &side) {
-            let agent_id = lines.iter().find_map(|&i| {
-                Some(file.lines[i as usize].entry()?.envelope.agent_id?.decode(src).into_owned())
-            });
-            let thread = agent_thread(&ctx, &lines, &mut place, pace).await;
-            agent_metas.push(agent_id.as_ref().and_then(|id| metas.get(id).cloned()));
-            session.agents.push(Agent { agent_id, file: None, thread, ..Agent::default() });
-        }
-        session.about = about::about(file, file_index, pace).await;
-        // The person's own title, else Claude's, else the latest summary.
-        let a = &session.about;
-        session.title = a.custom_title.clone().or(a.ai_title.clone()).or(a.summary.clone());
+        let place = read_session_file(session, file, file_index, metas, &mut agent_metas, pace).await;
         placements.insert(file_index, place);
     }
     for (file_index, agent_id) in agent_files {
-        let file = &files[*file_index];
-        let mut place = vec![Placement::Pending; file.lines.len()];
-        let tombstoned = tombstoned(file);
-        let ctx = thread::Context { file, file_index: *file_index as u32, tombstoned: &tombstoned };
-        let all: Vec<u32> = (0..file.lines.len() as u32).collect();
-        let thread = agent_thread(&ctx, &all, &mut place, pace).await;
+        let (agent, place) = read_agent_file(&files[*file_index], *file_index as u32, agent_id, pace).await;
         agent_metas.push(agent_id.as_ref().and_then(|id| metas.get(id).cloned()));
+        // An agent rebuilt from progress lines is not a file the reader gave: its lines are
+        // accounted for in the session's file.
         let rebuilt = *file_index >= given;
-        session.agents.push(Agent {
-            agent_id: agent_id.clone(),
-            file: Some(*file_index as u32),
-            thread,
-            rebuilt,
-            effort: about::effort(file),
-            ..Agent::default()
-        });
+        session.agents.push(Agent { rebuilt, ..agent });
         if !rebuilt {
             placements.insert(*file_index as u32, place);
         }
@@ -248,7 +211,77 @@ async fn build_session(
     if session.title.is_none() {
         session.title = first_prompt_title(session, files);
     }
+    count(session, files, pace).await;
+    account(session, placements, pace).await;
+}
 
+/// The session's own file: its main thread, branches, inline agents (the oldest layout: separate
+/// conversations in the same file), what it says about itself and its title. Returns where its
+/// lines went.
+async fn read_session_file(
+    session: &mut Session,
+    file: &Transcript,
+    file_index: u32,
+    metas: &HashMap<String, AgentMeta>,
+    agent_metas: &mut Vec<Option<AgentMeta>>,
+    pace: &mut Pace<'_>,
+) -> Vec<Placement> {
+    let src = &file.bytes[..];
+    let mut place = vec![Placement::Pending; file.lines.len()];
+    let tombstoned = tombstoned(file);
+    let ctx = thread::Context { file, file_index, tombstoned: &tombstoned };
+    let (side, main): (Vec<u32>, Vec<u32>) = (0..file.lines.len() as u32)
+        .partition(|&i| file.lines[i as usize].entry().is_some_and(|e| e.envelope.is_sidechain));
+    let plan = dag::plan(&file.lines, src, &main, pace).await;
+    for &d in &plan.duplicates {
+        place[d as usize] = Placement::NotShown(NotShown::Duplicate);
+    }
+    session.thread = thread::build(&ctx, &plan.main, &mut place, pace).await;
+    for (fork_point, lines) in &plan.branches {
+        session.branches.push(Branch {
+            fork_point: fork_point.map(|line| LineRef { file: file_index, line }),
+            thread: thread::build(&ctx, lines, &mut place, pace).await,
+        });
+    }
+    for lines in inline_agents(file, &side) {
+        let agent_id = lines
+            .iter()
+            .find_map(|&i| Some(file.lines[i as usize].entry()?.envelope.agent_id?.decode(src).into_owned()));
+        let thread = agent_thread(&ctx, &lines, &mut place, pace).await;
+        agent_metas.push(agent_id.as_ref().and_then(|id| metas.get(id).cloned()));
+        session.agents.push(Agent { agent_id, file: None, thread, ..Agent::default() });
+    }
+    session.about = about::about(file, file_index, pace).await;
+    // The person's own title, else Claude's, else the latest summary.
+    let a = &session.about;
+    session.title = a.custom_title.clone().or(a.ai_title.clone()).or(a.summary.clone());
+    place
+}
+
+/// A sub-agent's own file, read whole as its conversation; where its lines went.
+async fn read_agent_file(
+    file: &Transcript,
+    file_index: u32,
+    agent_id: &Option<String>,
+    pace: &mut Pace<'_>,
+) -> (Agent, Vec<Placement>) {
+    let mut place = vec![Placement::Pending; file.lines.len()];
+    let tombstoned = tombstoned(file);
+    let ctx = thread::Context { file, file_index, tombstoned: &tombstoned };
+    let all: Vec<u32> = (0..file.lines.len() as u32).collect();
+    let thread = agent_thread(&ctx, &all, &mut place, pace).await;
+    let agent = Agent {
+        agent_id: agent_id.clone(),
+        file: Some(file_index),
+        thread,
+        effort: about::effort(file),
+        ..Agent::default()
+    };
+    (agent, place)
+}
+
+/// The session's stats: its own, and each agent's, added in.
+async fn count(session: &mut Session, files: &[Transcript], pace: &mut Pace<'_>) {
     let mut stats = Stats::default();
     if let Some(file_index) = session.file {
         stats::add_thread(&mut stats, &session.thread, &files[file_index as usize], pace).await;
@@ -262,7 +295,10 @@ async fn build_session(
         agent.stats = agent_stats;
     }
     session.stats = stats;
+}
 
+/// Where every line of the session's files went, in file order.
+async fn account(session: &mut Session, placements: Placements, pace: &mut Pace<'_>) {
     let mut files_in_order: Vec<_> = placements.into_iter().collect();
     files_in_order.sort_by_key(|(f, _)| *f);
     for (file_index, place) in files_in_order {
@@ -274,12 +310,12 @@ async fn build_session(
                 Placement::Rendered => session.accounting.rendered += 1,
                 Placement::Merged => session.accounting.merged += 1,
                 Placement::NotShown(reason) => {
-                    *session.accounting.not_shown.entry(reason.reason().to_owned()).or_insert(0) += 1;
+                    *session.accounting.not_shown.entry(reason).or_insert(0) += 1;
                     session.not_shown.push((at, reason));
                 }
                 Placement::Pending => {
                     // A line no step claimed is a bug in cctv, and is said so rather than lost.
-                    *session.accounting.not_shown.entry("not placed (cctv bug)".to_owned()).or_insert(0) += 1;
+                    *session.accounting.not_shown.entry(NotShown::Unplaced).or_insert(0) += 1;
                 }
             }
         }

@@ -14,17 +14,18 @@ pub async fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript, p
     // per distinct name rather than per call.
     let mut models: FxMap<&[u8], u64> = FxMap::default();
     let mut tools: FxMap<&[u8], u64> = FxMap::default();
-    for turn in &thread.turns {
-        stats.assistant_turns += 1;
+    for response in &thread.responses {
+        stats.responses += 1;
         // Counts come from the file: a hostile one can write u64::MAX.
-        stats.input_tokens = stats.input_tokens.saturating_add(turn.usage.input_tokens);
-        stats.output_tokens = stats.output_tokens.saturating_add(turn.usage.output_tokens);
-        stats.cache_read_tokens = stats.cache_read_tokens.saturating_add(turn.usage.cache_read_input_tokens);
+        stats.input_tokens = stats.input_tokens.saturating_add(response.usage.input_tokens);
+        stats.output_tokens = stats.output_tokens.saturating_add(response.usage.output_tokens);
+        stats.cache_read_tokens =
+            stats.cache_read_tokens.saturating_add(response.usage.cache_read_input_tokens);
         stats.cache_creation_tokens =
-            stats.cache_creation_tokens.saturating_add(turn.usage.cache_creation_input_tokens);
+            stats.cache_creation_tokens.saturating_add(response.usage.cache_creation_input_tokens);
         stats.cache_creation_1h_tokens =
-            stats.cache_creation_1h_tokens.saturating_add(turn.usage.cache_creation_1h_input_tokens);
-        if let Some(model) = turn.model {
+            stats.cache_creation_1h_tokens.saturating_add(response.usage.cache_creation_1h_input_tokens);
+        if let Some(model) = response.model {
             // Claude Code's own stand-in for failed responses is not a model.
             let model = model.key(src);
             if model != b"<synthetic>" {

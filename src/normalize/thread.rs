@@ -1,5 +1,6 @@
-//! Lines in reading order to a [`Thread`]: blocks split into items, API responses merged into
-//! turns, every `tool_use` paired with its result, hooks and progress folded into their call.
+//! Lines in reading order to a [`Thread`]: blocks split into items, the lines of one API response
+//! gathered into a [`Response`], every `tool_use` paired with its result, hooks and progress
+//! folded into their call.
 //!
 //! Claude Code's UI groups a call as tool_use, PreToolUse hooks, result, PostToolUse hooks
 //! (`reorderMessagesInUI`), whatever order they were written in; [`ToolCall`] holds that group.
@@ -12,7 +13,8 @@ use super::view::*;
 use crate::model::synthetic::{synthetic, Synthetic};
 use crate::model::user_text::{user_text, UserText};
 use crate::model::{
-    BlockKind, Content, Entry, EntryKind, JsonStr, Line, ProgressKind, Span, SystemSubtype, Transcript,
+    Block, BlockKind, Content, Entry, EntryKind, JsonStr, Line, Message, ProgressKind, Span, SystemSubtype,
+    Transcript,
 };
 
 /// What a thread needs from its session.
@@ -25,6 +27,25 @@ pub struct Context<'a> {
 
 /// What makes lines one response: its `message.id` and `requestId`.
 type ResponseKey<'a> = (&'a [u8], &'a [u8]);
+
+/// The API response whose lines are being read: its index in the thread's responses, and its
+/// (message.id, requestId) when it has one (a line without an id can be joined by none).
+#[derive(Clone, Copy)]
+struct OpenResponse<'a> {
+    key: Option<ResponseKey<'a>>,
+    index: u32,
+}
+
+/// What the blocks of one assistant line became.
+#[derive(Default)]
+struct BlocksRead {
+    /// At least one block became an item (or a result was folded into a call shown).
+    rendered: bool,
+    /// A text block was only white space.
+    blank: bool,
+    /// A server tool's result was folded into its call.
+    merged_result: bool,
+}
 
 /// Something that belongs to a tool call but may be written before the call is seen.
 enum Attachable {
@@ -50,12 +71,12 @@ struct Builder<'a> {
     boundary_after: FxMap<&'a [u8], Option<usize>>,
     waiting_summaries: FxMap<&'a [u8], Vec<LineRef>>,
     last_boundary: Option<usize>,
-    /// The API response being read: (message.id, requestId) and its turn index.
-    open_turn: Option<(ResponseKey<'a>, u32)>,
+    /// The API response being read.
+    open_response: Option<OpenResponse<'a>>,
     /// Every response read so far by (message.id, requestId): a response's lines can come apart
     /// when another response's lines are written between them (seed 000 searches back for the
     /// message id for this reason); they are still one response, counted once.
-    turn_of: FxMap<ResponseKey<'a>, u32>,
+    response_of: FxMap<ResponseKey<'a>, u32>,
     /// An assistant message of several blocks has been split: Claude Code derives the uuids of
     /// every assistant message from here on (`isNewChain`).
     new_chain: bool,
@@ -110,7 +131,7 @@ pub async fn build(
         ctx,
         placements,
         // About an item per line; growing a vector of a hundred thousand items costs more.
-        thread: Thread { items: Vec::with_capacity(lines.len()), turns: Vec::new() },
+        thread: Thread { items: Vec::with_capacity(lines.len()), responses: Vec::new() },
         calls: FxMap::with_capacity_and_hasher(known_calls.len(), Default::default()),
         known_calls,
         waiting: FxMap::default(),
@@ -118,8 +139,8 @@ pub async fn build(
         boundary_after,
         waiting_summaries: FxMap::default(),
         last_boundary: None,
-        open_turn: None,
-        turn_of: FxMap::default(),
+        open_response: None,
+        response_of: FxMap::default(),
         new_chain: false,
         last_command: None,
     };
@@ -145,12 +166,20 @@ impl<'a> Builder<'a> {
 
     fn push(&mut self, index: u32, block: Option<u32>, kind: ItemKind, entry: Option<&Entry>) -> usize {
         let (meta, synthetic) = entry.map(|e| flags(e, block, self.src())).unwrap_or_default();
-        let turn = match entry.map(|e| &e.kind) {
-            Some(EntryKind::Assistant(_)) => self.open_turn.map(|(_, t)| t),
+        let response = match entry.map(|e| &e.kind) {
+            Some(EntryKind::Assistant(_)) => self.open_response.map(|open| open.index),
             _ => None,
         };
         let derived_id = self.new_chain && matches!(entry.map(|e| &e.kind), Some(EntryKind::Assistant(_)));
-        self.thread.items.push(Item { line: self.at(index), block, kind, turn, meta, synthetic, derived_id });
+        self.thread.items.push(Item {
+            line: self.at(index),
+            block,
+            kind,
+            response,
+            meta,
+            synthetic,
+            derived_id,
+        });
         self.thread.items.len() - 1
     }
 
@@ -190,7 +219,7 @@ impl<'a> Builder<'a> {
     fn user(&mut self, index: u32, entry: &'a Entry) -> Placement {
         let EntryKind::User(user) = &entry.kind else { unreachable!("called for user entries") };
         if super::dag::is_prompt(&self.ctx.file.lines[index as usize]) {
-            self.open_turn = None;
+            self.open_response = None;
         }
         if entry.envelope.is_compact_summary {
             let at = self.at(index);
@@ -342,104 +371,119 @@ impl<'a> Builder<'a> {
         self.new_chain |= message.content.blocks().len() > 1;
         let key =
             message.id.map(|id| (id.key(src), assistant.request_id.map(|r| r.key(src)).unwrap_or_default()));
-        let turn = match (self.open_turn, key) {
-            (Some((open, turn)), Some(key)) if open == key => turn,
-            (_, Some(key)) if self.turn_of.contains_key(&key) => {
-                let turn = self.turn_of[&key];
-                self.open_turn = Some((key, turn));
-                turn
-            }
-            _ => {
-                self.thread.turns.push(Turn::default());
-                let turn = self.thread.turns.len() as u32 - 1;
-                self.open_turn = key.map(|key| (key, turn));
-                if let Some(key) = key {
-                    self.turn_of.insert(key, turn);
-                }
-                if key.is_none() {
-                    // Without an id nothing can join this response; keep it addressable anyway.
-                    self.open_turn = Some(((b"", b""), turn));
-                }
-                turn
-            }
-        };
-        let first_line_of_turn = self.thread.turns[turn as usize].lines.is_empty();
-        {
-            let at = self.at(index);
-            let t = &mut self.thread.turns[turn as usize];
-            t.lines.push(at);
-            t.model = message.model.or(t.model);
-            t.stop_reason = message.stop_reason.or(t.stop_reason);
-            if let Some(usage) = message.usage {
-                t.usage = usage;
-            }
-        }
-        let mut rendered = false;
-        let mut blank = false;
-        let mut merged_result = false;
+        let response = self.response_for(key);
+        let first_line_of_response = self.thread.responses[response as usize].lines.is_empty();
+        self.add_to_response(response, index, message);
+        let mut read = BlocksRead::default();
         for block in message.content.blocks() {
-            let kind = match &block.kind {
-                // Claude Code writes white-space-only text blocks (a "\n\n" before a tool call);
-                // it shows nothing for them, and neither does cctv.
-                BlockKind::Text { text } if is_blank(text.key(src)) => {
-                    blank = true;
-                    continue;
-                }
-                BlockKind::Text { .. } => ItemKind::Text,
-                BlockKind::Thinking { .. } => ItemKind::Thinking,
-                BlockKind::RedactedThinking => ItemKind::RedactedThinking,
-                BlockKind::ToolUse(t) | BlockKind::ServerToolUse(t) => {
-                    ItemKind::ToolCall(ToolCall { tool_use_id: t.id, name: t.name, ..ToolCall::default() })
-                }
-                // A server tool's result sits in the same message as its call: it is the call's
-                // result, as a user line's tool_result is for a client tool.
-                BlockKind::ServerToolResult { result, .. }
-                    if result.tool_use_id.is_some_and(|id| self.known_calls.contains(id.key(src))) =>
-                {
-                    let reference = ToolResultRef {
-                        line: self.at(index),
-                        block: block.index,
-                        is_error: result.is_error,
-                        synthetic: None,
-                    };
-                    let id = result.tool_use_id.expect("checked above").key(src);
-                    rendered |= self.attach(id, Attachable::Result(reference));
-                    merged_result = true;
-                    continue;
-                }
-                _ => ItemKind::UnknownBlock,
-            };
-            let item = self.push(index, Some(block.index), kind, Some(entry));
-            if let ItemKind::ToolCall(call) = &self.thread.items[item].kind {
-                if let Some(id) = call.tool_use_id.map(|id| id.key(src)) {
-                    // A conversation copied on resume repeats its calls with their ids; a result
-                    // belongs to the latest call of its id.
-                    self.calls.insert(id, item);
-                    // Results come after their calls, so this is almost always empty.
-                    if !self.waiting.is_empty() {
-                        for waiting in self.waiting.remove(id).unwrap_or_default() {
-                            self.attach(id, waiting);
-                        }
-                    }
-                }
-            }
-            rendered = true;
+            self.assistant_block(index, entry, block, &mut read);
         }
         match message.content {
-            Content::Text(text) if is_blank(text.key(src)) => blank = true,
+            Content::Text(text) if is_blank(text.key(src)) => read.blank = true,
             Content::Text(_) => {
                 self.push(index, None, ItemKind::Text, Some(entry));
-                rendered = true;
+                read.rendered = true;
             }
             _ => {}
         }
-        match (rendered, first_line_of_turn) {
-            (true, _) => Placement::Rendered,
-            (false, _) if merged_result => Placement::Merged,
-            (false, _) if blank => Placement::NotShown(NotShown::BlankText),
-            // A further line of a response that carried no block: its usage is in the turn.
-            (false, false) => Placement::Merged,
-            (false, true) => Placement::NotShown(NotShown::EmptyMessage),
+        match (read, first_line_of_response) {
+            (BlocksRead { rendered: true, .. }, _) => Placement::Rendered,
+            (BlocksRead { merged_result: true, .. }, _) => Placement::Merged,
+            (BlocksRead { blank: true, .. }, _) => Placement::NotShown(NotShown::BlankText),
+            // A further line of a response that carried no block: its usage is in the response.
+            (_, false) => Placement::Merged,
+            (_, true) => Placement::NotShown(NotShown::EmptyMessage),
+        }
+    }
+
+    /// The response a line of `key` belongs to: the open one, an earlier one of the same key
+    /// (its lines came apart), or a new one.
+    fn response_for(&mut self, key: Option<ResponseKey<'a>>) -> u32 {
+        if let (Some(open), Some(key)) = (self.open_response, key) {
+            if open.key == Some(key) {
+                return open.index;
+            }
+        }
+        let index = match key.and_then(|key| self.response_of.get(&key)) {
+            Some(&index) => index,
+            None => {
+                self.thread.responses.push(Response::default());
+                let index = self.thread.responses.len() as u32 - 1;
+                if let Some(key) = key {
+                    self.response_of.insert(key, index);
+                }
+                index
+            }
+        };
+        self.open_response = Some(OpenResponse { key, index });
+        index
+    }
+
+    /// Adds line `index` to `response`: its line, and the model, stop reason and usage it says.
+    fn add_to_response(&mut self, response: u32, index: u32, message: &Message) {
+        let at = self.at(index);
+        let r = &mut self.thread.responses[response as usize];
+        r.lines.push(at);
+        r.model = message.model.or(r.model);
+        r.stop_reason = message.stop_reason.or(r.stop_reason);
+        if let Some(usage) = message.usage {
+            r.usage = usage;
+        }
+    }
+
+    /// One block of an assistant line: an item, or a server tool's result folded into its call.
+    fn assistant_block(&mut self, index: u32, entry: &'a Entry, block: &Block, read: &mut BlocksRead) {
+        let src = self.src();
+        let kind = match &block.kind {
+            // Claude Code writes white-space-only text blocks (a "\n\n" before a tool call);
+            // it shows nothing for them, and neither does cctv.
+            BlockKind::Text { text } if is_blank(text.key(src)) => {
+                read.blank = true;
+                return;
+            }
+            BlockKind::Text { .. } => ItemKind::Text,
+            BlockKind::Thinking { .. } => ItemKind::Thinking,
+            BlockKind::RedactedThinking => ItemKind::RedactedThinking,
+            BlockKind::ToolUse(t) | BlockKind::ServerToolUse(t) => {
+                ItemKind::ToolCall(ToolCall { tool_use_id: t.id, name: t.name, ..ToolCall::default() })
+            }
+            // A server tool's result sits in the same message as its call: it is the call's
+            // result, as a user line's tool_result is for a client tool.
+            BlockKind::ServerToolResult { result, .. }
+                if result.tool_use_id.is_some_and(|id| self.known_calls.contains(id.key(src))) =>
+            {
+                let reference = ToolResultRef {
+                    line: self.at(index),
+                    block: block.index,
+                    is_error: result.is_error,
+                    synthetic: None,
+                };
+                let id = result.tool_use_id.expect("checked above").key(src);
+                read.rendered |= self.attach(id, Attachable::Result(reference));
+                read.merged_result = true;
+                return;
+            }
+            _ => ItemKind::UnknownBlock,
+        };
+        let item = self.push(index, Some(block.index), kind, Some(entry));
+        self.call_read(item);
+        read.rendered = true;
+    }
+
+    /// Item `item`, when a call, is where results of its id go from now on; results that came
+    /// before it are attached.
+    fn call_read(&mut self, item: usize) {
+        let src = self.src();
+        let ItemKind::ToolCall(call) = &self.thread.items[item].kind else { return };
+        let Some(id) = call.tool_use_id.map(|id| id.key(src)) else { return };
+        // A conversation copied on resume repeats its calls with their ids; a result belongs to
+        // the latest call of its id.
+        self.calls.insert(id, item);
+        // Results come after their calls, so this is almost always empty.
+        if !self.waiting.is_empty() {
+            for waiting in self.waiting.remove(id).unwrap_or_default() {
+                self.attach(id, waiting);
+            }
         }
     }
 
@@ -647,7 +691,7 @@ fn orphan_result(result: ToolResultRef) -> Item {
         line: result.line,
         block: Some(result.block),
         kind: ItemKind::OrphanResult,
-        turn: None,
+        response: None,
         meta: false,
         synthetic: false,
         derived_id: false,

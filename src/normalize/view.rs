@@ -31,8 +31,8 @@ pub struct Item {
     /// The content block this item shows, for items split out of a multi-block message.
     pub block: Option<u32>,
     pub kind: ItemKind,
-    /// The assistant API response this item belongs to ([`Thread::turns`]).
-    pub turn: Option<u32>,
+    /// The assistant API response this item belongs to ([`Thread::responses`]).
+    pub response: Option<u32>,
     /// Injected for the model rather than typed by the user (skill expansions, reminders,
     /// caveats): the UI folds these.
     pub meta: bool,
@@ -167,7 +167,7 @@ pub struct CompactBoundary {
 
 /// One API response: consecutive assistant lines that share `message.id` and `requestId`.
 #[derive(Clone, Debug, PartialEq, Default)]
-pub struct Turn {
+pub struct Response {
     pub lines: Vec<LineRef>,
     pub model: Option<JsonStr>,
     pub stop_reason: Option<JsonStr>,
@@ -179,7 +179,7 @@ pub struct Turn {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Thread {
     pub items: Vec<Item>,
-    pub turns: Vec<Turn>,
+    pub responses: Vec<Response>,
 }
 
 impl Thread {
@@ -278,7 +278,10 @@ pub struct Stats {
     pub interruptions: u64,
     pub api_errors: u64,
     pub user_prompts: u64,
-    pub assistant_turns: u64,
+    /// API responses ([`Response`]); named `assistantTurns` in JavaScript, as the package
+    /// always has.
+    #[serde(rename = "assistantTurns")]
+    pub responses: u64,
     /// Sum of `turn_duration` system lines.
     pub turn_duration_ms: f64,
     pub first_timestamp: Option<String>,
@@ -291,14 +294,13 @@ pub struct Stats {
 }
 
 /// Where every line of a session's files went.
-#[derive(Clone, Debug, PartialEq, Default, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Accounting {
     pub lines: u64,
     pub rendered: u64,
     pub merged: u64,
-    /// Reason -> lines.
-    pub not_shown: std::collections::BTreeMap<String, u64>,
+    /// Why -> how many lines.
+    pub not_shown: std::collections::BTreeMap<super::NotShown, u64>,
 }
 
 impl Accounting {

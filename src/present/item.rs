@@ -5,9 +5,9 @@ use crate::model::body::{self, ImageSource, ToolResultContent};
 use crate::model::synthetic::rejection_feedback;
 use crate::model::tool_result::{Todo, ToolUseResult};
 use crate::model::user_text::{user_text, UserText};
-use crate::model::{BlockKind, EntryKind};
+use crate::model::{BlockKind, Entry, EntryKind};
 use crate::normalize::{
-    ids, CompactBoundary, Item, ItemKind, LineRef, Session, Thread, ThreadRef, Workspace,
+    ids, CompactBoundary, Item, ItemKind, LineRef, Session, Thread, ThreadRef, ToolCall, Workspace,
 };
 use crate::present::calls::{call_view, CallView, Outcome, Saved};
 use crate::present::commands::{
@@ -344,7 +344,6 @@ fn item_body(ws: &Workspace, session: &Session, thread: &Thread, index: u32) -> 
     let item = &thread.items[index as usize];
     let src = ws.src(item.line);
     let Some(entry) = ws.entry(item.line) else { return ItemBody::Empty };
-    let block = ws.block(item).map(|b| &b.kind);
     let text = || entry.message().and_then(|m| m.text(src, item.block)).map(|t| t.into_owned());
     match &item.kind {
         ItemKind::Prompt if item.synthetic => match notice_view(ws, item) {
@@ -355,26 +354,7 @@ fn item_body(ws: &Workspace, session: &Session, thread: &Thread, index: u32) -> 
         ItemKind::Shell(command) => ItemBody::Shell(command_view(ws, item, command)),
         ItemKind::Injected => ItemBody::Injected(injected_view(ws, item)),
         ItemKind::Text if is_api_error(ws, item) => api_error(ws, item, text().unwrap_or_default()),
-        ItemKind::Prompt => match (text(), block) {
-            (Some(text), _) if item.meta || entry.envelope.is_compact_summary => ItemBody::Folded {
-                first_line: text
-                    .lines()
-                    .find(|l| !l.trim().is_empty())
-                    .unwrap_or("")
-                    .chars()
-                    .take(100)
-                    .collect(),
-                text,
-            },
-            (Some(text), _) => typed(text),
-            (None, Some(BlockKind::Image { source: Some(s) })) => {
-                ItemBody::Image(body::image_source(src, *s))
-            }
-            (None, Some(BlockKind::Document { title, .. })) => {
-                ItemBody::Document { title: title.map(|t| t.decode(src).into_owned()).unwrap_or_default() }
-            }
-            _ => raw(ws, item, String::new()),
-        },
+        ItemKind::Prompt => prompt_body(ws, item, entry, text()),
         ItemKind::Text => ItemBody::Answer(text().unwrap_or_default()),
         ItemKind::Thinking => match text() {
             Some(text) if text.trim().is_empty() => ItemBody::ThinkingNotRecorded,
@@ -382,62 +362,11 @@ fn item_body(ws: &Workspace, session: &Session, thread: &Thread, index: u32) -> 
             None => ItemBody::Empty,
         },
         ItemKind::RedactedThinking => ItemBody::RedactedThinking,
-        ItemKind::ToolCall(call) => {
-            let view = call_view(ws, item, call);
-            let (name, server) = match &view.mcp {
-                Some((server, tool)) => (tool.clone(), Some(server.clone())),
-                None => (view.name.clone(), None),
-            };
-            let several = call.agents.len() > 1;
-            let agents = call.agents.iter().filter_map(|&a| agent_summary(ws, session, a, several)).collect();
-            let previous_todos =
-                (view.name == "TodoWrite").then(|| previous_todos(ws, thread, index)).flatten();
-            let tasks = is_task_tool(&view.name).then(|| task_board(ws, thread, index));
-            ItemBody::ToolCall(Box::new(CallRow {
-                name,
-                server,
-                target: view.target(),
-                detail: view.detail(),
-                hooks: call.pre_hooks.len() + call.post_hooks.len(),
-                outcome: view.outcome(),
-                pre_hooks: call.pre_hooks.clone(),
-                post_hooks: call.post_hooks.clone(),
-                progress: call.progress.clone(),
-                agents,
-                previous_todos,
-                tasks,
-                call: view,
-            }))
-        }
-        ItemKind::OrphanResult => {
-            let (Some(BlockKind::ToolResult(r)) | Some(BlockKind::ServerToolResult { result: r, .. })) =
-                block
-            else {
-                return ItemBody::Empty;
-            };
-            ItemBody::OrphanResult {
-                tool_use_id: r.tool_use_id.map(|i| i.decode(src).into_owned()).unwrap_or_default(),
-                content: r
-                    .content
-                    .map(|c| body::tool_result_content(src, c))
-                    .unwrap_or(ToolResultContent::Text(String::new())),
-                is_error: r.is_error,
-            }
-        }
+        ItemKind::ToolCall(call) => ItemBody::ToolCall(Box::new(call_row(ws, session, thread, index, call))),
+        ItemKind::OrphanResult => orphan_result(ws, item),
         ItemKind::Event => ItemBody::Event(event_view(ws, item)),
         ItemKind::CompactBoundary(boundary) => ItemBody::Compacted(compacted(ws, item, boundary)),
-        ItemKind::UnknownBlock => {
-            let name = match block {
-                Some(BlockKind::Unknown { type_name }) => {
-                    type_name.map(|t| t.decode(src).into_owned()).unwrap_or("not a block".into())
-                }
-                Some(BlockKind::Malformed { type_name, error }) => {
-                    format!("{} ({error})", type_name.decode(src))
-                }
-                _ => String::new(),
-            };
-            raw(ws, item, format!("unknown block: {name}"))
-        }
+        ItemKind::UnknownBlock => raw(ws, item, format!("unknown block: {}", unknown_block_name(ws, item))),
         ItemKind::Unknown => {
             let name =
                 entry.envelope.type_name.map(|t| t.decode(src).into_owned()).unwrap_or("(no type)".into());
@@ -451,6 +380,84 @@ fn item_body(ws: &Workspace, session: &Session, thread: &Thread, index: u32) -> 
             };
             raw(ws, item, format!("{name} entry that does not fit: {error}"))
         }
+    }
+}
+
+/// A prompt the person did not type as such: injected context folded under its first line, an
+/// image or a document; else the typed prompt.
+fn prompt_body(ws: &Workspace, item: &Item, entry: &Entry, text: Option<String>) -> ItemBody {
+    let src = ws.src(item.line);
+    match (text, ws.block(item).map(|b| &b.kind)) {
+        (Some(text), _) if item.meta || entry.envelope.is_compact_summary => ItemBody::Folded {
+            first_line: text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").chars().take(100).collect(),
+            text,
+        },
+        (Some(text), _) => typed(text),
+        (None, Some(BlockKind::Image { source: Some(s) })) => ItemBody::Image(body::image_source(src, *s)),
+        (None, Some(BlockKind::Document { title, .. })) => {
+            ItemBody::Document { title: title.map(|t| t.decode(src).into_owned()).unwrap_or_default() }
+        }
+        _ => raw(ws, item, String::new()),
+    }
+}
+
+/// A tool call's row: its panel's view, the agents it spawned, and the todos or tasks it
+/// changed, next to what they were before.
+fn call_row(ws: &Workspace, session: &Session, thread: &Thread, index: u32, call: &ToolCall) -> CallRow {
+    let item = &thread.items[index as usize];
+    let view = call_view(ws, item, call);
+    let (name, server) = match &view.mcp {
+        Some((server, tool)) => (tool.clone(), Some(server.clone())),
+        None => (view.name.clone(), None),
+    };
+    let several = call.agents.len() > 1;
+    let agents = call.agents.iter().filter_map(|&a| agent_summary(ws, session, a, several)).collect();
+    let previous_todos = (view.name == "TodoWrite").then(|| previous_todos(ws, thread, index)).flatten();
+    let tasks = is_task_tool(&view.name).then(|| task_board(ws, thread, index));
+    CallRow {
+        name,
+        server,
+        target: view.target(),
+        detail: view.detail(),
+        hooks: call.pre_hooks.len() + call.post_hooks.len(),
+        outcome: view.outcome(),
+        pre_hooks: call.pre_hooks.clone(),
+        post_hooks: call.post_hooks.clone(),
+        progress: call.progress.clone(),
+        agents,
+        previous_todos,
+        tasks,
+        call: view,
+    }
+}
+
+/// A tool result whose call is not among the loaded lines.
+fn orphan_result(ws: &Workspace, item: &Item) -> ItemBody {
+    let src = ws.src(item.line);
+    let (Some(BlockKind::ToolResult(r)) | Some(BlockKind::ServerToolResult { result: r, .. })) =
+        ws.block(item).map(|b| &b.kind)
+    else {
+        return ItemBody::Empty;
+    };
+    ItemBody::OrphanResult {
+        tool_use_id: r.tool_use_id.map(|i| i.decode(src).into_owned()).unwrap_or_default(),
+        content: r
+            .content
+            .map(|c| body::tool_result_content(src, c))
+            .unwrap_or(ToolResultContent::Text(String::new())),
+        is_error: r.is_error,
+    }
+}
+
+/// The type a block cctv does not know says it is (and why it does not fit, for a known type).
+fn unknown_block_name(ws: &Workspace, item: &Item) -> String {
+    let src = ws.src(item.line);
+    match ws.block(item).map(|b| &b.kind) {
+        Some(BlockKind::Unknown { type_name }) => {
+            type_name.map(|t| t.decode(src).into_owned()).unwrap_or("not a block".into())
+        }
+        Some(BlockKind::Malformed { type_name, error }) => format!("{} ({error})", type_name.decode(src)),
+        _ => String::new(),
     }
 }
 
@@ -554,13 +561,13 @@ fn api_error(ws: &Workspace, item: &Item, message: String) -> ItemBody {
 /// Why the response `item` belongs to stopped, on its last row, when that is worth saying.
 fn stop_reason(ws: &Workspace, thread: &Thread, index: u32) -> Option<String> {
     let item = thread.items.get(index as usize)?;
-    let turn = thread.turns.get(item.turn? as usize)?;
+    let response = thread.responses.get(item.response? as usize)?;
     // The response's last row: on its last line, and the last block of that line.
     let next_on_same_line = thread.items.get(index as usize + 1).is_some_and(|next| next.line == item.line);
-    if turn.lines.last() != Some(&item.line) || next_on_same_line {
+    if response.lines.last() != Some(&item.line) || next_on_same_line {
         return None;
     }
-    let reason = turn.stop_reason?;
+    let reason = response.stop_reason?;
     let reason = reason.decode(ws.src(item.line));
     let said = match reason.as_ref() {
         "end_turn" | "tool_use" | "stop_sequence" => return None,

@@ -1,5 +1,6 @@
-//! What the lists of projects and sessions say, and in what order, and what a search across
-//! sessions found: plain strings, sorted and filtered here so the page only draws them.
+//! What the lists of projects and sessions say, and in what order: plain strings, sorted and
+//! filtered here so the page only draws them (what a search across sessions found is
+//! `query::across`).
 
 use crate::catalog::shelf::{Listed, Project, Shelf};
 use crate::present::when::{date, short_clock, Zone};

@@ -3,6 +3,7 @@
 //! panel, filters, links, times, and the lists of projects and sessions. The UI only maps these to
 //! elements, so everything that decides what a row says is plain Rust, tested natively.
 
+pub mod accounting;
 pub mod calls;
 pub mod commands;
 pub mod contents;
@@ -12,6 +13,7 @@ pub mod hooks;
 pub mod item;
 pub mod library;
 pub mod link;
+pub mod outline;
 pub mod rows;
 pub mod session;
 pub mod tools;

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 pub use crate::normalize::ThreadRef;
-use crate::normalize::{AgentLink, ItemKind, LineRef, Session};
+use crate::normalize::{AgentLink, LineRef, Session};
 
 /// One row: an item of a thread, at a nesting depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -39,7 +39,6 @@ pub struct Choices {
 /// The rows to show, and for each item that passes `keep`.
 pub fn rows(session: &Session, choices: &Choices, keep: &dyn Fn(ThreadRef, u32) -> bool) -> Vec<Row> {
     let mut out = Vec::new();
-    let mut visiting = HashSet::new();
     let main = &session.thread;
     let copied = match choices.show_copied {
         true => 0,
@@ -59,123 +58,52 @@ pub fn rows(session: &Session, choices: &Choices, keep: &dyn Fn(ThreadRef, u32) 
                 Some(line) => main.items.iter().rposition(|i| i.line == line).map_or(0, |p| p + 1),
                 None => 0,
             };
-            push_thread(
-                session,
-                ThreadRef::Main,
-                copied.min(cut)..cut,
-                0,
-                choices,
-                keep,
-                &mut visiting,
-                &mut out,
-            );
+            push_thread(session, ThreadRef::Main, copied.min(cut)..cut, 0, choices, keep, &mut out);
             let len = session.branches[b as usize].thread.items.len();
-            push_thread(session, ThreadRef::Branch(b), 0..len, 0, choices, keep, &mut visiting, &mut out);
+            push_thread(session, ThreadRef::Branch(b), 0..len, 0, choices, keep, &mut out);
         }
-        None => push_thread(
-            session,
-            ThreadRef::Main,
-            copied..main.items.len(),
-            0,
-            choices,
-            keep,
-            &mut visiting,
-            &mut out,
-        ),
+        None => push_thread(session, ThreadRef::Main, copied..main.items.len(), 0, choices, keep, &mut out),
     }
     // Agents no call is known to have spawned are listed at the end, so none is lost: with no
     // call to open them under, they are always open.
     for (index, agent) in session.agents.iter().enumerate() {
         if agent.link == AgentLink::Orphan {
             let len = agent.thread.items.len();
-            push_thread(
-                session,
-                ThreadRef::Agent(index as u32),
-                0..len,
-                1,
-                choices,
-                keep,
-                &mut visiting,
-                &mut out,
-            );
+            push_thread(session, ThreadRef::Agent(index as u32), 0..len, 1, choices, keep, &mut out);
         }
     }
     out
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The rows of `range` of `thread`, and of the open agents its calls spawned, one level deeper.
 fn push_thread(
     session: &Session,
-    thread_ref: ThreadRef,
+    thread: ThreadRef,
     range: std::ops::Range<usize>,
     depth: u16,
     choices: &Choices,
     keep: &dyn Fn(ThreadRef, u32) -> bool,
-    visiting: &mut HashSet<u32>,
     out: &mut Vec<Row>,
 ) {
-    let items = &session.thread(thread_ref).items;
-    for index in range {
-        let item = &items[index];
-        if keep(thread_ref, index as u32) {
-            out.push(Row::new(thread_ref, index as u32, depth));
+    let open = |agent| choices.open_agents.contains(&agent);
+    session.walk(thread, range, depth, &open, &mut |thread, index, _, depth| {
+        if keep(thread, index) {
+            out.push(Row::new(thread, index, depth));
         }
-        let ItemKind::ToolCall(call) = &item.kind else { continue };
-        for &agent in &call.agents {
-            // An agent appears once even if a malformed file made it its own ancestor.
-            if choices.open_agents.contains(&agent) && visiting.insert(agent) {
-                let len = session.agents[agent as usize].thread.items.len();
-                push_thread(
-                    session,
-                    ThreadRef::Agent(agent),
-                    0..len,
-                    depth + 1,
-                    choices,
-                    keep,
-                    visiting,
-                    out,
-                );
-                visiting.remove(&agent);
-            }
-        }
-    }
-}
-
-/// Where each agent's spawning call is: (thread, item), for opening the way to a search hit.
-pub fn agent_parents(session: &Session) -> Vec<Option<(ThreadRef, u32)>> {
-    let mut parents = vec![None; session.agents.len()];
-    for (t, thread) in session.threads() {
-        for (index, item) in thread.items.iter().enumerate() {
-            if let ItemKind::ToolCall(call) = &item.kind {
-                for &agent in &call.agents {
-                    parents[agent as usize] = Some((t, index as u32));
-                }
-            }
-        }
-    }
-    parents
+    });
 }
 
 /// The agents to open so that an item of `target` shows: its agent, its agent's parent, and so
 /// on up to the main line or a branch (returned too, if the item is in one).
 pub fn path_to(session: &Session, target: ThreadRef) -> (Vec<u32>, Option<u32>) {
-    let parents = agent_parents(session);
-    let mut agents = Vec::new();
-    let mut at = target;
-    for _ in 0..=session.agents.len() {
-        match at {
-            ThreadRef::Agent(a) => {
-                agents.push(a);
-                match parents[a as usize] {
-                    Some((parent, _)) => at = parent,
-                    None => return (agents, None),
-                }
-            }
-            ThreadRef::Branch(b) => return (agents, Some(b)),
-            ThreadRef::Main => return (agents, None),
-        }
+    match target {
+        ThreadRef::Agent(agent) => match session.ancestry(&session.agent_parents(), agent) {
+            (agents, Some((ThreadRef::Branch(b), _))) => (agents, Some(b)),
+            (agents, _) => (agents, None),
+        },
+        ThreadRef::Branch(b) => (Vec::new(), Some(b)),
+        ThreadRef::Main => (Vec::new(), None),
     }
-    (agents, None)
 }
 
 /// The line a fork point item is on, for showing the branch switch there.

@@ -4,6 +4,7 @@ use crate::model::tool_result::Todo;
 use crate::model::{BlockKind, EntryKind};
 use crate::normalize::about::About;
 use crate::normalize::{ItemKind, NotShown, Session, Workspace};
+use crate::present::accounting;
 use crate::present::tools::TodoView;
 use crate::text::format::{self, duration, isolate, thousands};
 use crate::text::markup::safe_href;
@@ -186,7 +187,7 @@ pub fn side_view(ws: &Workspace, s: &Session) -> SideView {
             },
         ),
         ("prompts", stats.user_prompts.to_string()),
-        ("responses", stats.assistant_turns.to_string()),
+        ("responses", stats.responses.to_string()),
         ("tool calls", tools.iter().map(|t| t.1).sum::<u64>().to_string()),
         ("errors", format!("{} tool, {} API", stats.tool_errors, stats.api_errors)),
         // Not errors: what the person decided.
@@ -210,7 +211,7 @@ pub fn side_view(ws: &Workspace, s: &Session) -> SideView {
             a.merged,
             a.not_shown_total()
         ),
-        not_shown: a.not_shown.iter().map(|(k, n)| format!("{n} {k}")).collect(),
+        not_shown: accounting::in_words(a).not_shown.iter().map(|(k, n)| format!("{n} {k}")).collect(),
         unreadable: s
             .not_shown
             .iter()

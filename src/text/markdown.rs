@@ -9,120 +9,149 @@ use crate::text::markup::{safe_href, Element, Node, Tag};
 
 pub fn render(text: &str) -> Vec<Node> {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
-    let mut stack: Vec<Element> = vec![Element::new(Tag::Div)];
-    // Table cells are header cells until the head ends.
-    let mut in_table_head = false;
-    // The language of the fenced code block being read, to highlight it when it ends.
-    let mut code_language: Option<String> = None;
+    let mut tree = Tree { stack: vec![Element::new(Tag::Div)], in_table_head: false, code_language: None };
     for event in Parser::new_ext(text, options) {
+        tree.event(event);
+    }
+    tree.finish()
+}
+
+/// The elements open while the events are read, the innermost last.
+struct Tree {
+    stack: Vec<Element>,
+    /// Table cells are header cells until the head ends.
+    in_table_head: bool,
+    /// The language of the fenced code block being read, to highlight it when it ends.
+    code_language: Option<String>,
+}
+
+impl Tree {
+    fn event(&mut self, event: Event) {
+        let stack = &mut self.stack;
         match event {
             Event::Start(tag) => {
-                let element = match tag {
-                    Md::Paragraph => Element::new(Tag::P),
-                    Md::Heading { level, .. } => Element::new(match level {
-                        HeadingLevel::H1 => Tag::H1,
-                        HeadingLevel::H2 => Tag::H2,
-                        HeadingLevel::H3 => Tag::H3,
-                        HeadingLevel::H4 => Tag::H4,
-                        HeadingLevel::H5 => Tag::H5,
-                        HeadingLevel::H6 => Tag::H6,
-                    }),
-                    Md::BlockQuote(_) => Element::new(Tag::Blockquote),
-                    Md::CodeBlock(kind) => {
-                        let mut pre = Element::new(Tag::Pre).with_class("cctv-md__code");
-                        if let CodeBlockKind::Fenced(lang) = kind {
-                            let lang = lang.split_whitespace().next().unwrap_or("");
-                            // The language is shown as a label, never used as a class.
-                            if !lang.is_empty() {
-                                pre.title = Some(lang.to_owned());
-                                code_language = Some(lang.to_owned());
-                            }
-                        }
-                        stack.push(pre);
-                        Element::new(Tag::Code)
-                    }
-                    Md::List(Some(start)) => {
-                        let mut ol = Element::new(Tag::Ol);
-                        ol.start = Some(start);
-                        ol
-                    }
-                    Md::List(None) => Element::new(Tag::Ul),
-                    Md::Item => Element::new(Tag::Li),
-                    Md::Emphasis => Element::new(Tag::Em),
-                    Md::Strong => Element::new(Tag::Strong),
-                    Md::Strikethrough => Element::new(Tag::Del),
-                    Md::Link { dest_url, .. } => match safe_href(&dest_url) {
-                        Some(href) => {
-                            let mut a = Element::new(Tag::A);
-                            a.href = Some(href);
-                            a
-                        }
-                        None => {
-                            let mut span = Element::new(Tag::Span).with_class("cctv-md__inert-link");
-                            span.title = Some(dest_url.to_string());
-                            span
-                        }
-                    },
-                    Md::Image { dest_url, .. } => {
-                        let mut span = Element::new(Tag::Span).with_class("cctv-md__image");
-                        span.title = Some(dest_url.to_string());
-                        span.children.push(Node::Text("[image: ".into()));
-                        span
-                    }
-                    Md::Table(_) => Element::new(Tag::Table),
-                    Md::TableHead => {
-                        in_table_head = true;
-                        stack.push(Element::new(Tag::Thead));
-                        Element::new(Tag::Tr)
-                    }
-                    Md::TableRow => Element::new(Tag::Tr),
-                    Md::TableCell => Element::new(if in_table_head { Tag::Th } else { Tag::Td }),
-                    Md::HtmlBlock => Element::new(Tag::Pre).with_class("cctv-md__html"),
-                    _ => Element::new(Tag::Div),
-                };
-                stack.push(element);
+                let element = self.open(tag);
+                self.stack.push(element);
             }
-            Event::End(end) => {
-                let closes = match end {
-                    TagEnd::CodeBlock | TagEnd::TableHead => 2,
-                    _ => 1,
-                };
-                if let TagEnd::TableHead = end {
-                    in_table_head = false;
-                }
-                if let (TagEnd::CodeBlock, Some(language)) = (end, code_language.take()) {
-                    if let Some(code) = stack.last_mut() {
-                        let text: String = code.children.iter().map(Node::text).collect();
-                        code.children = crate::text::highlight::highlight(&text, &language);
-                    }
-                }
-                if let TagEnd::Image = end {
-                    if let Some(top) = stack.last_mut() {
-                        top.children.push(Node::Text("]".into()));
-                    }
-                }
-                for _ in 0..closes {
-                    close(&mut stack);
-                }
-            }
-            Event::Text(t) | Event::Html(t) | Event::InlineHtml(t) => push_text(&mut stack, &t),
+            Event::End(end) => self.end(end),
+            Event::Text(t) | Event::Html(t) | Event::InlineHtml(t) => push_text(stack, &t),
             Event::Code(code) => {
                 let mut element = Element::new(Tag::Code);
                 element.children.push(Node::Text(code.to_string()));
-                push(&mut stack, element);
+                push(stack, element);
             }
-            Event::InlineMath(m) | Event::DisplayMath(m) => push_text(&mut stack, &m),
-            Event::FootnoteReference(name) => push_text(&mut stack, &format!("[^{name}]")),
-            Event::SoftBreak => push_text(&mut stack, "\n"),
-            Event::HardBreak => push(&mut stack, Element::new(Tag::Br)),
-            Event::Rule => push(&mut stack, Element::new(Tag::Hr)),
-            Event::TaskListMarker(done) => push_text(&mut stack, if done { "☑ " } else { "☐ " }),
+            Event::InlineMath(m) | Event::DisplayMath(m) => push_text(stack, &m),
+            Event::FootnoteReference(name) => push_text(stack, &format!("[^{name}]")),
+            Event::SoftBreak => push_text(stack, "\n"),
+            Event::HardBreak => push(stack, Element::new(Tag::Br)),
+            Event::Rule => push(stack, Element::new(Tag::Hr)),
+            Event::TaskListMarker(done) => push_text(stack, if done { "☑ " } else { "☐ " }),
         }
     }
-    while stack.len() > 1 {
-        close(&mut stack);
+
+    /// The element a tag opens (a code block and a table head open two: the outer one is pushed
+    /// here).
+    fn open(&mut self, tag: Md) -> Element {
+        match tag {
+            Md::Paragraph => Element::new(Tag::P),
+            Md::Heading { level, .. } => Element::new(match level {
+                HeadingLevel::H1 => Tag::H1,
+                HeadingLevel::H2 => Tag::H2,
+                HeadingLevel::H3 => Tag::H3,
+                HeadingLevel::H4 => Tag::H4,
+                HeadingLevel::H5 => Tag::H5,
+                HeadingLevel::H6 => Tag::H6,
+            }),
+            Md::BlockQuote(_) => Element::new(Tag::Blockquote),
+            Md::CodeBlock(kind) => {
+                let mut pre = Element::new(Tag::Pre).with_class("cctv-md__code");
+                if let CodeBlockKind::Fenced(lang) = kind {
+                    let lang = lang.split_whitespace().next().unwrap_or("");
+                    // The language is shown as a label, never used as a class.
+                    if !lang.is_empty() {
+                        pre.title = Some(lang.to_owned());
+                        self.code_language = Some(lang.to_owned());
+                    }
+                }
+                self.stack.push(pre);
+                Element::new(Tag::Code)
+            }
+            Md::List(Some(start)) => {
+                let mut ol = Element::new(Tag::Ol);
+                ol.start = Some(start);
+                ol
+            }
+            Md::List(None) => Element::new(Tag::Ul),
+            Md::Item => Element::new(Tag::Li),
+            Md::Emphasis => Element::new(Tag::Em),
+            Md::Strong => Element::new(Tag::Strong),
+            Md::Strikethrough => Element::new(Tag::Del),
+            Md::Link { dest_url, .. } => link(&dest_url),
+            Md::Image { dest_url, .. } => {
+                let mut span = Element::new(Tag::Span).with_class("cctv-md__image");
+                span.title = Some(dest_url.to_string());
+                span.children.push(Node::Text("[image: ".into()));
+                span
+            }
+            Md::Table(_) => Element::new(Tag::Table),
+            Md::TableHead => {
+                self.in_table_head = true;
+                self.stack.push(Element::new(Tag::Thead));
+                Element::new(Tag::Tr)
+            }
+            Md::TableRow => Element::new(Tag::Tr),
+            Md::TableCell => Element::new(if self.in_table_head { Tag::Th } else { Tag::Td }),
+            Md::HtmlBlock => Element::new(Tag::Pre).with_class("cctv-md__html"),
+            _ => Element::new(Tag::Div),
+        }
     }
-    stack.pop().map(|root| root.children).unwrap_or_default()
+
+    fn end(&mut self, end: TagEnd) {
+        let closes = match end {
+            TagEnd::CodeBlock | TagEnd::TableHead => 2,
+            _ => 1,
+        };
+        if let TagEnd::TableHead = end {
+            self.in_table_head = false;
+        }
+        if let (TagEnd::CodeBlock, Some(language)) = (end, self.code_language.take()) {
+            if let Some(code) = self.stack.last_mut() {
+                let text: String = code.children.iter().map(Node::text).collect();
+                code.children = crate::text::highlight::highlight(&text, &language);
+            }
+        }
+        if let TagEnd::Image = end {
+            if let Some(top) = self.stack.last_mut() {
+                top.children.push(Node::Text("]".into()));
+            }
+        }
+        for _ in 0..closes {
+            close(&mut self.stack);
+        }
+    }
+
+    fn finish(mut self) -> Vec<Node> {
+        while self.stack.len() > 1 {
+            close(&mut self.stack);
+        }
+        self.stack.pop().map(|root| root.children).unwrap_or_default()
+    }
+}
+
+/// A link: an `<a>` for an http(s) target, else inert text that shows the target on hover.
+fn link(dest_url: &str) -> Element {
+    match safe_href(dest_url) {
+        Some(href) => {
+            let mut a = Element::new(Tag::A);
+            a.href = Some(href);
+            a
+        }
+        None => {
+            let mut span = Element::new(Tag::Span).with_class("cctv-md__inert-link");
+            span.title = Some(dest_url.to_string());
+            span
+        }
+    }
 }
 
 fn close(stack: &mut Vec<Element>) {

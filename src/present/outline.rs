@@ -3,8 +3,9 @@
 
 use std::fmt::Write;
 
-use super::view::{AgentLink, Item, ItemKind, Session, Thread, Workspace};
 use crate::model::EntryKind;
+use crate::normalize::{AgentLink, Item, ItemKind, Session, Thread, Workspace};
+use crate::present::accounting::in_words;
 use crate::text::format::squeeze;
 
 pub fn outline(ws: &Workspace, session: &Session) -> String {
@@ -29,13 +30,16 @@ pub fn outline(ws: &Workspace, session: &Session) -> String {
     let _ = writeln!(
         out,
         "lines {}: shown {}, merged {}, not shown {:?}",
-        a.lines, a.rendered, a.merged, a.not_shown
+        a.lines,
+        a.rendered,
+        a.merged,
+        in_words(a).not_shown
     );
     out
 }
 
 fn thread(out: &mut String, ws: &Workspace, title: &str, thread: &Thread) {
-    let _ = writeln!(out, "[{title}] {} items, {} turns", thread.items.len(), thread.turns.len());
+    let _ = writeln!(out, "[{title}] {} items, {} turns", thread.items.len(), thread.responses.len());
     for item in &thread.items {
         let _ = writeln!(out, "  {}", describe(ws, item));
     }
@@ -121,6 +125,6 @@ fn describe(ws: &Workspace, item: &Item) -> String {
         ItemKind::Unknown => "unknown entry".into(),
         ItemKind::Malformed => "malformed entry".into(),
     };
-    let turn = item.turn.map(|t| format!(" t{t}")).unwrap_or_default();
-    format!("{at:<8} {what}{turn}{flags}")
+    let response = item.response.map(|r| format!(" t{r}")).unwrap_or_default();
+    format!("{at:<8} {what}{response}{flags}")
 }
