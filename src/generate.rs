@@ -9,6 +9,7 @@
 
 use serde_json::{json, Value};
 
+use crate::model::Tool;
 use crate::normalize::Input;
 
 /// A small, fast, deterministic generator (xorshift64*): no dependency for reproducible noise.
@@ -176,23 +177,33 @@ fn turn(w: &mut Writer, turn: u64, agents: &mut Vec<Input>, rng_seed: u64) {
         let tool_use_id = format!("toolu_{id}{call}");
         let kind = if w.agent.is_none() && turn % 25 == 7 && call == 0 { 6 } else { w.rng.below(6) };
         let (name, input) = match kind {
-            0 => ("Read", json!({"file_path": format!("/home/dev/project/src/{}.rs", w.rng.pick(WORDS))})),
+            0 => (
+                Tool::Read.name(),
+                json!({"file_path": format!("/home/dev/project/src/{}.rs", w.rng.pick(WORDS))}),
+            ),
             1 => (
-                "Edit",
+                Tool::Edit.name(),
                 json!({"file_path": "/home/dev/project/src/lib.rs", "old_string": "    let result = parse(&input)?;", "new_string": "    let result = parse(&input).context(\"parsing\")?;"}),
             ),
             2 => (
-                "Write",
+                Tool::Write.name(),
                 json!({"file_path": format!("/home/dev/project/tests/{}.rs", w.rng.pick(WORDS)), "content": "placeholder"}),
             ),
-            3 => ("Bash", json!({"command": "cargo test --workspace", "description": "Run the tests"})),
-            4 => ("Grep", json!({"pattern": w.rng.pick(WORDS), "output_mode": "files_with_matches"})),
+            3 => (
+                Tool::Bash.name(),
+                json!({"command": "cargo test --workspace", "description": "Run the tests"}),
+            ),
+            4 => (
+                Tool::Grep.name(),
+                json!({"pattern": w.rng.pick(WORDS), "output_mode": "files_with_matches"}),
+            ),
             5 => (
-                "TodoWrite",
+                Tool::TodoWrite.name(),
                 json!({"todos": [{"content": "Fix the parser", "status": "in_progress", "activeForm": "Fixing the parser"}, {"content": "Run the tests", "status": "pending", "activeForm": "Running the tests"}]}),
             ),
+            // `Task`, as the version these sessions imitate named what is now `Tool::Agent`.
             _ => (
-                "Task",
+                "Task".into(),
                 json!({"description": "Explore the code", "subagent_type": "Explore", "prompt": format!("Explore the code for turn {turn}")}),
             ),
         };

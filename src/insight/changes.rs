@@ -334,30 +334,14 @@ impl<'a> Replay<'a> {
         if result.is_error && call.tool != Tool::Bash {
             return;
         }
-        let structured = result.structured.as_ref();
-        match (&call.tool, structured) {
+        match (&call.tool, result.structured.as_ref()) {
             (Tool::Read, Some(ToolUseResult::Read(read))) if read.kind == "text" => self.read(read),
-            (Tool::Edit, _) => {
-                let edit = match structured {
-                    Some(ToolUseResult::Edit(e)) => Some(e),
-                    _ => None,
-                };
-                self.edit(call, edit, at);
-            }
-            (Tool::MultiEdit, _) => {
-                let edit = match structured {
-                    Some(ToolUseResult::MultiEdit(e)) => Some(e),
-                    _ => None,
-                };
-                self.multi_edit(call, edit, at);
-            }
-            (Tool::Write, _) => {
-                let write = match structured {
-                    Some(ToolUseResult::Write(w)) => Some(w),
-                    _ => None,
-                };
-                self.write(call, write, at);
-            }
+            (Tool::Edit, Some(ToolUseResult::Edit(edit))) => self.edit(call, Some(edit), at),
+            (Tool::Edit, _) => self.edit(call, None, at),
+            (Tool::MultiEdit, Some(ToolUseResult::MultiEdit(edit))) => self.multi_edit(call, Some(edit), at),
+            (Tool::MultiEdit, _) => self.multi_edit(call, None, at),
+            (Tool::Write, Some(ToolUseResult::Write(write))) => self.write(call, Some(write), at),
+            (Tool::Write, _) => self.write(call, None, at),
             (Tool::NotebookEdit, _) => {
                 let counted = self.counted;
                 let track = self.track(&path_of(call));

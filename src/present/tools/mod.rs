@@ -1,6 +1,7 @@
-//! What a tool call's panel shows, decided per tool family. The UI matches on [`ToolBody`] and
-//! draws each variant with its own file under `ui/tools/`; a new tool renderer is one file here,
-//! one there, and one arm in each `match`.
+//! What a tool call's panel shows, decided per tool family. [`family`] places each
+//! [`crate::model::Tool`] in one; the UI matches on [`ToolBody`] and draws each variant with its
+//! own file under `ui/tools/`. A new family is one file here, one there, and one arm in each
+//! `match`.
 
 mod agent;
 mod ask;
