@@ -4,131 +4,98 @@
 
 use std::borrow::Cow;
 
-/// A tool a call uses. Adding a tool is one variant here and its name in [`Tool::NAMES`]; the
-/// compiler then asks `present::tools::family` which family draws it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Tool {
-    Bash,
+/// Declares [`Tool`] from one line per built-in tool, `Variant = "Name"` (`or "OldName"` for a
+/// name it had before), so a tool's variant, its names and [`Tool::name`] cannot disagree.
+macro_rules! tools {
+    ($($(#[$doc:meta])* $tool:ident = $name:literal $(or $old:literal)*,)*) => {
+        /// A tool a call uses. Adding a tool is one line in the `tools!` list below; the compiler
+        /// then asks `present::tools::family` which family draws it.
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum Tool {
+            $($(#[$doc])* $tool,)*
+            /// `mcp__<server>__<tool>`: a tool an MCP server provides.
+            Mcp { server: String, tool: String },
+            /// A tool cctv does not know, by the name the call gave.
+            Unknown(String),
+        }
+
+        impl Tool {
+            /// Every built-in tool.
+            #[cfg(test)]
+            const BUILT_IN: &'static [Tool] = &[$(Tool::$tool,)*];
+
+            /// The tool a call of `name` uses.
+            pub fn from_name(name: &str) -> Tool {
+                match name {
+                    $($name $(| $old)* => Tool::$tool,)*
+                    _ => Tool::not_built_in(name),
+                }
+            }
+
+            /// The tool's name: its current one for a built-in tool that had another.
+            pub fn name(&self) -> Cow<'_, str> {
+                match self {
+                    $(Tool::$tool => Cow::Borrowed($name),)*
+                    Tool::Mcp { server, tool } => Cow::Owned(format!("mcp__{server}__{tool}")),
+                    Tool::Unknown(name) => Cow::Borrowed(name),
+                }
+            }
+        }
+    };
+}
+
+tools! {
+    Bash = "Bash",
     /// Reads what a background shell printed so far.
-    BashOutput,
-    /// Ends a background shell (`KillBash` before it was renamed).
-    KillShell,
+    BashOutput = "BashOutput",
+    /// Ends a background shell.
+    KillShell = "KillShell" or "KillBash",
     /// Reads a background task (a shell or a sub-agent).
-    TaskOutput,
-    TaskStop,
-    Read,
-    Edit,
-    MultiEdit,
-    Write,
-    NotebookEdit,
-    Grep,
-    Glob,
-    LS,
-    /// The client's `WebSearch`, or the API's own server tool `web_search`.
-    WebSearch,
-    WebFetch,
-    TodoWrite,
-    TodoRead,
-    TaskCreate,
-    TaskUpdate,
-    TaskList,
-    TaskGet,
-    /// Spawns a sub-agent (`Task` before 2.1.x renamed it).
-    Agent,
-    AskUserQuestion,
-    ExitPlanMode,
-    EnterPlanMode,
-    Skill,
-    SendMessage,
-    TeamCreate,
-    TeamDelete,
-    Monitor,
-    ScheduleWakeup,
-    CronCreate,
-    CronList,
-    CronDelete,
-    LSP,
-    ToolSearch,
-    Batch,
-    Workflow,
-    /// `mcp__<server>__<tool>`: a tool an MCP server provides.
-    Mcp {
-        server: String,
-        tool: String,
-    },
-    /// A tool cctv does not know, by the name the call gave.
-    Unknown(String),
+    TaskOutput = "TaskOutput",
+    TaskStop = "TaskStop",
+    Read = "Read",
+    Edit = "Edit",
+    MultiEdit = "MultiEdit",
+    Write = "Write",
+    NotebookEdit = "NotebookEdit",
+    Grep = "Grep",
+    Glob = "Glob",
+    LS = "LS",
+    /// The client's search, or the API's own server tool `web_search`, run within the response.
+    WebSearch = "WebSearch" or "web_search",
+    WebFetch = "WebFetch",
+    TodoWrite = "TodoWrite",
+    TodoRead = "TodoRead",
+    TaskCreate = "TaskCreate",
+    TaskUpdate = "TaskUpdate",
+    TaskList = "TaskList",
+    TaskGet = "TaskGet",
+    /// Spawns a sub-agent (`Task` until 2.1.x renamed it).
+    Agent = "Agent" or "Task",
+    AskUserQuestion = "AskUserQuestion",
+    ExitPlanMode = "ExitPlanMode",
+    EnterPlanMode = "EnterPlanMode",
+    Skill = "Skill",
+    SendMessage = "SendMessage",
+    TeamCreate = "TeamCreate",
+    TeamDelete = "TeamDelete",
+    Monitor = "Monitor",
+    ScheduleWakeup = "ScheduleWakeup",
+    CronCreate = "CronCreate",
+    CronList = "CronList",
+    CronDelete = "CronDelete",
+    LSP = "LSP",
+    ToolSearch = "ToolSearch",
+    Batch = "Batch",
+    Workflow = "Workflow",
 }
 
 impl Tool {
-    /// Every name of a built-in tool, the current one of each first (what [`Tool::name`] says);
-    /// the only place a tool's name is spelled.
-    const NAMES: &'static [(&'static str, Tool)] = &[
-        ("Bash", Tool::Bash),
-        ("BashOutput", Tool::BashOutput),
-        ("KillShell", Tool::KillShell),
-        ("KillBash", Tool::KillShell),
-        ("TaskOutput", Tool::TaskOutput),
-        ("TaskStop", Tool::TaskStop),
-        ("Read", Tool::Read),
-        ("Edit", Tool::Edit),
-        ("MultiEdit", Tool::MultiEdit),
-        ("Write", Tool::Write),
-        ("NotebookEdit", Tool::NotebookEdit),
-        ("Grep", Tool::Grep),
-        ("Glob", Tool::Glob),
-        ("LS", Tool::LS),
-        ("WebSearch", Tool::WebSearch),
-        ("web_search", Tool::WebSearch),
-        ("WebFetch", Tool::WebFetch),
-        ("TodoWrite", Tool::TodoWrite),
-        ("TodoRead", Tool::TodoRead),
-        ("TaskCreate", Tool::TaskCreate),
-        ("TaskUpdate", Tool::TaskUpdate),
-        ("TaskList", Tool::TaskList),
-        ("TaskGet", Tool::TaskGet),
-        ("Agent", Tool::Agent),
-        ("Task", Tool::Agent),
-        ("AskUserQuestion", Tool::AskUserQuestion),
-        ("ExitPlanMode", Tool::ExitPlanMode),
-        ("EnterPlanMode", Tool::EnterPlanMode),
-        ("Skill", Tool::Skill),
-        ("SendMessage", Tool::SendMessage),
-        ("TeamCreate", Tool::TeamCreate),
-        ("TeamDelete", Tool::TeamDelete),
-        ("Monitor", Tool::Monitor),
-        ("ScheduleWakeup", Tool::ScheduleWakeup),
-        ("CronCreate", Tool::CronCreate),
-        ("CronList", Tool::CronList),
-        ("CronDelete", Tool::CronDelete),
-        ("LSP", Tool::LSP),
-        ("ToolSearch", Tool::ToolSearch),
-        ("Batch", Tool::Batch),
-        ("Workflow", Tool::Workflow),
-    ];
-
-    /// The tool a call of `name` uses.
-    pub fn from_name(name: &str) -> Tool {
-        if let Some((_, tool)) = Tool::NAMES.iter().find(|(known, _)| *known == name) {
-            return tool.clone();
-        }
-        let mcp = name.strip_prefix("mcp__").and_then(|rest| rest.split_once("__"));
-        match mcp {
+    /// An MCP tool by its server and tool, or a tool cctv does not know.
+    fn not_built_in(name: &str) -> Tool {
+        match name.strip_prefix("mcp__").and_then(|rest| rest.split_once("__")) {
             Some((server, tool)) => Tool::Mcp { server: server.to_owned(), tool: tool.to_owned() },
             None => Tool::Unknown(name.to_owned()),
-        }
-    }
-
-    /// The tool's name: its current one for a built-in tool that had another.
-    pub fn name(&self) -> Cow<'_, str> {
-        match self {
-            Tool::Mcp { server, tool } => Cow::Owned(format!("mcp__{server}__{tool}")),
-            Tool::Unknown(name) => Cow::Borrowed(name),
-            known => {
-                let (name, _) =
-                    Tool::NAMES.iter().find(|(_, tool)| tool == known).expect("every built-in is named");
-                Cow::Borrowed(name)
-            }
         }
     }
 }
@@ -138,10 +105,9 @@ mod tests {
     use super::Tool;
 
     #[test]
-    fn every_built_in_name_reads_back_as_its_tool() {
-        for (name, tool) in Tool::NAMES {
-            assert_eq!(&Tool::from_name(name), tool, "{name}");
-            assert_eq!(Tool::from_name(&tool.name()), *tool, "{name}");
+    fn every_built_in_tool_reads_back_from_its_name() {
+        for tool in Tool::BUILT_IN {
+            assert_eq!(Tool::from_name(&tool.name()), *tool);
         }
     }
 
