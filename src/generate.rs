@@ -7,8 +7,11 @@
 //! file-history snapshots, compactions, and sub-agent files under `<session>/subagents/`.
 //! Deterministic: the same size and seed give the same bytes.
 
+use std::borrow::Cow;
+
 use serde_json::{json, Value};
 
+use crate::model::Tool;
 use crate::normalize::Input;
 
 /// A small, fast, deterministic generator (xorshift64*): no dependency for reproducible noise.
@@ -201,25 +204,31 @@ fn turn(w: &mut Writer, turn: u64, agents: &mut Vec<Input>, rng_seed: u64) {
 }
 
 /// The tool and input of a call of `kind` (0-5 by chance; 6, a sub-agent, every 25 turns).
-fn call_input(w: &mut Writer, kind: u64, turn: u64) -> (&'static str, Value) {
+fn call_input(w: &mut Writer, kind: u64, turn: u64) -> (Cow<'static, str>, Value) {
     match kind {
-        0 => ("Read", json!({"file_path": format!("/home/dev/project/src/{}.rs", w.rng.pick(WORDS))})),
+        0 => (
+            Tool::Read.name(),
+            json!({"file_path": format!("/home/dev/project/src/{}.rs", w.rng.pick(WORDS))}),
+        ),
         1 => (
-            "Edit",
+            Tool::Edit.name(),
             json!({"file_path": "/home/dev/project/src/lib.rs", "old_string": "    let result = parse(&input)?;", "new_string": "    let result = parse(&input).context(\"parsing\")?;"}),
         ),
         2 => (
-            "Write",
+            Tool::Write.name(),
             json!({"file_path": format!("/home/dev/project/tests/{}.rs", w.rng.pick(WORDS)), "content": "placeholder"}),
         ),
-        3 => ("Bash", json!({"command": "cargo test --workspace", "description": "Run the tests"})),
-        4 => ("Grep", json!({"pattern": w.rng.pick(WORDS), "output_mode": "files_with_matches"})),
+        3 => {
+            (Tool::Bash.name(), json!({"command": "cargo test --workspace", "description": "Run the tests"}))
+        }
+        4 => (Tool::Grep.name(), json!({"pattern": w.rng.pick(WORDS), "output_mode": "files_with_matches"})),
         5 => (
-            "TodoWrite",
+            Tool::TodoWrite.name(),
             json!({"todos": [{"content": "Fix the parser", "status": "in_progress", "activeForm": "Fixing the parser"}, {"content": "Run the tests", "status": "pending", "activeForm": "Running the tests"}]}),
         ),
+        // `Task`, as the version these sessions imitate named what is now `Tool::Agent`.
         _ => (
-            "Task",
+            "Task".into(),
             json!({"description": "Explore the code", "subagent_type": "Explore", "prompt": format!("Explore the code for turn {turn}")}),
         ),
     }

@@ -16,10 +16,6 @@ const KNOWN_CIRCLES: &[(&str, &str)] = &[
         "normalize",
         "view holds the view model's types, and the modules that fill them define some of their parts",
     ),
-    (
-        "present",
-        "calls and tools: a call's panel is built from its CallView, which asks tools which kind it is",
-    ),
     ("ui", "browser I/O (load, follow, pool, worker, library's reading) still lives among the components"),
 ];
 

@@ -7,7 +7,7 @@ mod common;
 use std::collections::{BTreeMap, HashMap};
 
 use cctv::model::tool_result::{self, ToolUseResult};
-use cctv::model::{BlockKind, EntryKind, Transcript};
+use cctv::model::{BlockKind, EntryKind, Tool, Transcript};
 use common::{fixture, fixture_files};
 
 fn variant(result: &ToolUseResult) -> &'static str {
@@ -61,7 +61,8 @@ fn outcomes() -> BTreeMap<(String, &'static str), usize> {
                         BlockKind::ToolResult(r) => tool_names.get(r.tool_use_id?.raw(src)).cloned(),
                         _ => None,
                     });
-                    let decoded = tool_result::decode(src, span, tool_name.as_deref());
+                    let decoded =
+                        tool_result::decode(src, span, tool_name.as_deref().map(Tool::from_name).as_ref());
                     *out.entry((tool_name.unwrap_or_default(), variant(&decoded))).or_insert(0) += 1;
                 }
                 _ => {}
@@ -135,10 +136,12 @@ fn an_edit_result_carries_its_structured_patch() {
         .lines
         .iter()
         .filter_map(|l| match &l.entry()?.kind {
-            EntryKind::User(u) => match tool_result::decode(&t.bytes, u.tool_use_result?, Some("Edit")) {
-                ToolUseResult::Edit(edit) => Some(edit),
-                _ => None,
-            },
+            EntryKind::User(u) => {
+                match tool_result::decode(&t.bytes, u.tool_use_result?, Some(&Tool::Edit)) {
+                    ToolUseResult::Edit(edit) => Some(edit),
+                    _ => None,
+                }
+            }
             _ => None,
         })
         .collect();
@@ -156,7 +159,9 @@ fn an_edit_result_carries_its_structured_patch() {
 #[test]
 fn a_todo_list_with_a_broken_item_keeps_the_good_items_and_the_broken_one() {
     let value = serde_json::json!({"oldTodos": [], "newTodos": ["broken_todo", {"id": "2", "content": "Implement", "status": "in_progress", "priority": "high"}]});
-    let ToolUseResult::TodoWrite(todos) = tool_result::from_value(value, Some("TodoWrite")) else { panic!() };
+    let ToolUseResult::TodoWrite(todos) = tool_result::from_value(value, Some(&Tool::TodoWrite)) else {
+        panic!()
+    };
     assert_eq!(todos.new_todos.len(), 2);
     assert_eq!(todos.new_todos[0].content, "broken_todo");
     assert_eq!(todos.new_todos[0].status, "");
@@ -167,7 +172,8 @@ fn a_todo_list_with_a_broken_item_keeps_the_good_items_and_the_broken_one() {
 #[test]
 fn a_result_that_does_not_fit_its_tool_keeps_the_json_and_the_error() {
     let value = serde_json::json!({"stdout": 5, "stderr": ""});
-    let ToolUseResult::Other { value, error: Some(error) } = tool_result::from_value(value, Some("Bash"))
+    let ToolUseResult::Other { value, error: Some(error) } =
+        tool_result::from_value(value, Some(&Tool::Bash))
     else {
         panic!()
     };

@@ -13,8 +13,9 @@ use std::ops::Range;
 
 use regex::Regex;
 
-use crate::model::tool_result::{Hunk, ToolUseResult};
-use crate::normalize::{ItemKind, Session, Thread, ThreadRef, Workspace};
+use crate::model::tool_result::{EditResult, Hunk, MultiEditResult, ReadResult, ToolUseResult, WriteResult};
+use crate::model::Tool;
+use crate::normalize::{ItemKind, Session, ThreadRef, Workspace};
 use crate::present::calls::{call_view, CallView};
 use crate::text::diff::{self, Row};
 use crate::text::format::squeeze;
@@ -49,15 +50,44 @@ pub struct FileChange {
 struct Track {
     first: Option<String>,
     now: Option<String>,
-    /// Whether anything changed it yet.
-    changed: bool,
+    /// What the replay has learned of it besides its content.
+    marks: Marks,
     /// Each change's own hunks, for when the net diff cannot be made.
     hunks: Vec<Row>,
-    lost: bool,
-    created: bool,
-    by_shell: bool,
-    outside: bool,
     calls: Vec<(ThreadRef, u32)>,
+}
+
+/// One thing the replay learns of a file, kept until the replay says otherwise.
+#[derive(Clone, Copy)]
+enum Mark {
+    /// A change was applied to it.
+    Changed,
+    /// The replay lost track of its content (an edit's old text was not there, a notebook was
+    /// edited): its last content is not the net of its changes.
+    Lost,
+    /// Its first change was a Write that created it.
+    Created,
+    /// A shell command wrote it.
+    ByShell,
+    /// Something other than the session's own changes changed it.
+    Outside,
+}
+
+/// The [`Mark`]s a file has, as one small set.
+#[derive(Clone, Copy, Default)]
+struct Marks(u8);
+
+impl Marks {
+    fn has(self, mark: Mark) -> bool {
+        self.0 & (1 << mark as u8) != 0
+    }
+
+    fn set(&mut self, mark: Mark, on: bool) {
+        match on {
+            true => self.0 |= 1 << mark as u8,
+            false => self.0 &= !(1 << mark as u8),
+        }
+    }
 }
 
 impl Track {
@@ -68,14 +98,25 @@ impl Track {
         if self.now.as_deref() == Some(text) {
             return;
         }
-        if !self.changed {
+        if !self.marks.has(Mark::Changed) {
             self.first = Some(text.to_owned());
         } else if self.now.is_some() {
             // Not what the session's own changes had left: something else changed it.
-            self.outside = true;
+            self.marks.set(Mark::Outside, true);
         }
-        self.now = Some(text.to_owned());
-        self.lost = self.first.is_none();
+        self.known(text.to_owned());
+    }
+
+    /// The file holds `text` from here on, whatever the replay had lost before.
+    fn known(&mut self, text: String) {
+        self.now = Some(text);
+        self.marks.set(Mark::Lost, self.first.is_none());
+    }
+
+    /// The file's content is not known from here on.
+    fn lose(&mut self) {
+        self.now = None;
+        self.marks.set(Mark::Lost, true);
     }
 
     /// Whether the file, as the replay has it, is what `hunks` (the patch Claude Code applied)
@@ -95,7 +136,9 @@ impl Track {
                 .get(at..at.saturating_add(h.old_lines as usize))
                 .is_some_and(|here| here.iter().copied().eq(old))
         });
-        self.outside |= !fits;
+        if !fits {
+            self.marks.set(Mark::Outside, true);
+        }
     }
 
     /// `old` replaced by `new` (every occurrence with `all`), as Claude Code's Edit does it: an
@@ -103,14 +146,13 @@ impl Track {
     /// it too. The file is lost track of if `old` is not in it.
     fn replace(&mut self, old: &str, new: &str, all: bool) {
         let empty = self.now.as_deref().unwrap_or_default().is_empty();
-        if old.is_empty() && empty && (self.now.is_some() || !self.changed) {
+        if old.is_empty() && empty && (self.now.is_some() || !self.marks.has(Mark::Changed)) {
             self.now = Some(new.to_owned());
             return;
         }
         let Some(now) = &self.now else { return };
         if old.is_empty() || !now.contains(old) {
-            self.now = None;
-            self.lost = true;
+            self.lose();
             return;
         }
         let with_break = format!("{old}\n");
@@ -132,18 +174,18 @@ pub fn changes(ws: &Workspace, session: &Session, items: Option<Range<usize>>) -
     let shell = shell_writes();
     let mut replay = Replay::new(ws, session, &mut files, &mut order, &shell);
     match items {
-        None => replay.thread(ThreadRef::Main, &session.thread, 0..session.thread.items.len()),
+        None => replay.main(0..session.thread.items.len()),
         Some(range) => {
             // What came before the turn sets each file's content, without counting as its changes.
             replay.counted = false;
-            replay.thread(ThreadRef::Main, &session.thread, 0..range.start);
+            replay.main(0..range.start);
             for track in replay.files.values_mut() {
                 *track = Track { first: track.now.clone(), now: track.now.clone(), ..Track::default() };
             }
             replay.order.clear();
             replay.listed.clear();
             replay.counted = true;
-            replay.thread(ThreadRef::Main, &session.thread, range);
+            replay.main(range);
         }
     }
     order
@@ -162,7 +204,7 @@ pub fn file_after(ws: &Workspace, session: &Session, path: &str, rows: usize) ->
     let mut order = Vec::new();
     let shell = shell_writes();
     let mut replay = Replay::new(ws, session, &mut files, &mut order, &shell);
-    replay.thread(ThreadRef::Main, &session.thread, 0..rows.min(session.thread.items.len()));
+    replay.main(0..rows.min(session.thread.items.len()));
     files.remove(path)?.now
 }
 
@@ -195,7 +237,8 @@ pub fn turn_choices(ws: &Workspace, session: &Session) -> Vec<TurnChoice> {
 }
 
 fn finish(path: String, track: Track) -> FileChange {
-    let partial = track.first.is_none() || track.lost || track.now.is_none();
+    let marks = track.marks;
+    let partial = track.first.is_none() || marks.has(Mark::Lost) || track.now.is_none();
     let rows = match (&track.first, &track.now, partial) {
         (Some(first), Some(last), false) => diff::between(first, last, 1),
         _ => track.hunks,
@@ -208,10 +251,10 @@ fn finish(path: String, track: Track) -> FileChange {
         rows,
         added,
         removed,
-        created: track.created,
-        partial: partial && !track.by_shell,
-        by_shell: track.by_shell,
-        outside: track.outside,
+        created: marks.has(Mark::Created),
+        partial: partial && !marks.has(Mark::ByShell),
+        by_shell: marks.has(Mark::ByShell),
+        outside: marks.has(Mark::Outside),
         calls: track.calls,
     }
 }
@@ -224,13 +267,13 @@ struct Replay<'a> {
     shell: &'a Regex,
     /// The changes count as the result's (else they only set the files' content).
     counted: bool,
-    /// The sub-agents being replayed: a file can make one call another in a loop.
-    visiting: HashSet<u32>,
     listed: HashSet<String>,
 }
 
-/// The tools whose calls read or change files.
-const FILE_TOOLS: &[&str] = &["Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "Bash"];
+/// Whether calls of `tool` read or change files.
+fn touches_files(tool: &Tool) -> bool {
+    matches!(tool, Tool::Read | Tool::Edit | Tool::MultiEdit | Tool::Write | Tool::NotebookEdit | Tool::Bash)
+}
 
 impl<'a> Replay<'a> {
     fn new(
@@ -240,39 +283,23 @@ impl<'a> Replay<'a> {
         order: &'a mut Vec<String>,
         shell: &'a Regex,
     ) -> Replay<'a> {
-        Replay {
-            ws,
-            session,
-            files,
-            order,
-            shell,
-            counted: true,
-            visiting: HashSet::new(),
-            listed: HashSet::new(),
-        }
+        Replay { ws, session, files, order, shell, counted: true, listed: HashSet::new() }
     }
 
-    fn thread(&mut self, thread_ref: ThreadRef, thread: &Thread, range: Range<usize>) {
-        for index in range {
-            let Some(item) = thread.items.get(index) else { break };
-            let ItemKind::ToolCall(call) = &item.kind else { continue };
+    /// Replays the calls of `range` of the main conversation that touch files, with the calls
+    /// of every sub-agent right after the call that spawned it (its calls ran while that did).
+    fn main(&mut self, range: Range<usize>) {
+        let session = self.session;
+        session.walk(ThreadRef::Main, range, 0, &|_| true, &mut |thread, index, item, _| {
+            let ItemKind::ToolCall(call) = &item.kind else { return };
             // Decoding a call's result is the cost here: only the calls that touch files.
             let src = self.ws.src(item.line);
-            let name = call.name.map(|n| n.raw(src)).unwrap_or_default();
-            if FILE_TOOLS.contains(&name) {
+            if touches_files(&call.tool(src)) {
                 let view = call_view(self.ws, item, call);
                 let cwd = self.ws.entry(item.line).and_then(|e| e.envelope.cwd).map(|c| c.raw(src));
-                self.call(&view, (thread_ref, index as u32), cwd);
+                self.call(&view, (thread, index), cwd);
             }
-            // A sub-agent's calls ran while its call did.
-            for &agent in &call.agents {
-                let Some(a) = self.session.agents.get(agent as usize) else { continue };
-                if self.visiting.insert(agent) {
-                    self.thread(ThreadRef::Agent(agent), &a.thread, 0..a.thread.items.len());
-                    self.visiting.remove(&agent);
-                }
-            }
-        }
+        });
     }
 
     /// The file at `path`, listed in the order of first changes (a file only read is not).
@@ -287,139 +314,146 @@ impl<'a> Replay<'a> {
     fn call(&mut self, call: &CallView, at: (ThreadRef, u32), cwd: Option<&str>) {
         let Some(result) = &call.result else { return };
         // A command that failed still wrote what it redirected; a failed edit changed nothing.
-        if result.is_error && call.name != "Bash" {
+        if result.is_error && call.tool != Tool::Bash {
             return;
         }
-        let counted = self.counted;
-        let path = call.text("file_path").or(call.text("notebook_path")).unwrap_or_default().to_owned();
-        match (call.name.as_str(), &result.structured) {
-            ("Read", Some(ToolUseResult::Read(read))) if read.kind == "text" => {
-                let whole = read.file.start_line <= 1 && read.file.num_lines >= read.file.total_lines;
-                let content = &read.file.content;
-                if let Some(track) = self.files.get_mut(&read.file.file_path).filter(|_| whole) {
-                    let same = |a: &str| {
-                        a.strip_suffix('\n').unwrap_or(a) == content.strip_suffix('\n').unwrap_or(content)
-                    };
-                    match (&track.now, track.changed) {
-                        // Before the session changes it, the latest whole Read is its first content.
-                        (_, false) => {
-                            track.first = Some(content.clone());
-                            track.now = track.first.clone();
-                        }
-                        // What it holds now, whatever the replay made of it: something other
-                        // than the session's edits changed it, or the replay lost track.
-                        (now, true) if !now.as_deref().is_some_and(same) => {
-                            track.outside |= now.is_some();
-                            track.now = Some(content.clone());
-                            track.lost = track.first.is_none();
-                        }
-                        _ => {}
-                    }
-                } else if whole && !read.file.file_path.is_empty() {
-                    // Known before any change: not a change itself.
-                    let content = Some(read.file.content.clone());
-                    self.files.insert(
-                        read.file.file_path.clone(),
-                        Track { first: content.clone(), now: content, ..Track::default() },
-                    );
-                }
-            }
-            ("Edit", structured) => {
-                let edit = match structured {
-                    Some(ToolUseResult::Edit(e)) => Some(e),
-                    _ => None,
-                };
-                let track = self.track(&path);
-                track.before(edit.and_then(|e| e.original_file.as_deref()));
-                track.check(edit.map_or(&[], |e| &e.structured_patch));
-                let all = call.input.get("replace_all").and_then(|v| v.as_bool()).unwrap_or(false);
-                track.replace(
-                    call.text("old_string").unwrap_or_default(),
-                    call.text("new_string").unwrap_or_default(),
-                    all,
-                );
-                let rows = match edit {
-                    Some(e) if !e.structured_patch.is_empty() => diff::from_hunks(&e.structured_patch),
-                    _ => diff::between(
-                        call.text("old_string").unwrap_or_default(),
-                        call.text("new_string").unwrap_or_default(),
-                        1,
-                    ),
-                };
-                Self::changed(track, rows, at, counted);
-            }
-            ("MultiEdit", structured) => {
-                let edit = match structured {
-                    Some(ToolUseResult::MultiEdit(e)) => Some(e),
-                    _ => None,
-                };
-                let track = self.track(&path);
-                track.before(edit.and_then(|e| e.original_file_contents.as_deref()));
-                track.check(edit.map_or(&[], |e| &e.structured_patch));
-                let edits = call.input.get("edits").and_then(|v| v.as_array()).cloned().unwrap_or_default();
-                for e in &edits {
-                    let text = |k: &str| e.get(k).and_then(|v| v.as_str()).unwrap_or_default();
-                    let all = e.get("replace_all").and_then(|v| v.as_bool()).unwrap_or(false);
-                    track.replace(text("old_string"), text("new_string"), all);
-                }
-                let rows = edit.map(|e| diff::from_hunks(&e.structured_patch)).unwrap_or_default();
-                Self::changed(track, rows, at, counted);
-            }
-            ("Write", structured) => {
-                let write = match structured {
-                    Some(ToolUseResult::Write(w)) => Some(w),
-                    _ => None,
-                };
-                let content = call.text("content").unwrap_or_default().to_owned();
-                let track = self.track(&path);
-                let created = write.is_some_and(|w| w.kind == "create");
-                if created && !track.changed && track.now.is_none() {
-                    track.first = Some(String::new());
-                    track.created = true;
-                }
-                track.before(write.and_then(|w| w.original_file.as_deref()));
-                track.check(write.map_or(&[], |w| &w.structured_patch));
-                let rows = match write {
-                    Some(w) if !w.structured_patch.is_empty() => diff::from_hunks(&w.structured_patch),
-                    _ => diff::between(track.now.as_deref().unwrap_or_default(), &content, 1),
-                };
-                // A whole new content: known from here on, whatever was lost before.
-                track.now = Some(content);
-                track.lost = track.first.is_none();
-                Self::changed(track, rows, at, counted);
-            }
-            ("NotebookEdit", _) => {
-                let track = self.track(&path);
-                track.now = None;
-                track.lost = true;
+        match (&call.tool, result.structured.as_ref()) {
+            (Tool::Read, Some(ToolUseResult::Read(read))) if read.kind == "text" => self.read(read),
+            (Tool::Edit, Some(ToolUseResult::Edit(edit))) => self.edit(call, Some(edit), at),
+            (Tool::Edit, _) => self.edit(call, None, at),
+            (Tool::MultiEdit, Some(ToolUseResult::MultiEdit(edit))) => self.multi_edit(call, Some(edit), at),
+            (Tool::MultiEdit, _) => self.multi_edit(call, None, at),
+            (Tool::Write, Some(ToolUseResult::Write(write))) => self.write(call, Some(write), at),
+            (Tool::Write, _) => self.write(call, None, at),
+            (Tool::NotebookEdit, _) => {
+                let counted = self.counted;
+                let track = self.track(&path_of(call));
+                track.lose();
                 Self::changed(track, Vec::new(), at, counted);
             }
-            ("Bash", _) => {
-                for target in shell_targets(self.shell, call.text("command").unwrap_or_default()) {
-                    // Named as an Edit would name it: from the directory the command ran in.
-                    let target = match cwd {
-                        Some(dir) if !target.starts_with(['/', '~']) => {
-                            format!("{}/{}", dir.trim_end_matches('/'), target.trim_start_matches("./"))
-                        }
-                        _ => target,
-                    };
-                    let track = self.track(&target);
-                    track.now = None;
-                    track.by_shell = true;
-                    Self::changed(track, Vec::new(), at, counted);
-                }
-            }
+            (Tool::Bash, _) => self.shell(call, at, cwd),
             _ => {}
         }
     }
 
+    /// A Read of a text file: the whole file read before any change is its first content; read
+    /// after, it is what the file holds now.
+    fn read(&mut self, read: &ReadResult) {
+        let whole = read.file.start_line <= 1 && read.file.num_lines >= read.file.total_lines;
+        let content = &read.file.content;
+        if let Some(track) = self.files.get_mut(&read.file.file_path).filter(|_| whole) {
+            let same =
+                |a: &str| a.strip_suffix('\n').unwrap_or(a) == content.strip_suffix('\n').unwrap_or(content);
+            match (&track.now, track.marks.has(Mark::Changed)) {
+                // Before the session changes it, the latest whole Read is its first content.
+                (_, false) => {
+                    track.first = Some(content.clone());
+                    track.now = track.first.clone();
+                }
+                // What it holds now, whatever the replay made of it: something other
+                // than the session's edits changed it, or the replay lost track.
+                (now, true) if !now.as_deref().is_some_and(same) => {
+                    if now.is_some() {
+                        track.marks.set(Mark::Outside, true);
+                    }
+                    track.known(content.clone());
+                }
+                _ => {}
+            }
+        } else if whole && !read.file.file_path.is_empty() {
+            // Known before any change: not a change itself.
+            let content = Some(read.file.content.clone());
+            self.files.insert(
+                read.file.file_path.clone(),
+                Track { first: content.clone(), now: content, ..Track::default() },
+            );
+        }
+    }
+
+    /// An Edit: `old_string` replaced by `new_string`, checked against the patch Claude Code kept.
+    fn edit(&mut self, call: &CallView, edit: Option<&EditResult>, at: (ThreadRef, u32)) {
+        let counted = self.counted;
+        let (old, new) =
+            (call.text("old_string").unwrap_or_default(), call.text("new_string").unwrap_or_default());
+        let track = self.track(&path_of(call));
+        track.before(edit.and_then(|e| e.original_file.as_deref()));
+        track.check(edit.map_or(&[], |e| &e.structured_patch));
+        let all = call.input.get("replace_all").and_then(|v| v.as_bool()).unwrap_or(false);
+        track.replace(old, new, all);
+        let rows = match edit {
+            Some(e) if !e.structured_patch.is_empty() => diff::from_hunks(&e.structured_patch),
+            _ => diff::between(old, new, 1),
+        };
+        Self::changed(track, rows, at, counted);
+    }
+
+    /// A MultiEdit: its edits applied one after the other.
+    fn multi_edit(&mut self, call: &CallView, edit: Option<&MultiEditResult>, at: (ThreadRef, u32)) {
+        let counted = self.counted;
+        let track = self.track(&path_of(call));
+        track.before(edit.and_then(|e| e.original_file_contents.as_deref()));
+        track.check(edit.map_or(&[], |e| &e.structured_patch));
+        let edits = call.input.get("edits").and_then(|v| v.as_array()).cloned().unwrap_or_default();
+        for e in &edits {
+            let text = |k: &str| e.get(k).and_then(|v| v.as_str()).unwrap_or_default();
+            let all = e.get("replace_all").and_then(|v| v.as_bool()).unwrap_or(false);
+            track.replace(text("old_string"), text("new_string"), all);
+        }
+        let rows = edit.map(|e| diff::from_hunks(&e.structured_patch)).unwrap_or_default();
+        Self::changed(track, rows, at, counted);
+    }
+
+    /// A Write: a whole new content, which created the file when it was not there.
+    fn write(&mut self, call: &CallView, write: Option<&WriteResult>, at: (ThreadRef, u32)) {
+        let counted = self.counted;
+        let content = call.text("content").unwrap_or_default().to_owned();
+        let track = self.track(&path_of(call));
+        let created = write.is_some_and(|w| w.kind == "create");
+        if created && !track.marks.has(Mark::Changed) && track.now.is_none() {
+            track.first = Some(String::new());
+            track.marks.set(Mark::Created, true);
+        }
+        track.before(write.and_then(|w| w.original_file.as_deref()));
+        track.check(write.map_or(&[], |w| &w.structured_patch));
+        let rows = match write {
+            Some(w) if !w.structured_patch.is_empty() => diff::from_hunks(&w.structured_patch),
+            _ => diff::between(track.now.as_deref().unwrap_or_default(), &content, 1),
+        };
+        // A whole new content: known from here on, whatever was lost before.
+        track.known(content);
+        Self::changed(track, rows, at, counted);
+    }
+
+    /// A shell command: each file it clearly writes, named as an Edit would name it.
+    fn shell(&mut self, call: &CallView, at: (ThreadRef, u32), cwd: Option<&str>) {
+        let counted = self.counted;
+        for target in shell_targets(self.shell, call.text("command").unwrap_or_default()) {
+            // From the directory the command ran in.
+            let target = match cwd {
+                Some(dir) if !target.starts_with(['/', '~']) => {
+                    format!("{}/{}", dir.trim_end_matches('/'), target.trim_start_matches("./"))
+                }
+                _ => target,
+            };
+            let track = self.track(&target);
+            track.now = None;
+            track.marks.set(Mark::ByShell, true);
+            Self::changed(track, Vec::new(), at, counted);
+        }
+    }
+
     fn changed(track: &mut Track, rows: Vec<Row>, at: (ThreadRef, u32), counted: bool) {
-        track.changed = true;
+        track.marks.set(Mark::Changed, true);
         if counted {
             track.hunks.extend(rows);
             track.calls.push(at);
         }
     }
+}
+
+/// The file a call edits.
+fn path_of(call: &CallView) -> String {
+    call.text("file_path").or(call.text("notebook_path")).unwrap_or_default().to_owned()
 }
 
 /// The files a shell command clearly writes: the targets of `>`, `>>` and `tee` on its first

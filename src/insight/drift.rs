@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::model::{BlockKind, EntryKind, Line, ProgressKind, SystemSubtype, Transcript};
+use crate::model::{BlockKind, EntryKind, Line, ProgressKind, SystemSubtype, Tool, Transcript};
 use crate::normalize::Workspace;
 use crate::present::event::KNOWN_ATTACHMENTS;
 use crate::present::tools::family;
@@ -242,7 +242,7 @@ fn read_line(
                 }),
                 BlockKind::ToolUse(t) | BlockKind::ServerToolUse(t) => {
                     let name = t.name.map(|n| n.decode(src).into_owned()).unwrap_or_default();
-                    if family(&name).is_none() {
+                    if family(&Tool::from_name(&name)).is_none() {
                         note(if is_garbled(&name) { "garbled tool name" } else { "tool" }, name);
                     }
                 }

@@ -18,6 +18,7 @@ mod scan;
 mod span;
 mod stream;
 pub mod synthetic;
+mod tool;
 pub mod tool_result;
 pub mod user_text;
 mod wire;
@@ -29,6 +30,7 @@ pub use line::{read_line, Invalid, Line, LineContent, SplitLines};
 pub use read::{is_known_type, read_both_ways, KNOWN_TYPES};
 pub use span::{JsonStr, Span};
 pub use stream::GrowingTranscript;
+pub use tool::Tool;
 
 /// Reads every physical line of `bytes`. Never panics, never stops early.
 pub fn parse(bytes: &[u8]) -> Vec<Line> {

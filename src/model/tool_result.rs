@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::span::Span;
+use super::tool::Tool;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum ToolUseResult {
@@ -303,10 +304,10 @@ pub struct WorkflowResult {
     pub warning: Option<String>,
 }
 
-/// Decodes the `toolUseResult` at `span`, for a call of `tool_name` if known.
-pub fn decode(src: &[u8], span: Span, tool_name: Option<&str>) -> ToolUseResult {
+/// Decodes the `toolUseResult` at `span`, for a call of `tool` if known.
+pub fn decode(src: &[u8], span: Span, tool: Option<&Tool>) -> ToolUseResult {
     match serde_json::from_slice::<Value>(span.bytes(src)) {
-        Ok(value) => from_value(value, tool_name),
+        Ok(value) => from_value(value, tool),
         Err(e) => ToolUseResult::Other {
             value: Value::String(String::from_utf8_lossy(span.bytes(src)).into_owned()),
             error: Some(e.to_string()),
@@ -314,14 +315,14 @@ pub fn decode(src: &[u8], span: Span, tool_name: Option<&str>) -> ToolUseResult 
     }
 }
 
-pub fn from_value(value: Value, tool_name: Option<&str>) -> ToolUseResult {
+pub fn from_value(value: Value, tool: Option<&Tool>) -> ToolUseResult {
     let object = match value {
         Value::String(s) => return ToolUseResult::Text(s),
         Value::Array(items) => return ToolUseResult::List(items),
         Value::Object(_) => value,
         other => return ToolUseResult::Other { value: other, error: None },
     };
-    let shape = tool_name.and_then(shape_of_tool).or_else(|| shape_of_fields(&object));
+    let shape = tool.and_then(shape_of_tool).or_else(|| shape_of_fields(&object));
     let Some(shape) = shape else {
         return ToolUseResult::Other { value: object, error: None };
     };
@@ -376,24 +377,24 @@ enum Shape {
     Workflow,
 }
 
-fn shape_of_tool(name: &str) -> Option<Shape> {
-    Some(match name {
-        "Read" => Shape::Read,
-        "Edit" => Shape::Edit,
-        "MultiEdit" => Shape::MultiEdit,
-        "Write" => Shape::Write,
-        "Bash" => Shape::Bash,
-        "Glob" => Shape::Glob,
-        "Grep" => Shape::Grep,
-        "TodoWrite" => Shape::TodoWrite,
-        "Task" | "Agent" => Shape::Task,
-        "WebSearch" => Shape::WebSearch,
-        "WebFetch" => Shape::WebFetch,
-        "BashOutput" => Shape::ShellOutput,
-        "TaskOutput" => Shape::TaskOutput,
-        "SendMessage" => Shape::SendMessage,
-        "ToolSearch" => Shape::ToolSearch,
-        "Workflow" => Shape::Workflow,
+fn shape_of_tool(tool: &Tool) -> Option<Shape> {
+    Some(match tool {
+        Tool::Read => Shape::Read,
+        Tool::Edit => Shape::Edit,
+        Tool::MultiEdit => Shape::MultiEdit,
+        Tool::Write => Shape::Write,
+        Tool::Bash => Shape::Bash,
+        Tool::Glob => Shape::Glob,
+        Tool::Grep => Shape::Grep,
+        Tool::TodoWrite => Shape::TodoWrite,
+        Tool::Agent => Shape::Task,
+        Tool::WebSearch => Shape::WebSearch,
+        Tool::WebFetch => Shape::WebFetch,
+        Tool::BashOutput => Shape::ShellOutput,
+        Tool::TaskOutput => Shape::TaskOutput,
+        Tool::SendMessage => Shape::SendMessage,
+        Tool::ToolSearch => Shape::ToolSearch,
+        Tool::Workflow => Shape::Workflow,
         _ => return None,
     })
 }

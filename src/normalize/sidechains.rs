@@ -7,7 +7,7 @@
 use serde::Deserialize;
 
 use super::view::{AgentLink, ItemKind, LineRef, LinkEvidence, Session, Thread, ThreadRef};
-use crate::model::{self, tool_result, Content, EntryKind, Transcript};
+use crate::model::{self, tool_result, Content, EntryKind, Tool, Transcript};
 
 /// `agent-<id>.meta.json`, written beside newer sub-agent files.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
@@ -110,10 +110,10 @@ fn link_workflow_agents(session: &mut Session, files: &[Transcript]) {
         for (index, item) in thread.items.iter().enumerate() {
             let ItemKind::ToolCall(call) = &item.kind else { continue };
             let src = &files[item.line.file as usize].bytes[..];
-            if call.name.is_none_or(|n| n.raw(src) != "Workflow") {
+            if call.tool(src) != Tool::Workflow {
                 continue;
             }
-            let run_id = match structured_result(files, call, "Workflow") {
+            let run_id = match structured_result(files, call, &Tool::Workflow) {
                 Some(tool_result::ToolUseResult::Workflow(w)) => w.run_id,
                 _ => None,
             };
@@ -160,12 +160,12 @@ fn spawn_calls(session: &Session, files: &[Transcript]) -> Vec<SpawnCall> {
         for (index, item) in thread.items.iter().enumerate() {
             let ItemKind::ToolCall(call) = &item.kind else { continue };
             let src = &files[item.line.file as usize].bytes[..];
-            if !call.name.is_some_and(|n| matches!(n.raw(src), "Task" | "Agent")) {
+            if call.tool(src) != Tool::Agent {
                 continue;
             }
             let input = input_of(files, item.line, item.block);
             let text = |key: &str| input.as_ref().and_then(|i| i.get(key)?.as_str().map(str::to_owned));
-            let result_agent_id = match structured_result(files, call, "Task") {
+            let result_agent_id = match structured_result(files, call, &Tool::Agent) {
                 Some(tool_result::ToolUseResult::Task(task)) => task.agent_id,
                 _ => None,
             };
@@ -203,7 +203,7 @@ fn spawn_calls(session: &Session, files: &[Transcript]) -> Vec<SpawnCall> {
 fn structured_result(
     files: &[Transcript],
     call: &super::view::ToolCall,
-    tool: &str,
+    tool: &Tool,
 ) -> Option<tool_result::ToolUseResult> {
     let r = call.result?;
     let file = &files[r.line.file as usize];

@@ -3,7 +3,7 @@
 //! Nothing here copies transcript text. An [`Item`] names a line (and a block in it); the UI
 //! decodes what it shows from the file's bytes. Ids are derived when asked for, not stored.
 
-use crate::model::{Block, Entry, JsonStr, Line, Transcript};
+use crate::model::{Block, Entry, JsonStr, Line, Tool, Transcript};
 
 /// A line of one of the loaded files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -136,6 +136,13 @@ pub struct ToolCall {
     /// The sub-agents this call spawned (one for Task/Agent, each agent of its run for a
     /// Workflow): indexes into [`Session::agents`].
     pub agents: Vec<u32>,
+}
+
+impl ToolCall {
+    /// Which tool the call uses, from its name in `src` (its line's file).
+    pub fn tool(&self, src: &[u8]) -> Tool {
+        Tool::from_name(&self.name.map(|n| n.decode(src)).unwrap_or_default())
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

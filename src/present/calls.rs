@@ -6,19 +6,16 @@ use crate::model::body::{self, ToolResultContent};
 use crate::model::persisted::{persisted_output, PersistedOutput};
 use crate::model::synthetic::Synthetic;
 use crate::model::tool_result::{self, ToolUseResult};
-use crate::model::{BlockKind, Content, EntryKind};
+use crate::model::{BlockKind, Content, EntryKind, Tool};
 use crate::normalize::beside::{SavedOutput, WorkflowRun};
 use crate::normalize::{Item, ToolCall, Workspace};
-use crate::present::tools::{is_background_tool, BackgroundBody, LspBody};
-use crate::text::format::duration;
-use crate::text::format::plural;
 
 /// A call with its parts decoded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallView {
+    /// The tool's name as the call gave it.
     pub name: String,
-    /// For MCP tools (`mcp__server__tool`): (server, tool).
-    pub mcp: Option<(String, String)>,
+    pub tool: Tool,
     pub input: Value,
     pub result: Option<ResultView>,
     /// What the call put into the conversation for the model (a skill's instructions), as text.
@@ -84,6 +81,7 @@ impl Outcome {
 
 pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
     let CallText { name, input, result } = call_text(ws, item, call);
+    let tool = Tool::from_name(&name);
     let result = result.and_then(|(content, saved)| {
         let r = call.result?;
         let file = ws.file(r.line);
@@ -98,7 +96,7 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
             _ => None,
         }
         .filter(|_| results == 1)
-        .map(|span| tool_result::decode(&file.bytes, span, Some(&name)));
+        .map(|span| tool_result::decode(&file.bytes, span, Some(&tool)));
         let run = match &structured {
             Some(ToolUseResult::Workflow(w)) => {
                 ws.workflow_runs.iter().find(|run| Some(&run.run_id) == w.run_id.as_ref()).cloned()
@@ -106,10 +104,6 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
             _ => None,
         };
         Some(ResultView { content, structured, is_error: r.is_error, synthetic: r.synthetic, saved, run })
-    });
-    let mcp = name.strip_prefix("mcp__").and_then(|rest| {
-        let (server, tool) = rest.split_once("__")?;
-        Some((server.to_owned(), tool.to_owned()))
     });
     let loaded = call.loaded.iter().filter_map(|&line| {
         let src = &ws.file(line).bytes;
@@ -122,7 +116,7 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
         };
         Some(texts.join("\n\n"))
     });
-    CallView { name, mcp, input, result, loaded: loaded.collect() }
+    CallView { name, tool, input, result, loaded: loaded.collect() }
 }
 
 /// What a search reads of a call: its name, its input and what the model was told (from the
@@ -235,106 +229,4 @@ impl CallView {
             Some(_) => Outcome::Ok,
         }
     }
-
-    /// What the call is about, in a few words: a path, a command, a pattern, a URL.
-    pub fn target(&self) -> String {
-        let first = |keys: &[&str]| keys.iter().find_map(|k| self.text(k)).map(str::to_owned);
-        let target = match self.name.as_str() {
-            "Read" | "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => {
-                first(&["file_path", "notebook_path"])
-            }
-            "Bash" => first(&["command"]),
-            "Grep" => first(&["pattern"]).map(|p| match self.text("path") {
-                Some(path) => format!("{p} in {path}"),
-                None => p,
-            }),
-            "Glob" => first(&["pattern"]),
-            "WebSearch" | "web_search" => first(&["query"]),
-            "WebFetch" => first(&["url"]),
-            "Task" | "Agent" => first(&["description", "subagent_type"]),
-            "TodoWrite" => {
-                self.input.get("todos").and_then(Value::as_array).map(|t| plural(t.len() as u64, "item"))
-            }
-            "ExitPlanMode" => Some("plan".to_owned()),
-            "EnterPlanMode" => Some("plan mode".to_owned()),
-            "LS" => first(&["path"]),
-            "Skill" => first(&["skill"]).map(|s| match self.text("args").filter(|a| !a.is_empty()) {
-                Some(args) => format!("{s} {args}"),
-                None => s,
-            }),
-            "SendMessage" => first(&["to", "recipient"]).map(|to| match self.text("summary") {
-                Some(summary) => format!("to {to}: {summary}"),
-                None => format!("to {to}"),
-            }),
-            "ToolSearch" => first(&["query"]),
-            "Batch" => first(&["description"]),
-            "TodoRead" => Some("todo list".to_owned()),
-            "Workflow" => first(&["name", "scriptPath"]),
-            background if is_background_tool(background) => Some(BackgroundBody::of(self).target()),
-            "LSP" => Some(LspBody::of(self).target()),
-            "TeamCreate" => first(&["team_name"]),
-            "TeamDelete" => Some("the team".to_owned()),
-            "Monitor" => first(&["description", "command"]),
-            "ScheduleWakeup" => first(&["reason"]),
-            "CronCreate" => first(&["cron"]),
-            "CronDelete" => first(&["id"]),
-            "CronList" => Some("scheduled jobs".to_owned()),
-            "TaskCreate" => first(&["subject"]),
-            "TaskUpdate" | "TaskGet" => self.input.get("taskId").map(|id| {
-                let id = id.as_str().map_or_else(|| id.to_string(), str::to_owned);
-                format!("#{id} {}", self.text("status").unwrap_or_default()).trim_end().to_owned()
-            }),
-            _ => None,
-        };
-        target.unwrap_or_else(|| {
-            // Unknown and MCP tools: the first short string argument says the most.
-            self.input
-                .as_object()
-                .and_then(|o| o.values().find_map(|v| v.as_str().filter(|s| s.len() < 200)))
-                .unwrap_or("")
-                .to_owned()
-        })
-    }
-
-    /// Counts for the header: `+3 −1` for edits, line counts for reads, matches for searches.
-    pub fn detail(&self) -> Option<String> {
-        if is_background_tool(&self.name) {
-            return BackgroundBody::of(self).detail();
-        }
-        let structured = self.result.as_ref()?.structured.as_ref()?;
-        Some(match structured {
-            ToolUseResult::Edit(e) => diff_counts(&crate::text::diff::from_hunks(&e.structured_patch)),
-            ToolUseResult::MultiEdit(e) => diff_counts(&crate::text::diff::from_hunks(&e.structured_patch)),
-            ToolUseResult::Write(w) if w.kind == "create" => format!("+{}", w.content.lines().count()),
-            ToolUseResult::Write(w) => diff_counts(&crate::text::diff::from_hunks(&w.structured_patch)),
-            ToolUseResult::Read(r) if r.file.num_lines > 0 => plural(r.file.num_lines, "line"),
-            ToolUseResult::Glob(g) => plural(g.num_files, "file"),
-            ToolUseResult::Grep(g) => match g.num_lines {
-                Some(n) if g.mode.as_deref() == Some("content") => plural(n, "line"),
-                _ => plural(g.num_files, "file"),
-            },
-            ToolUseResult::WebFetch(f) => {
-                f.code.map(|c| format!("{c} {}", f.code_text.clone().unwrap_or_default()))?
-            }
-            ToolUseResult::Task(t) => {
-                let mut parts = Vec::new();
-                if let Some(ms) = t.total_duration_ms {
-                    parts.push(duration(ms));
-                }
-                if let Some(tokens) = t.total_tokens {
-                    parts.push(plural(tokens, "token"));
-                }
-                if let Some(tools) = t.total_tool_use_count {
-                    parts.push(plural(tools, "tool call"));
-                }
-                parts.join(" · ")
-            }
-            _ => return None,
-        })
-    }
-}
-
-fn diff_counts(rows: &[crate::text::diff::Row]) -> String {
-    let (added, removed) = crate::text::diff::counts(rows);
-    format!("+{added} −{removed}")
 }

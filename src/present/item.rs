@@ -5,7 +5,7 @@ use crate::model::body::{self, ImageSource, ToolResultContent};
 use crate::model::synthetic::rejection_feedback;
 use crate::model::tool_result::{Todo, ToolUseResult};
 use crate::model::user_text::{user_text, UserText};
-use crate::model::{BlockKind, Entry, EntryKind};
+use crate::model::{BlockKind, Entry, EntryKind, Tool};
 use crate::normalize::{
     ids, CompactBoundary, Item, ItemKind, LineRef, Session, Thread, ThreadRef, ToolCall, Workspace,
 };
@@ -18,7 +18,7 @@ use crate::present::hooks::{hook_view, progress_view, HookView, ProgressView};
 use crate::present::link::{self, Anchor, Link};
 use crate::present::rows::{forks_at, Row};
 use crate::present::session::session_name;
-use crate::present::tools::{is_task_tool, tool_body, written_todos, TaskBoard, TasksBody, ToolBody};
+use crate::present::tools::{family, tool_body, written_todos, Family, TaskBoard, TasksBody, ToolBody};
 use crate::text::format::{plural, squeeze};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -406,14 +406,14 @@ fn prompt_body(ws: &Workspace, item: &Item, entry: &Entry, text: Option<String>)
 fn call_row(ws: &Workspace, session: &Session, thread: &Thread, index: u32, call: &ToolCall) -> CallRow {
     let item = &thread.items[index as usize];
     let view = call_view(ws, item, call);
-    let (name, server) = match &view.mcp {
-        Some((server, tool)) => (tool.clone(), Some(server.clone())),
-        None => (view.name.clone(), None),
+    let (name, server) = match &view.tool {
+        Tool::Mcp { server, tool } => (tool.clone(), Some(server.clone())),
+        _ => (view.name.clone(), None),
     };
     let several = call.agents.len() > 1;
     let agents = call.agents.iter().filter_map(|&a| agent_summary(ws, session, a, several)).collect();
-    let previous_todos = (view.name == "TodoWrite").then(|| previous_todos(ws, thread, index)).flatten();
-    let tasks = is_task_tool(&view.name).then(|| task_board(ws, thread, index));
+    let previous_todos = (view.tool == Tool::TodoWrite).then(|| previous_todos(ws, thread, index)).flatten();
+    let tasks = (family(&view.tool) == Some(Family::Tasks)).then(|| task_board(ws, thread, index));
     CallRow {
         name,
         server,
@@ -505,7 +505,7 @@ fn task_board(ws: &Workspace, thread: &Thread, index: u32) -> TasksBody {
     let mut change = String::new();
     for earlier in &thread.items[..=index as usize] {
         if let ItemKind::ToolCall(call) = &earlier.kind {
-            if call.name.is_some_and(|n| is_task_tool(n.raw(ws.src(earlier.line)))) {
+            if family(&call.tool(ws.src(earlier.line))) == Some(Family::Tasks) {
                 change = board.apply(&call_view(ws, earlier, call));
             }
         }
@@ -516,7 +516,7 @@ fn task_board(ws: &Workspace, thread: &Thread, index: u32) -> TasksBody {
 /// The list the last TodoWrite before item `index` of `thread` wrote.
 fn previous_todos(ws: &Workspace, thread: &Thread, index: u32) -> Option<Vec<Todo>> {
     thread.items[..index as usize].iter().rev().find_map(|earlier| match &earlier.kind {
-        ItemKind::ToolCall(call) if call.name.is_some_and(|n| n.raw(ws.src(earlier.line)) == "TodoWrite") => {
+        ItemKind::ToolCall(call) if call.tool(ws.src(earlier.line)) == Tool::TodoWrite => {
             written_todos(&call_view(ws, earlier, call))
         }
         _ => None,

@@ -1,7 +1,7 @@
 //! What the page says about a whole session: its name in the selector, and the side panel.
 
 use crate::model::tool_result::Todo;
-use crate::model::{BlockKind, EntryKind};
+use crate::model::{BlockKind, EntryKind, Tool};
 use crate::normalize::about::About;
 use crate::normalize::{ItemKind, NotShown, Session, Workspace};
 use crate::present::accounting;
@@ -299,7 +299,7 @@ fn latest_todos(ws: &Workspace, s: &Session) -> Option<Vec<Todo>> {
     s.thread.items.iter().rev().find_map(|item| {
         let ItemKind::ToolCall(call) = &item.kind else { return None };
         let src = ws.src(item.line);
-        if call.name.map(|n| n.raw(src)) != Some("TodoWrite") {
+        if call.tool(src) != Tool::TodoWrite {
             return None;
         }
         let BlockKind::ToolUse(t) = &ws.block(item)?.kind else { return None };

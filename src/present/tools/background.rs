@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::{Answer, Output};
 use crate::model::tool_result::ToolUseResult;
+use crate::model::Tool;
 use crate::present::calls::CallView;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -41,15 +42,10 @@ pub struct BackgroundOutput {
     pub message: Option<String>,
 }
 
-/// The tools this file draws.
-pub fn is_background_tool(name: &str) -> bool {
-    matches!(name, "BashOutput" | "KillShell" | "KillBash" | "TaskOutput" | "TaskStop")
-}
-
 impl BackgroundBody {
     pub fn of(call: &CallView) -> BackgroundBody {
-        let action = match call.name.as_str() {
-            "KillShell" | "KillBash" | "TaskStop" => BackgroundAction::Stop,
+        let action = match call.tool {
+            Tool::KillShell | Tool::TaskStop => BackgroundAction::Stop,
             _ => BackgroundAction::Read {
                 wait: call.input.get("block").and_then(Value::as_bool).unwrap_or(false),
             },

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::Output;
+use crate::model::Tool;
 use crate::present::calls::CallView;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -23,7 +24,8 @@ impl BatchBody {
             .map(|i| {
                 let name = i.get("tool_name").and_then(Value::as_str).unwrap_or_default().to_owned();
                 let input = i.get("input").cloned().unwrap_or(Value::Null);
-                let inner = CallView { name, mcp: None, input, result: None, loaded: Vec::new() };
+                let inner =
+                    CallView { tool: Tool::from_name(&name), name, input, result: None, loaded: Vec::new() };
                 let target = inner.target();
                 (inner.name, target)
             })

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::model::body::ToolResultContent;
 use crate::model::tool_result::ToolUseResult;
+use crate::model::Tool;
 use crate::present::calls::CallView;
 use crate::text::diff::{self, Row};
 
@@ -36,7 +37,7 @@ pub enum Change {
 
 impl EditBody {
     pub fn of(call: &CallView) -> EditBody {
-        if call.name == "NotebookEdit" {
+        if call.tool == Tool::NotebookEdit {
             return notebook(call);
         }
         let path = call.text("file_path").unwrap_or_default().to_owned();
@@ -104,13 +105,13 @@ fn notebook(call: &CallView) -> EditBody {
 
 /// The diff of what the call asked for, when no applied patch was stored.
 fn asked(call: &CallView) -> Vec<Row> {
-    match call.name.as_str() {
-        "Edit" => diff::between(
+    match call.tool {
+        Tool::Edit => diff::between(
             call.text("old_string").unwrap_or_default(),
             call.text("new_string").unwrap_or_default(),
             1,
         ),
-        "MultiEdit" => call
+        Tool::MultiEdit => call
             .input
             .get("edits")
             .and_then(Value::as_array)
@@ -173,7 +174,7 @@ mod tests {
     fn an_edit_without_a_stored_patch_diffs_what_was_asked() {
         let call = crate::present::calls::CallView {
             name: "Edit".into(),
-            mcp: None,
+            tool: crate::model::Tool::Edit,
             input: serde_json::json!({"file_path": "/a.rs", "old_string": "a\nb\n", "new_string": "a\nc\n"}),
             result: None,
             loaded: Vec::new(),

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::Output;
+use crate::model::Tool;
 use crate::present::calls::CallView;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -16,7 +17,7 @@ pub struct McpBody {
 
 impl McpBody {
     pub fn of(call: &CallView) -> Option<McpBody> {
-        let (server, tool) = call.mcp.clone()?;
+        let Tool::Mcp { server, tool } = call.tool.clone() else { return None };
         let arguments = match &call.input {
             Value::Object(map) => map.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
             Value::Null => Vec::new(),

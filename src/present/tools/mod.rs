@@ -1,6 +1,7 @@
-//! What a tool call's panel shows, decided per tool family. The UI matches on [`ToolBody`] and
-//! draws each variant with its own file under `ui/tools/`; a new tool renderer is one file here,
-//! one there, and one arm in each `match`.
+//! What a tool call's panel shows, decided per tool family. [`family`] places each
+//! [`crate::model::Tool`] in one; the UI matches on [`ToolBody`] and draws each variant with its
+//! own file under `ui/tools/`. A new family is one file here, one there, and one arm in each
+//! `match`.
 
 mod agent;
 mod ask;
@@ -8,6 +9,7 @@ mod background;
 mod bash;
 mod batch;
 mod edit;
+mod headline;
 mod lsp;
 mod mcp;
 mod read;
@@ -23,17 +25,17 @@ mod workflow;
 
 pub use agent::AgentBody;
 pub use ask::{AskBody, Choice, PlanBody, Question};
-pub use background::{is_background_tool, BackgroundAction, BackgroundBody, BackgroundOutput};
+pub use background::{BackgroundAction, BackgroundBody, BackgroundOutput};
 pub use bash::{BashBody, BashOutput};
 pub use batch::BatchBody;
 pub use edit::{Change, EditBody};
 pub use lsp::LspBody;
 pub use mcp::McpBody;
 pub use read::{ReadBody, ReadContent};
-pub use schedule::{is_schedule_tool, Job, ScheduleBody};
+pub use schedule::{Job, ScheduleBody};
 pub use search::{Found, SearchBody};
 pub use skill::SkillBody;
-pub use tasks::{is_task_tool, Task, TaskBoard, TasksBody};
+pub use tasks::{Task, TaskBoard, TasksBody};
 pub use team::{MessageBody, TeamBody};
 pub use todo::{todo_changes, written_todos, TodoBody, TodoStatus, TodoView};
 pub use tool_search::ToolSearchBody;
@@ -44,6 +46,7 @@ use serde_json::Value;
 
 use crate::model::body::ToolResultContent;
 use crate::model::tool_result::Todo;
+use crate::model::Tool;
 use crate::present::calls::CallView;
 
 /// The body of a tool call's panel, by tool family.
@@ -120,10 +123,10 @@ impl Output {
     }
 }
 
-/// Picks a call's body by its tool's name and what its result holds. `previous_todos` is the list
+/// Picks a call's body by its tool and what its result holds. `previous_todos` is the list
 /// the thread's last TodoWrite before this call wrote.
 pub fn tool_body(call: &CallView, previous_todos: Option<&[Todo]>) -> ToolBody {
-    let body = match family(&call.name) {
+    let body = match family(&call.tool) {
         Some(Family::Bash) => Some(ToolBody::Bash(BashBody::of(call))),
         Some(Family::Background) => Some(ToolBody::Background(BackgroundBody::of(call))),
         Some(Family::Read) => ReadBody::of(call).map(ToolBody::Read),
@@ -181,34 +184,34 @@ pub enum Family {
     Mcp,
 }
 
-/// The family a tool belongs to, by its name; `None` for tools shown as generic input and output
-/// (which the drift report lists).
-pub fn family(name: &str) -> Option<Family> {
-    Some(match name {
-        "Bash" => Family::Bash,
-        "Read" => Family::Read,
-        "Edit" | "MultiEdit" | "Write" | "NotebookEdit" => Family::Edit,
-        background if is_background_tool(background) => Family::Background,
-        "Grep" | "Glob" | "LS" => Family::Search,
-        // `web_search` is the API's own (a server tool), run within the response.
-        "WebSearch" | "web_search" => Family::WebSearch,
-        "WebFetch" => Family::WebFetch,
-        "TodoWrite" | "TodoRead" => Family::Todo,
-        task if is_task_tool(task) => Family::Tasks,
-        // `Task` was renamed `Agent` in 2.1.x; both spawn sub-agents.
-        "Task" | "Agent" => Family::Agent,
-        "AskUserQuestion" => Family::Ask,
-        "ExitPlanMode" | "EnterPlanMode" => Family::Plan,
-        "Skill" => Family::Skill,
-        "SendMessage" => Family::Message,
-        "TeamCreate" | "TeamDelete" => Family::Team,
-        schedule if is_schedule_tool(schedule) => Family::Schedule,
-        "LSP" => Family::Lsp,
-        "ToolSearch" => Family::ToolSearch,
-        "Batch" => Family::Batch,
-        "Workflow" => Family::Workflow,
-        mcp if mcp.starts_with("mcp__") => Family::Mcp,
-        _ => return None,
+/// The family a tool belongs to; `None` for tools shown as generic input and output (which the
+/// drift report lists). Every tool is named, so a new [`Tool`] is placed here before it builds.
+pub fn family(tool: &Tool) -> Option<Family> {
+    Some(match tool {
+        Tool::Bash => Family::Bash,
+        Tool::Read => Family::Read,
+        Tool::Edit | Tool::MultiEdit | Tool::Write | Tool::NotebookEdit => Family::Edit,
+        Tool::BashOutput | Tool::KillShell | Tool::TaskOutput | Tool::TaskStop => Family::Background,
+        Tool::Grep | Tool::Glob | Tool::LS => Family::Search,
+        Tool::WebSearch => Family::WebSearch,
+        Tool::WebFetch => Family::WebFetch,
+        Tool::TodoWrite | Tool::TodoRead => Family::Todo,
+        Tool::TaskCreate | Tool::TaskUpdate | Tool::TaskList | Tool::TaskGet => Family::Tasks,
+        Tool::Agent => Family::Agent,
+        Tool::AskUserQuestion => Family::Ask,
+        Tool::ExitPlanMode | Tool::EnterPlanMode => Family::Plan,
+        Tool::Skill => Family::Skill,
+        Tool::SendMessage => Family::Message,
+        Tool::TeamCreate | Tool::TeamDelete => Family::Team,
+        Tool::Monitor | Tool::ScheduleWakeup | Tool::CronCreate | Tool::CronList | Tool::CronDelete => {
+            Family::Schedule
+        }
+        Tool::LSP => Family::Lsp,
+        Tool::ToolSearch => Family::ToolSearch,
+        Tool::Batch => Family::Batch,
+        Tool::Workflow => Family::Workflow,
+        Tool::Mcp { .. } => Family::Mcp,
+        Tool::Unknown(_) => return None,
     })
 }
 
@@ -233,15 +236,15 @@ pub(crate) mod test_support {
         told: &str,
         result: serde_json::Value,
     ) -> CallView {
-        use crate::model::{body::ToolResultContent, tool_result};
+        use crate::model::{body::ToolResultContent, tool_result, Tool};
         use crate::present::calls::ResultView;
         CallView {
             name: name.to_owned(),
-            mcp: None,
+            tool: Tool::from_name(name),
             input,
             result: Some(ResultView {
                 content: ToolResultContent::Text(told.to_owned()),
-                structured: Some(tool_result::from_value(result, Some(name))),
+                structured: Some(tool_result::from_value(result, Some(&Tool::from_name(name)))),
                 is_error: false,
                 synthetic: None,
                 saved: None,

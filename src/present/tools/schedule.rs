@@ -9,6 +9,7 @@
 use serde_json::Value;
 
 use super::Output;
+use crate::model::Tool;
 use crate::present::calls::CallView;
 use crate::text::format::duration;
 
@@ -31,10 +32,6 @@ pub struct Job {
     pub prompt: String,
 }
 
-pub fn is_schedule_tool(name: &str) -> bool {
-    matches!(name, "Monitor" | "ScheduleWakeup" | "CronCreate" | "CronList" | "CronDelete")
-}
-
 impl ScheduleBody {
     pub fn of(call: &CallView) -> ScheduleBody {
         let result = call.structured_fields();
@@ -49,8 +46,8 @@ impl ScheduleBody {
             }
         };
         let mut jobs = Vec::new();
-        match call.name.as_str() {
-            "Monitor" => {
+        match call.tool {
+            Tool::Monitor => {
                 let socket = input("ws").and_then(|w| text(w.get("url"))).map(|url| format!("socket {url}"));
                 field("watches", text(input("command")).or(socket));
                 field("for", number(input("timeout_ms")).map(duration));
@@ -60,7 +57,7 @@ impl ScheduleBody {
                 );
                 field("task", text(out("taskId")));
             }
-            "ScheduleWakeup" => {
+            Tool::ScheduleWakeup => {
                 field(
                     "stops",
                     (input("stop") == Some(&Value::Bool(true))).then(|| "the wake-ups scheduled".into()),
@@ -70,14 +67,14 @@ impl ScheduleBody {
                 field("at", number(out("scheduledFor")).and_then(epoch_ms));
                 field("why", text(input("reason")));
             }
-            "CronCreate" => {
+            Tool::CronCreate => {
                 field("every", text(out("humanSchedule")).or(text(input("cron"))));
                 let recurring = out("recurring").or(input("recurring")).and_then(Value::as_bool);
                 field("repeats", recurring.map(|r| if r { "yes" } else { "once" }.to_owned()));
                 field("next", text(out("nextFireAt")).or(number(out("nextFireAt")).and_then(epoch_ms)));
                 field("id", text(out("id")));
             }
-            "CronDelete" => field("id", text(input("id"))),
+            Tool::CronDelete => field("id", text(input("id"))),
             _ => {
                 let listed = out("jobs").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
                 jobs = listed

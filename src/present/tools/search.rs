@@ -2,6 +2,7 @@
 
 use super::{Answer, Output};
 use crate::model::tool_result::ToolUseResult;
+use crate::model::Tool;
 use crate::present::calls::CallView;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -32,7 +33,7 @@ impl SearchBody {
             },
             Some(ToolUseResult::Glob(g)) => Answer::Structured(Found::Files(g.filenames.clone())),
             // LS (before 2.0) kept the tree it printed, without the note to the model after it.
-            Some(ToolUseResult::Text(tree)) if call.name == "LS" => {
+            Some(ToolUseResult::Text(tree)) if call.tool == Tool::LS => {
                 Answer::Structured(Found::Lines(tree.clone()))
             }
             _ => Answer::Plain(Output::of(call)),

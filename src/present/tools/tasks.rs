@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::todo::TodoStatus;
 use crate::model::body::ToolResultContent;
+use crate::model::Tool;
 use crate::present::calls::CallView;
 
 /// One task on the board.
@@ -33,8 +34,8 @@ impl TaskBoard {
     /// Applies a task call to the board; returns what it changed, in words.
     pub fn apply(&mut self, call: &CallView) -> String {
         let text = |key: &str| call.text(key).unwrap_or_default().to_owned();
-        match call.name.as_str() {
-            "TaskCreate" => {
+        match call.tool {
+            Tool::TaskCreate => {
                 let id = created_id(call).unwrap_or_else(|| (self.tasks.len() + 1).to_string());
                 let subject = text("subject");
                 self.tasks.push(Task {
@@ -44,7 +45,7 @@ impl TaskBoard {
                 });
                 format!("created #{id}: {subject}")
             }
-            "TaskUpdate" => {
+            Tool::TaskUpdate => {
                 let id = call.input.get("taskId").map(id_text).unwrap_or_default();
                 let Some(task) = self.tasks.iter_mut().find(|t| t.id == id) else {
                     return format!("updated #{id} (not created in this thread)");
@@ -67,9 +68,9 @@ impl TaskBoard {
                     format!("#{id}: {}", changes.join(", "))
                 }
             }
-            "TaskList" => "listed the tasks".into(),
-            "TaskGet" => format!("read #{}", call.input.get("taskId").map(id_text).unwrap_or_default()),
-            other => other.to_owned(),
+            Tool::TaskList => "listed the tasks".into(),
+            Tool::TaskGet => format!("read #{}", call.input.get("taskId").map(id_text).unwrap_or_default()),
+            _ => call.name.clone(),
         }
     }
 }
@@ -112,11 +113,6 @@ fn name(status: TodoStatus) -> &'static str {
     }
 }
 
-/// Whether a tool is one of the task tools.
-pub fn is_task_tool(name: &str) -> bool {
-    matches!(name, "TaskCreate" | "TaskUpdate" | "TaskList" | "TaskGet")
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::test_support::fixture;
@@ -134,7 +130,7 @@ mod tests {
         for item in &ws.sessions[0].thread.items {
             let ItemKind::ToolCall(call) = &item.kind else { continue };
             let view = call_view(&ws, item, call);
-            if is_task_tool(&view.name) {
+            if super::super::family(&view.tool) == Some(super::super::Family::Tasks) {
                 changes.push(board.apply(&view));
             }
         }

@@ -3,6 +3,7 @@
 
 use super::Output;
 use crate::model::tool_result::ToolUseResult;
+use crate::model::Tool;
 use crate::present::calls::CallView;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +42,7 @@ impl TeamBody {
                 .map(str::to_owned)
         };
         TeamBody {
-            created: call.name == "TeamCreate",
+            created: call.tool == Tool::TeamCreate,
             team: text("team_name"),
             description: call.text("description").map(str::to_owned),
             lead: text("lead_agent_id"),

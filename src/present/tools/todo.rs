@@ -1,6 +1,7 @@
 //! TodoWrite: the checklist, and what changed since the list before it.
 
 use crate::model::tool_result::{Todo, ToolUseResult};
+use crate::model::Tool;
 use crate::present::calls::CallView;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -54,7 +55,7 @@ impl TodoBody {
     /// `oldTodos: []` on every call, which would show every item as added each time.
     pub fn of(call: &CallView, previous: Option<&[Todo]>) -> TodoBody {
         // TodoRead (before 1.0) changes nothing: it shows the list as it was read.
-        if call.name == "TodoRead" {
+        if call.tool == Tool::TodoRead {
             let read = match call.structured() {
                 Some(ToolUseResult::List(items)) => Todo::list(&serde_json::Value::Array(items.clone())),
                 _ => Vec::new(),
@@ -74,7 +75,7 @@ impl TodoBody {
 
 /// The todo list a TodoWrite call wrote (its input), for comparing the next one with it.
 pub fn written_todos(call: &CallView) -> Option<Vec<Todo>> {
-    (call.name == "TodoWrite").then(|| call.input.get("todos").map(Todo::list)).flatten()
+    (call.tool == Tool::TodoWrite).then(|| call.input.get("todos").map(Todo::list)).flatten()
 }
 
 /// What changed from `old` to `new`, item by item (items are known by their text).
