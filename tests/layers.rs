@@ -20,7 +20,10 @@ const KNOWN_CIRCLES: &[(&str, &str)] = &[
         "present",
         "calls and tools: a call's panel is built from its CallView, which asks tools which kind it is",
     ),
-    ("ui", "browser I/O (load, follow, pool, worker, library's reading) still lives among the components"),
+    (
+        "ui",
+        "state's Viewer holds the list's, the follower's and the Share tab's state (Library, Following, Share), and the modules that define them take a Viewer",
+    ),
 ];
 
 #[test]
