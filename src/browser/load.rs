@@ -101,7 +101,7 @@ async fn load_sorted(target: &impl LoadTarget, files: &[Named]) -> Result<bool, 
         reading.file(index).await?;
     }
     let (read_ms, parse_ms, early_shown) = (reading.read_ms, reading.parse_ms, reading.early.shown);
-    let (workspace, normalize_ms) = link(target, reading.into_read()).await?;
+    let (workspace, normalize_ms) = link(target, reading.read).await?;
     target.progress(None);
     target.show(workspace, early_shown);
     // For benchmarks and the curious: where the time went, as a mark in the Performance panel.
@@ -310,10 +310,6 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
                 self.parse_ms += now() - started;
             }
         }
-    }
-
-    fn into_read(self) -> Read {
-        self.read
     }
 }
 

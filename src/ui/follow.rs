@@ -111,18 +111,18 @@ pub async fn follow(viewer: Viewer, handle: Followed) {
     following.run.update_value(|n| *n += 1);
     let run = following.run.get_value();
     following.event.set(None);
-    crate::browser::follow::follow(Follower { viewer, run, load: Cell::new(None) }, handle).await;
+    crate::browser::follow::follow(ViewerFollowing { viewer, run, load: Cell::new(None) }, handle).await;
 }
 
 /// The viewer, as follower `run` shows the session in it.
-struct Follower {
+struct ViewerFollowing {
     viewer: Viewer,
     run: u64,
     /// The number of the load that showed the followed files.
     load: Cell<Option<u64>>,
 }
 
-impl FollowTarget for Follower {
+impl FollowTarget for ViewerFollowing {
     fn running(&self) -> bool {
         self.viewer.following.run.try_get_value() == Some(self.run)
     }
