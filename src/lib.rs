@@ -23,5 +23,8 @@ pub mod text;
 
 pub mod api;
 
+/// The browser's I/O under the components: files read, sessions followed, workers, fetches.
+#[cfg(feature = "ui")]
+pub mod browser;
 #[cfg(feature = "ui")]
 pub mod ui;

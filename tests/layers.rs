@@ -16,7 +16,10 @@ const KNOWN_CIRCLES: &[(&str, &str)] = &[
         "normalize",
         "view holds the view model's types, and the modules that fill them define some of their parts",
     ),
-    ("ui", "browser I/O (load, follow, pool, worker, library's reading) still lives among the components"),
+    (
+        "ui",
+        "state's Viewer holds the list's, the follower's and the Share tab's state (Library, Following, Share), and the modules that define them take a Viewer",
+    ),
 ];
 
 #[test]
@@ -51,6 +54,28 @@ fn layers_only_look_down() {
         }
     }
     assert!(wrong.is_empty(), "layers that look up (docs/ARCHITECTURE.md, Layers):\n{}", wrong.join("\n"));
+}
+
+/// Below `browser`, code builds and tests natively: no DOM, no JavaScript.
+#[test]
+fn nothing_below_the_browser_layer_touches_the_page() {
+    let order = layer_order();
+    let browser = order["browser"];
+    let mut wrong = Vec::new();
+    for file in rust_files(Path::new("src")) {
+        let Some(module) = module_of(&file) else { continue };
+        if order.get(&module[0]).is_none_or(|&level| level >= browser) {
+            continue;
+        }
+        let text = fs::read_to_string(&file).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            if ["leptos::", "web_sys::", "js_sys::", "wasm_bindgen::"].iter().any(|c| code.contains(c)) {
+                wrong.push(format!("{}:{}: {}", file.display(), number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "code below `browser` that touches the page:\n{}", wrong.join("\n"));
 }
 
 #[test]

@@ -1,8 +1,8 @@
 // Files and folders opened with the File System Access API (Chromium): a folder opened, and a
 // session followed as it is written. Their handles are kept in IndexedDB, so a later visit can
-// open the same again after one permission prompt. Nothing else is stored. src/ui/folders.rs and
-// src/ui/follow.rs call these; they are JavaScript because walking a directory is an async
-// iteration and IndexedDB an event API, both much plainer here than through web-sys.
+// open the same again after one permission prompt. Nothing else is stored. src/browser/folders.rs
+// calls these; they are JavaScript because walking a directory is an async iteration and
+// IndexedDB an event API, both much plainer here than through web-sys.
 
 const DB = "cctv";
 const STORE = "handles";

@@ -1,7 +1,7 @@
-// A worker of the session list (src/ui/pool.rs starts it; src/ui/worker.rs is what it runs). The
-// page sends the address of its wasm-bindgen JS and the wasm module it compiled, so the worker
-// runs the page's own code without fetching or compiling the wasm again. A start that fails says
-// so: the page then does the work itself.
+// A worker of the session list (src/browser/pool.rs starts it; src/browser/worker.rs is what it
+// runs). The page sends the address of its wasm-bindgen JS and the wasm module it compiled, so
+// the worker runs the page's own code without fetching or compiling the wasm again. A start that
+// fails says so: the page then does the work itself.
 addEventListener(
   "message",
   async ({ data }) => {

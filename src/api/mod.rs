@@ -288,7 +288,7 @@ mod viewer {
     #[wasm_bindgen(js_name = exportHtml, skip_typescript)]
     pub async fn export_html(files: JsValue, options: JsValue) -> Result<String, js_sys::Error> {
         let options = super::share_options(options)?;
-        let viewer = crate::ui::viewer_files::fetch().await.map_err(|e| js_sys::Error::new(&e))?;
+        let viewer = crate::browser::viewer_files::fetch().await.map_err(|e| js_sys::Error::new(&e))?;
         let shared = crate::export::share::html(inputs_of(&files)?, &options, &viewer)
             .map_err(|e| js_sys::Error::new(&e))?;
         Ok(shared.text)

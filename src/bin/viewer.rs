@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 fn main() {
     console_error_panic_hook::set_once();
-    // The session list's workers run this same wasm (src/ui/worker.rs): there is nothing to mount.
+    // The session list's workers run this same wasm (src/browser/worker.rs): there is nothing to mount.
     if web_sys::window().is_none() {
         return;
     }

@@ -9,10 +9,32 @@ use super::library_view::LibraryView;
 use super::list::ConversationList;
 use super::navigation::{go_to_hash, keyboard};
 use super::state::{use_viewer, Theme, Viewer};
-use super::{follow, grammars, load, overview, side, style, top, warm};
+use super::{follow, load, overview, side, style, top, warm};
+use crate::browser::read::from_drop;
 use crate::normalize::fxhash::FxMap;
 use crate::present::rows::{self, Row};
 use crate::present::when::{self, Above};
+use crate::text::highlight::grammars_loaded;
+
+/// Highlights code once the grammars are there: fetched unless they are loaded, and the first
+/// screen does not wait for them; rows are drawn again, highlighted, when they arrive.
+fn highlight_when_grammars_arrive(viewer: Viewer) {
+    if grammars_loaded() {
+        viewer.grammars.set(true);
+        return;
+    }
+    // A shared page holds its grammars, or goes without: it fetches nothing.
+    if super::shared::is_shared_page() {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        match crate::browser::grammars::fetch().await {
+            Ok(()) => viewer.grammars.set(true),
+            // Code is shown plain; everything else works.
+            Err(e) => web_sys::console::warn_1(&format!("cctv: no syntax highlighting: {e}").into()),
+        }
+    });
+}
 
 /// The whole viewer. Shows `initial` until the reader loads files.
 #[component]
@@ -44,7 +66,7 @@ pub fn App(
     provide_context(viewer);
     viewer.library.embedded.set_value(embedded);
     warm::run();
-    grammars::fetch(viewer);
+    highlight_when_grammars_arrive(viewer);
     if !embedded {
         follow::init(viewer);
     }
@@ -123,7 +145,7 @@ pub fn App(
                 set_dragging.set(0);
                 if let Some(transfer) = e.data_transfer() {
                     leptos::task::spawn_local(async move {
-                        let (files, in_folder) = load::from_drop(transfer).await;
+                        let (files, in_folder) = from_drop(transfer).await;
                         load::open(viewer, files, in_folder).await;
                     });
                 }

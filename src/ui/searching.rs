@@ -4,8 +4,8 @@
 
 use leptos::prelude::*;
 
-use super::load::{next_frame, now};
 use super::state::Viewer;
+use crate::browser::timers::{next_frame, now};
 use crate::present::rows::ThreadRef;
 use crate::query::search::{Matcher, Search};
 

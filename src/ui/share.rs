@@ -9,9 +9,9 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::load::next_frame;
 use super::navigation::reveal;
 use super::state::{use_viewer, SideTab, Viewer};
+use crate::browser::timers::next_frame;
 use crate::export::share::{self, export_name, files_of_session, masked_note, row_of, Highlights};
 use crate::export::to_markdown::MarkdownOptions;
 use crate::normalize::{ThreadRef, Workspace};
@@ -455,7 +455,7 @@ fn export_markdown(viewer: Viewer, session: usize, delivery: Delivery) {
             leptos::task::spawn_local(async move {
                 share.status.set(Some(match wasm_bindgen_futures::JsFuture::from(promise).await {
                     Ok(_) => format!("Copied {size} of Markdown{masked}."),
-                    Err(e) => format!("Could not copy: {}", super::load::describe(&e)),
+                    Err(e) => format!("Could not copy: {}", crate::browser::js_error::describe(&e)),
                 }));
             });
         }
@@ -480,7 +480,7 @@ fn export_html(viewer: Viewer, session: usize) {
     share.status.set(Some(format!("Making {name}…")));
     leptos::task::spawn_local(async move {
         let chosen: Vec<&Finding> = chosen.iter().collect();
-        let result = match super::viewer_files::fetch().await {
+        let result = match crate::browser::viewer_files::fetch().await {
             Ok(files) => share::html_masked(&inputs, &chosen, title.as_deref(), &files),
             Err(e) => Err(e),
         };
@@ -496,7 +496,7 @@ fn export_html(viewer: Viewer, session: usize) {
 
 /// Saves `bytes` as a file named `name`, through the browser's download.
 fn download(name: &str, bytes: &[u8], kind: &str) -> Result<(), String> {
-    let describe = |e: wasm_bindgen::JsValue| super::load::describe(&e);
+    let describe = |e: wasm_bindgen::JsValue| crate::browser::js_error::describe(&e);
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(kind);

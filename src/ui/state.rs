@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::browser::load::Progress;
 use crate::normalize::Workspace;
 pub use crate::present::filter::Filter;
 use crate::present::link::Link;
@@ -38,14 +39,6 @@ pub enum Theme {
     System,
     Light,
     Dark,
-}
-
-/// Files being read and parsed.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Progress {
-    pub label: String,
-    pub done: f64,
-    pub total: f64,
 }
 
 #[derive(Clone, Copy)]

@@ -8,6 +8,8 @@ use super::folders;
 use super::navigation::reveal;
 use super::state::{part, use_viewer, Filter, Theme, Viewer};
 use super::{load, searching};
+use crate::browser::folders::{can_pick, kept as kept_folder};
+use crate::browser::read::from_file_list;
 use crate::present::session::{session_groups, session_label, SessionLabel};
 use crate::query::search::{count_label, searching_label, Query, Scope};
 use crate::text::format::isolate;
@@ -280,7 +282,7 @@ pub fn OpenButtons() -> impl IntoView {
     let picked = move |input: NodeRef<Input>, in_folder: bool| {
         let Some(el) = input.get_untracked() else { return };
         let Some(list) = el.files() else { return };
-        let files = load::from_file_list(&list);
+        let files = from_file_list(&list);
         // Reset, so picking the same file again loads it again.
         el.set_value("");
         leptos::task::spawn_local(load::open(viewer, files, in_folder));
@@ -288,17 +290,17 @@ pub fn OpenButtons() -> impl IntoView {
     // Where the browser gives a folder's handle, it is kept: the folder opened last can be
     // opened again on a later visit.
     let kept = RwSignal::new(None::<String>);
-    if folders::can_pick() {
+    if can_pick() {
         leptos::task::spawn_local(async move {
             // The bar may be gone by then (a folder opened on the list meanwhile).
-            kept.try_set(folders::kept().await);
+            kept.try_set(kept_folder().await);
         });
     }
     let pick_folder = move |_| {
-        if folders::can_pick() {
+        if can_pick() {
             leptos::task::spawn_local(async move {
                 folders::pick(viewer).await;
-                kept.try_set(folders::kept().await);
+                kept.try_set(kept_folder().await);
             });
         } else if let Some(el) = folder.get() {
             el.click();

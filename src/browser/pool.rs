@@ -133,19 +133,7 @@ impl Pool {
             sizes: files.iter().map(|(_, s, _)| *s).collect(),
             work,
         };
-        let message = Object::new();
-        let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-        let _ = Reflect::set(
-            &message,
-            &"job".into(),
-            &serde::Serialize::serialize(&job, &serializer).unwrap_or(JsValue::NULL),
-        );
-        let _ = Reflect::set(
-            &message,
-            &"files".into(),
-            &files.iter().map(|(_, _, f)| JsValue::from(f)).collect::<Array>(),
-        );
-        let message: JsValue = message.into();
+        let message = job_message(&job, files);
         let mut queued = None;
         let promise = Promise::new(&mut |resolve, _| {
             let bytes = job.sizes.iter().sum();
@@ -164,20 +152,7 @@ impl Pool {
         }
         Box::pin(async move {
             let message = JsFuture::from(promise).await.map_err(|_| Stopped)?;
-            if message.is_undefined() {
-                return Err(Stopped);
-            }
-            let reply = Reflect::get(&message, &"reply".into()).map_err(|_| Stopped)?;
-            let reply: Reply = serde_wasm_bindgen::from_value(reply).unwrap_or(Reply {
-                id,
-                done: Done::Failed("the worker's answer was not understood".into()),
-                memory: 0.0,
-            });
-            let grams = Reflect::get(&message, &"grams".into())
-                .ok()
-                .and_then(|g| g.dyn_into::<Uint8Array>().ok())
-                .and_then(|g| Grams::from_bytes(&g.to_vec()));
-            Ok(Answer { done: reply.done, grams })
+            answer_of(id, &message)
         })
     }
 
@@ -306,6 +281,41 @@ impl Pool {
             }
         }
     }
+}
+
+/// The message that hands `job` to a worker: `{ job, files }`, the `File`s beside the job.
+fn job_message(job: &Job, files: &[(String, f64, File)]) -> JsValue {
+    let message = Object::new();
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    let _ = Reflect::set(
+        &message,
+        &"job".into(),
+        &serde::Serialize::serialize(job, &serializer).unwrap_or(JsValue::NULL),
+    );
+    let _ = Reflect::set(
+        &message,
+        &"files".into(),
+        &files.iter().map(|(_, _, f)| JsValue::from(f)).collect::<Array>(),
+    );
+    message.into()
+}
+
+/// What a worker's message says of job `id` (`undefined` when the job was stopped).
+fn answer_of(id: u32, message: &JsValue) -> Result<Answer, Stopped> {
+    if message.is_undefined() {
+        return Err(Stopped);
+    }
+    let reply = Reflect::get(message, &"reply".into()).map_err(|_| Stopped)?;
+    let reply: Reply = serde_wasm_bindgen::from_value(reply).unwrap_or(Reply {
+        id,
+        done: Done::Failed("the worker's answer was not understood".into()),
+        memory: 0.0,
+    });
+    let grams = Reflect::get(message, &"grams".into())
+        .ok()
+        .and_then(|g| g.dyn_into::<Uint8Array>().ok())
+        .and_then(|g| Grams::from_bytes(&g.to_vec()));
+    Ok(Answer { done: reply.done, grams })
 }
 
 /// A worker per core, at least one, at most four: the page itself only lists and draws while

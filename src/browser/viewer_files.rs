@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::load::describe;
+use super::js_error::describe;
 use crate::export::to_html::{snippet_paths, ViewerFiles};
 
 #[wasm_bindgen]

@@ -11,7 +11,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
 
-use super::load::{describe, read_promise};
+use super::js_error::describe;
+use super::read::read_promise;
 use crate::catalog::summary::Summary;
 use crate::engine::scan::{FoundSet, SessionReader};
 use crate::query::search::Query;

@@ -1,0 +1,410 @@
+//! Loading files into a viewer: read in slices (one copy into wasm memory), each slice parsed
+//! while the next is read, in steps that let the page paint; a large first file shown early; the
+//! whole linked into a workspace at the end. The viewer is whatever implements [`LoadTarget`]:
+//! this layer reads and reports, the ui draws.
+
+use js_sys::Uint8Array;
+use wasm_bindgen_futures::JsFuture;
+
+use super::js_error::describe;
+use super::read::{read_slice, Named};
+use super::timers::{mark, next_frame, now, PageTurns, TASK_BUDGET_MS};
+use crate::model::GrowingTranscript;
+use crate::normalize::beside::beside;
+use crate::normalize::pace::Pace;
+use crate::normalize::{self, Input, Workspace};
+
+/// Files being read and parsed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Progress {
+    pub label: String,
+    pub done: f64,
+    pub total: f64,
+}
+
+/// What a load reports to: a viewer the reader may hand other files meanwhile.
+pub trait LoadTarget {
+    /// Whether this load is still the one wanted (no other files were opened meanwhile, and the
+    /// viewer is still there); checked after every wait.
+    fn is_latest(&self) -> bool;
+    /// The most bytes of files it may be given at once.
+    fn max_bytes(&self) -> f64;
+    fn progress(&self, progress: Option<Progress>);
+    /// The files were not loaded: the one problem to show, (files, reason).
+    fn refuse(&self, problem: (String, String));
+    /// Shows `workspace`: `more` of files already shown (an early view came first), else anew.
+    fn show(&self, workspace: Workspace, more: bool);
+}
+
+/// Bytes read from a file per slice, and parsed per step: a step is a few ms, so the page can
+/// paint and answer between them while a file of hundreds of MB loads.
+const READ_STEP: f64 = 16.0 * 1024.0 * 1024.0;
+const PARSE_STEP: usize = 4 * 1024 * 1024;
+
+/// A load this large shows its beginning while the rest is read (smaller ones are on screen
+/// whole in about 0.2 s): the first file's lines parsed so far, first at [`EARLY_FIRST`] bytes,
+/// then each time four times as many are parsed, up to [`EARLY_LAST`]. Each early view is a copy
+/// of those lines normalized on their own, so they stay few and small; the whole is shown when
+/// every file is read. A first file this large is read in a short first slice ([`FIRST_READ`]).
+const EARLY_FROM: f64 = 32e6;
+const EARLY_FIRST: usize = 1 << 20;
+const EARLY_LAST: usize = 16 << 20;
+/// The first slice of a first file that large: enough for the first early view.
+const FIRST_READ: f64 = 2.0 * EARLY_FIRST as f64;
+
+/// Other files were opened meanwhile (or the viewer is gone): the load ends and shows nothing.
+struct Superseded;
+
+fn still(target: &impl LoadTarget) -> Result<(), Superseded> {
+    if target.is_latest() {
+        Ok(())
+    } else {
+        Err(Superseded)
+    }
+}
+
+/// Reads `files` and loads them into `target`, showing progress. Returns whether it showed them
+/// (not when there were none, they were too large, or other files were opened meanwhile).
+pub async fn load(target: impl LoadTarget, mut files: Vec<Named>) -> bool {
+    if files.is_empty() {
+        return false;
+    }
+    sessions_first(&mut files);
+    matches!(load_sorted(&target, &files).await, Ok(true))
+}
+
+/// Sessions first, so the first file read is one whose beginning can be shown early; then
+/// sub-agents; then the files beside them (the order of sessions is kept).
+fn sessions_first(files: &mut [Named]) {
+    files.sort_by_key(|f| match (beside(&f.name), normalize::agent_id_of_name(&f.name)) {
+        (Some(_), _) => 2,
+        (None, Some(_)) => 1,
+        (None, None) => 0,
+    });
+}
+
+async fn load_sorted(target: &impl LoadTarget, files: &[Named]) -> Result<bool, Superseded> {
+    // The first file is being read while the others are asked their sizes, in a short slice,
+    // so that its beginning can be parsed and shown at once.
+    let first_size = files[0].file.size();
+    let first_end = first_size.min(if first_size >= EARLY_FROM { FIRST_READ } else { READ_STEP });
+    let first_read = read_slice(&files[0].file, 0.0, first_end);
+    let sizes = sizes(files, first_size).await;
+    still(target)?;
+    let size: f64 = sizes.iter().sum();
+    if !fits(target, files, size) {
+        return Ok(false);
+    }
+    mark("cctv:load");
+    let mut reading = Reading::new(target, files, sizes, first_end, first_read);
+    for index in 0..files.len() {
+        reading.file(index).await?;
+    }
+    let (read_ms, parse_ms, early_shown) = (reading.read_ms, reading.parse_ms, reading.early.shown);
+    let (workspace, normalize_ms) = link(target, reading.read).await?;
+    target.progress(None);
+    target.show(workspace, early_shown);
+    // For benchmarks and the curious: where the time went, as a mark in the Performance panel.
+    mark(&format!(
+        "cctv:phases read {read_ms:.0} ms, parse {parse_ms:.0} ms, normalize {normalize_ms:.0} ms"
+    ));
+    Ok(true)
+}
+
+/// Every file's size, the first one's known. `File.size` can cost a round trip to the browser
+/// process: asked once per file, the page painting meanwhile.
+async fn sizes(files: &[Named], first_size: f64) -> Vec<f64> {
+    let mut sizes = Vec::with_capacity(files.len());
+    sizes.push(first_size);
+    // Listing the files was this task's work already.
+    next_frame().await;
+    let mut asked_since = now();
+    for f in &files[1..] {
+        // A folder of thousands of files: a few ms a hundred, so the page paints meanwhile.
+        if now() - asked_since >= TASK_BUDGET_MS {
+            next_frame().await;
+            asked_since = now();
+        }
+        sizes.push(f.file.size());
+    }
+    sizes
+}
+
+/// Whether `size` bytes can be loaded; if not, the target is told why. A tab that runs out of
+/// memory dies without a word; what cannot fit is refused instead.
+fn fits(target: &impl LoadTarget, files: &[Named], size: f64) -> bool {
+    let limit = target.max_bytes();
+    if size <= limit {
+        return true;
+    }
+    // A load this one stopped leaves its progress to the latest.
+    target.progress(None);
+    let names: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
+    target.refuse((
+        names.join(", "),
+        format!(
+            "too large to open here: {:.0} MB; a browser tab can hold about {:.0} MB of transcripts with cctv. Open fewer files at once.",
+            size / 1e6,
+            limit / 1e6
+        ),
+    ));
+    false
+}
+
+/// What the files held once read: transcripts, files beside them, and files that could not be
+/// read, (name, why).
+struct Read {
+    transcripts: Vec<crate::model::Transcript>,
+    side: Vec<Input>,
+    problems: Vec<(String, String)>,
+    /// Read and parsed, in bytes (each byte counts twice: read once, parsed once).
+    done: f64,
+    total: f64,
+}
+
+/// The files being read, one after another, with one read always in flight: the next slice of
+/// this file, or the first of the next file, so the browser reads (off the main thread) while
+/// this one is parsed.
+struct Reading<'a, T> {
+    target: &'a T,
+    files: &'a [Named],
+    sizes: Vec<f64>,
+    /// Where the first file's first slice ends.
+    first_end: f64,
+    in_flight: Option<JsFuture>,
+    read: Read,
+    read_ms: f64,
+    parse_ms: f64,
+    last_yield: f64,
+    early: EarlyViews,
+}
+
+impl<'a, T: LoadTarget> Reading<'a, T> {
+    fn new(target: &'a T, files: &'a [Named], sizes: Vec<f64>, first_end: f64, first_read: JsFuture) -> Self {
+        let size: f64 = sizes.iter().sum();
+        // Every byte is read once and parsed once.
+        let total = size * 2.0;
+        // Shown from the start: the beginning of the conversation may be on screen long before
+        // the end is read, and the reader must see that more is coming.
+        target.progress(Some(Progress { label: format!("Reading {}", files[0].name), done: 0.0, total }));
+        Reading {
+            target,
+            files,
+            sizes,
+            first_end,
+            in_flight: Some(first_read),
+            read: Read {
+                transcripts: Vec::with_capacity(files.len()),
+                side: Vec::new(),
+                problems: Vec::new(),
+                done: 0.0,
+                total,
+            },
+            read_ms: 0.0,
+            parse_ms: 0.0,
+            last_yield: now(),
+            early: EarlyViews::new(size),
+        }
+    }
+
+    /// Starts reading the first slice of file `index`, if there is one.
+    fn first_slice(&self, index: usize) -> Option<JsFuture> {
+        let file = self.files.get(index)?;
+        Some(read_slice(&file.file, 0.0, self.sizes[index].min(READ_STEP)))
+    }
+
+    /// Reads and parses file `index` to its end, and keeps what it holds (or why it could not
+    /// be read).
+    async fn file(&mut self, index: usize) -> Result<(), Superseded> {
+        let files = self.files;
+        let Named { name, file } = &files[index];
+        let size = self.sizes[index];
+        // Where the slice in flight ends.
+        let mut end = if index == 0 { self.first_end } else { size.min(READ_STEP) };
+        let Some(mut arriving) = Arriving::new(name, size) else {
+            let reason = format!("not enough memory to open its {:.0} MB", size / 1e6);
+            self.read.problems.push((name.clone(), reason));
+            self.read.done += 2.0 * size;
+            self.in_flight = self.first_slice(index + 1);
+            return Ok(());
+        };
+        let mut failed = None;
+        while let Some(pending) = self.in_flight.take() {
+            let started = now();
+            let chunk = pending.await;
+            self.read_ms += now() - started;
+            still(self.target)?;
+            let received = end;
+            if received < size {
+                end = (received + READ_STEP).min(size);
+                self.in_flight = Some(read_slice(file, received, end));
+            } else {
+                self.in_flight = self.first_slice(index + 1);
+            }
+            match chunk {
+                Ok(buffer) => arriving.append(&Uint8Array::new(&buffer)),
+                Err(e) => {
+                    failed = Some(describe(&e));
+                    // The rest of this file is not worth reading.
+                    self.in_flight = self.first_slice(index + 1);
+                    break;
+                }
+            }
+            if let Arriving::Transcript(transcript) = &mut arriving {
+                self.parse(index, transcript, received >= size).await?;
+            }
+            if received >= size {
+                break;
+            }
+        }
+        self.read.done += 2.0 * size;
+        self.keep(name, arriving, failed);
+        Ok(())
+    }
+
+    /// Parses what arrived of file `index`, pausing for the page every [`TASK_BUDGET_MS`];
+    /// `read_whole` says the file is read to its end.
+    async fn parse(
+        &mut self,
+        index: usize,
+        transcript: &mut GrowingTranscript,
+        read_whole: bool,
+    ) -> Result<(), Superseded> {
+        let files = self.files;
+        let name = &files[index].name;
+        loop {
+            if now() - self.last_yield >= TASK_BUDGET_MS {
+                let done = self.read.done + transcript.bytes_fed() as f64 + transcript.bytes_parsed() as f64;
+                let label = format!("Reading and parsing {name}");
+                self.target.progress(Some(Progress { label, done, total: self.read.total }));
+                next_frame().await;
+                still(self.target)?;
+                self.last_yield = now();
+            }
+            let started = now();
+            let caught_up = transcript.step(PARSE_STEP);
+            self.parse_ms += now() - started;
+            let whole = read_whole && caught_up && self.files.len() > 1;
+            if index == 0 && self.early.due(transcript.bytes_parsed(), whole) {
+                self.early.shown |= show_early(self.target, transcript, self.early.shown).await;
+                self.last_yield = now();
+            }
+            if caught_up {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Keeps a file read to its end, or says why it could not be.
+    fn keep(&mut self, name: &str, arriving: Arriving, failed: Option<String>) {
+        if let Some(reason) = failed {
+            self.read.problems.push((name.to_owned(), format!("could not be read: {reason}")));
+            return;
+        }
+        match arriving {
+            Arriving::Beside(bytes) => self.read.side.push(Input { name: name.to_owned(), bytes }),
+            Arriving::Transcript(transcript) => {
+                // Only a last line without a line break is left to parse.
+                let started = now();
+                self.read.transcripts.push(transcript.finish());
+                self.parse_ms += now() - started;
+            }
+        }
+    }
+}
+
+/// Links what was read into a workspace, pausing for the page; returns it with the time
+/// normalize took.
+async fn link(target: &impl LoadTarget, read: Read) -> Result<(Workspace, f64), Superseded> {
+    let Read { transcripts, side, problems, done, total } = read;
+    target.progress(Some(Progress { label: "Linking sessions and sub-agents".into(), done, total }));
+    next_frame().await;
+    still(target)?;
+    let started = now();
+    let mut turns = PageTurns::from_now();
+    let mut workspace = normalize::assemble_paced(transcripts, side, &mut Pace::with(&mut turns)).await;
+    let normalize_ms = now() - started - turns.waited();
+    workspace.rejected.extend(problems);
+    // Linking and the first screen are separate tasks, so neither waits for the other.
+    next_frame().await;
+    still(target)?;
+    Ok((workspace, normalize_ms))
+}
+
+/// When the next early view is due, if any.
+struct EarlyViews {
+    next_at: Option<usize>,
+    shown: bool,
+}
+
+impl EarlyViews {
+    fn new(total: f64) -> EarlyViews {
+        EarlyViews { next_at: (total >= EARLY_FROM).then_some(EARLY_FIRST), shown: false }
+    }
+
+    /// Whether a view of `parsed` bytes is due; `whole` says the file is parsed to its end and
+    /// other files follow (then it always is, once).
+    fn due(&mut self, parsed: usize, whole: bool) -> bool {
+        let Some(at) = self.next_at else { return false };
+        if parsed < at && !whole {
+            return false;
+        }
+        self.next_at = (!whole && parsed < EARLY_LAST).then(|| (parsed * 4).min(EARLY_LAST));
+        true
+    }
+}
+
+/// Shows what is parsed of the first file so far, in a task of its own, unless it holds no
+/// session yet (a first line longer than the slice read, a file that is not a transcript) or
+/// the load is no longer the latest. Returns whether it was shown.
+async fn show_early(target: &impl LoadTarget, transcript: &GrowingTranscript, shown: bool) -> bool {
+    next_frame().await;
+    if !target.is_latest() {
+        return false;
+    }
+    let workspace = normalize::assemble(vec![transcript.parsed_so_far()], Vec::new());
+    if workspace.sessions.is_empty() {
+        return false;
+    }
+    target.show(workspace, shown);
+    mark("cctv:early");
+    next_frame().await;
+    true
+}
+
+/// A file being read: a transcript parsed as it arrives, or a file beside one (a sub-agent's
+/// `.meta.json`, a saved tool output, a workflow run), which is only collected.
+enum Arriving {
+    Transcript(GrowingTranscript),
+    Beside(Vec<u8>),
+}
+
+impl Arriving {
+    /// Reserves room for the whole file at once; `None` if it cannot be had.
+    fn new(name: &str, size: f64) -> Option<Arriving> {
+        if beside(name).is_some() {
+            let mut bytes = Vec::new();
+            bytes.try_reserve_exact(size as usize).ok()?;
+            Some(Arriving::Beside(bytes))
+        } else {
+            GrowingTranscript::new(name, size as usize).ok().map(Arriving::Transcript)
+        }
+    }
+
+    /// Appends a slice read from the file, copying straight into the space reserved for the
+    /// whole file (no zero-filling first: that would be a second pass over hundreds of MB).
+    fn append(&mut self, array: &Uint8Array) {
+        let len = array.length() as usize;
+        match self {
+            Arriving::Transcript(transcript) => {
+                transcript.feed_in_place(len, |spare| array.copy_to_uninit(spare))
+            }
+            // Metadata, or an output of a few hundred KB: zero-filling them costs little.
+            Arriving::Beside(bytes) => {
+                let from = bytes.len();
+                bytes.resize(from + len, 0);
+                array.copy_to(&mut bytes[from..]);
+            }
+        }
+    }
+}

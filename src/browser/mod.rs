@@ -1,0 +1,19 @@
+//! The browser's I/O, apart from the components that draw: files read from drops, pickers and
+//! kept handles (`read`, `folders`), loaded in pieces (`load`), followed as they grow (`follow`),
+//! a folder's sessions read for its list (`library`) by the workers (`pool`, `worker`), the
+//! grammars and the viewer's own files fetched (`grammars`, `viewer_files`), and the page's
+//! clock and turns (`timers`). Nothing here knows the ui: where I/O reports to a viewer, the ui
+//! passes in what implements a small trait (`load::LoadTarget`, `follow::FollowTarget`,
+//! `library::ListTarget`).
+
+pub mod folders;
+pub mod follow;
+pub mod grammars;
+pub mod js_error;
+pub mod library;
+pub mod load;
+mod pool;
+pub mod read;
+pub mod timers;
+pub mod viewer_files;
+mod worker;
