@@ -184,7 +184,9 @@ test("a secret appended to a followed session after the Share tab looked is foun
 
   // The reader goes back to the contents while Claude Code writes on: a prompt with a token, then
   // an answer. Each append is a new workspace, and the first one is freed meanwhile: its memory
-  // can hold the one shown when the reader comes back to the Share tab.
+  // can hold the one shown when the reader comes back to the Share tab (whether it does is the
+  // allocator's choice, which a page cannot force; tests/live.rs holds that every workspace has a
+  // generation of its own, which is what the tab compares).
   const token = `ghp_${noise(36, 11)}`;
   const [prompt, answer] = linesAfter(lines, [`deploy it with ${token} please`, "Deployed."], 20).split(/(?<=\n)/);
   await page.click(".cctv-side__tab >> text=Contents");
