@@ -123,3 +123,26 @@ fn a_file_that_shrinks_or_is_replaced_is_a_rewrite() {
     assert_eq!(live.read(&file.name), Some(20_000));
     assert_eq!(live.take(&file.name, from, &file.bytes[from..30_000]), Growth::Appended(10_000));
 }
+
+/// The page tells workspaces apart by their generation (what the Share tab found holds for one
+/// generation): each workspace made has its own, the same files made twice included, and a
+/// followed session that grew is a new one.
+#[test]
+fn every_workspace_made_has_its_own_generation_and_a_grown_one_a_new_one() {
+    let files = common::folder(MOREDIP);
+    let file = files.iter().find(|f| !f.name.contains('/')).unwrap();
+    let first = normalize::normalize(vec![file.clone()]);
+    let second = normalize::normalize(vec![file.clone()]);
+    assert_ne!(first.generation, second.generation, "the same files, made twice");
+    assert_eq!(first.clone().generation, first.generation, "a clone holds the same files");
+    assert_ne!(Workspace::default().generation, Workspace::default().generation);
+
+    let mut live = Live::new();
+    live.add(&file.name, file.bytes[..20_000].to_vec());
+    let before = live.workspace();
+    let from = live.read_from(&file.name);
+    assert_eq!(live.take(&file.name, from, &file.bytes[from..30_000]), Growth::Appended(10_000));
+    let grown = live.workspace();
+    assert!(grown.files[0].lines.len() > before.files[0].lines.len(), "more lines were read");
+    assert_ne!(grown.generation, before.generation);
+}

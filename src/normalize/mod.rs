@@ -77,7 +77,16 @@ pub async fn assemble_paced(
     let given = files.len();
     files.extend(progress_agents::rebuild(&files));
     let sessions = sessions(&files, &agent_metas, given, pace).await;
-    Workspace { files, given, sessions, rejected, saved_outputs, workflow_runs, side }
+    Workspace {
+        generation: Generation::next(),
+        files,
+        given,
+        sessions,
+        rejected,
+        saved_outputs,
+        workflow_runs,
+        side,
+    }
 }
 
 /// Why a file is not a transcript at all, if it is not.

@@ -3,6 +3,8 @@
 //! Nothing here copies transcript text. An [`Item`] names a line (and a block in it); the UI
 //! decodes what it shows from the file's bytes. Ids are derived when asked for, not stored.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::model::{Block, Entry, JsonStr, Line, Tool, Transcript};
 
 /// A line of one of the loaded files.
@@ -335,9 +337,39 @@ pub struct Session {
     pub not_shown: Vec<(LineRef, super::NotShown)>,
 }
 
+/// Which making of a workspace this is: a number from a counter of the whole program, taken each
+/// time one is made, so no two workspaces of a page's life share it. What the page worked out
+/// from a workspace (the Share tab's findings, a row drawn) holds for another one only if it has
+/// the same generation: an address cannot say so, since a freed workspace's memory can hold the
+/// next one (a followed session is made anew each time it grows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Generation(u64);
+
+impl Generation {
+    /// One never handed out before.
+    pub(super) fn next() -> Generation {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        Generation(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+/// A workspace made empty is made all the same: a new generation, never a shared one.
+impl Default for Generation {
+    fn default() -> Generation {
+        Generation::next()
+    }
+}
+
 /// Everything loaded: the files, and the sessions made of them.
+///
+/// There is no `PartialEq`: workspaces are told apart by [`generation`](Workspace::generation),
+/// not by comparing the files they hold. A clone keeps the generation, since it holds the same
+/// files; a workspace is not changed once shown (the page shares it behind an `Arc`), so more of
+/// the files is a new workspace, with a new generation.
 #[derive(Clone, Debug, Default)]
 pub struct Workspace {
+    /// Taken when the workspace is made ([`super::assemble`]).
+    pub generation: Generation,
     /// The files given, then the ones cctv rebuilt (sub-agents from progress lines).
     pub files: Vec<Transcript>,
     /// How many of `files` were given; the rest were rebuilt by cctv.

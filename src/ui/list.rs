@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use super::item::row_view;
 use super::state::use_viewer;
 use crate::normalize::fxhash::FxMap;
-use crate::normalize::{Session, Workspace};
+use crate::normalize::{Generation, Session, Workspace};
 use crate::present::item::{item_view, ItemView};
 use crate::present::rows::{Row, ThreadRef};
 use crate::present::when::Above;
@@ -72,11 +72,11 @@ impl Layout {
     }
 }
 
-/// What each row on screen shows, and since when: the workspace it was last drawn from, and a
-/// number that changes whenever what it shows does.
+/// What each row on screen shows, and since when: the workspace it was last drawn from (by its
+/// generation), and a number that changes whenever what it shows does.
 #[derive(Default)]
 struct Drawn {
-    rows: FxMap<Row, (Arc<Workspace>, u64, Arc<ItemView>)>,
+    rows: FxMap<Row, (Generation, u64, Arc<ItemView>)>,
     next: u64,
 }
 
@@ -94,7 +94,7 @@ impl Drawn {
         for row in rows {
             let before = self.rows.remove(&row);
             let (since, view) = match before {
-                Some((drawn_from, since, view)) if Arc::ptr_eq(&drawn_from, ws) => (since, view),
+                Some((drawn_from, since, view)) if drawn_from == ws.generation => (since, view),
                 before => {
                     let Some(view) = item_view(ws, session, row).map(Arc::new) else { continue };
                     match before {
@@ -107,7 +107,7 @@ impl Drawn {
                 }
             };
             out.push((row, since, view.clone()));
-            kept.insert(row, (ws.clone(), since, view));
+            kept.insert(row, (ws.generation, since, view));
         }
         self.rows = kept;
         out
@@ -255,9 +255,9 @@ pub fn ConversationList(
     // A followed session: the newest row kept in view if the reader asks, and the rows that
     // more of the files brought after the last one counted until the reader scrolls down to them
     // (rows that grew inside an open sub-agent higher up are not "below"). The workspace is told
-    // apart by its address, only to see that it changed; the first drawing counts nothing.
+    // apart by its generation, only to see that it changed; the first drawing counts nothing.
     let following = viewer.following;
-    let before = StoredValue::new(None::<(usize, Option<Row>)>);
+    let before = StoredValue::new(None::<(Option<Generation>, Option<Row>)>);
     let at_end = move |el: &web_sys::HtmlDivElement| {
         el.scroll_top() as f64 + el.client_height() as f64 >= layout.with_value(Layout::total) - 4.0
     };
@@ -265,7 +265,7 @@ pub fn ConversationList(
         version.track();
         let (followed, stick) = (following.name.with(Option::is_some), following.stick.get());
         let Some(el) = container.get_untracked() else { return };
-        let ws = viewer.workspace.with_untracked(|w| w.as_ref().map_or(0, |w| Arc::as_ptr(w) as usize));
+        let ws = viewer.workspace.with_untracked(|w| w.as_ref().map(|w| w.generation));
         let last = layout.with_value(|l| l.rows.last().copied());
         let was = before.get_value();
         before.set_value(Some((ws, last)));

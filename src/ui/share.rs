@@ -14,7 +14,7 @@ use super::state::{use_viewer, SideTab, Viewer};
 use crate::browser::timers::next_frame;
 use crate::export::share::{self, export_name, files_of_session, masked_note, row_of, Highlights};
 use crate::export::to_markdown::MarkdownOptions;
-use crate::normalize::{ThreadRef, Workspace};
+use crate::normalize::{Generation, ThreadRef, Workspace};
 use crate::redact::{Finding, Kind, Scanner};
 use crate::text::format::size;
 
@@ -37,11 +37,12 @@ pub struct Share {
     pub highlights: Signal<Option<Arc<Highlights>>>,
 }
 
-/// What was found, and in what: the workspace (by its address: more of a large file is another
-/// workspace) and the reader's patterns then.
+/// What was found, and in what: the workspace (by its generation: more of a large file, or of a
+/// followed one, is another workspace, and may lie where a freed one did) and the reader's
+/// patterns then.
 #[derive(Clone)]
 struct Found {
-    workspace: usize,
+    workspace: Generation,
     patterns: String,
     result: Result<Arc<Vec<Finding>>, String>,
 }
@@ -88,7 +89,7 @@ impl Share {
     /// The findings in `ws` with the reader's patterns, looking for them first unless that was
     /// done for the same workspace and patterns.
     fn findings_now(&self, ws: &Arc<Workspace>) -> Result<Arc<Vec<Finding>>, String> {
-        let (workspace, patterns) = (Arc::as_ptr(ws) as usize, self.patterns.get_untracked());
+        let (workspace, patterns) = (ws.generation, self.patterns.get_untracked());
         if let Some(found) =
             self.found.get_untracked().filter(|f| f.workspace == workspace && f.patterns == patterns)
         {
@@ -102,9 +103,8 @@ impl Share {
     /// Whether what was found is of `ws` with the reader's patterns.
     fn is_current(&self, ws: &Arc<Workspace>) -> bool {
         let patterns = self.patterns.get_untracked();
-        self.found.with(|f| {
-            f.as_ref().is_some_and(|f| f.workspace == Arc::as_ptr(ws) as usize && f.patterns == patterns)
-        })
+        self.found
+            .with(|f| f.as_ref().is_some_and(|f| f.workspace == ws.generation && f.patterns == patterns))
     }
 
     /// The findings the reader has masked.

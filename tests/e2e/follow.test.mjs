@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { site, open, foreign, appendPrivate, FIXTURES } from "./harness.mjs";
+import { site, open, foreign, appendPrivate, linesAfter, FIXTURES } from "./harness.mjs";
 
 const web = site();
 const PROJECT = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
@@ -30,28 +30,7 @@ async function append(page, path, text) {
 
 /** Three lines a person and Claude add to the session, after its last one. */
 function threeMoreLines() {
-  const last = LINES.map((l) => JSON.parse(l)).findLast((e) => e.uuid && e.type === "assistant");
-  const at = Date.parse(last.timestamp);
-  let parent = last.uuid;
-  return ["live prompt one", "live answer two", "live prompt three"]
-    .map((text, i) => {
-      const uuid = `00000000-0000-4000-8000-00000000000${i}`;
-      const you = i % 2 === 0;
-      const line = {
-        ...last,
-        type: you ? "user" : "assistant",
-        uuid,
-        parentUuid: parent,
-        timestamp: new Date(at + (i + 1) * 1000).toISOString(),
-        message: you
-          ? { role: "user", content: text }
-          : { ...last.message, id: `msg_live_${i}`, content: [{ type: "text", text }], stop_reason: "end_turn" },
-      };
-      if (you) delete line.requestId;
-      parent = uuid;
-      return JSON.stringify(line) + "\n";
-    })
-    .join("");
+  return linesAfter(LINES, ["live prompt one", "live answer two", "live prompt three"]);
 }
 
 test("a followed folder shows what is appended to its newest session, sub-agents included", async () => {

@@ -179,6 +179,34 @@ export async function withPackage(prefix) {
   return dir;
 }
 
+/** Lines a person and Claude add to a transcript after the last of its `lines` (JSONL lines),
+ *  as Claude Code writes them: one line per text of `texts`, the person's first, then in turn;
+ *  their uuids counted from `first`, so that lines added later can have others. */
+export function linesAfter(lines, texts, first = 0) {
+  const last = lines.map((l) => JSON.parse(l)).findLast((e) => e.uuid && e.type === "assistant");
+  const at = Date.parse(last.timestamp);
+  let parent = last.uuid;
+  return texts
+    .map((text, i) => {
+      const uuid = `00000000-0000-4000-8000-${String(first + i).padStart(12, "0")}`;
+      const you = i % 2 === 0;
+      const line = {
+        ...last,
+        type: you ? "user" : "assistant",
+        uuid,
+        parentUuid: parent,
+        timestamp: new Date(at + (i + 1) * 1000).toISOString(),
+        message: you
+          ? { role: "user", content: text }
+          : { ...last.message, id: `msg_live_${first + i}`, content: [{ type: "text", text }], stop_reason: "end_turn" },
+      };
+      if (you) delete line.requestId;
+      parent = uuid;
+      return JSON.stringify(line) + "\n";
+    })
+    .join("");
+}
+
 /** Appends `text` to `path` in the page's private file system (made, with its folders, if
  *  missing), as Claude Code appends to a transcript. */
 export function appendPrivate(page, path, text) {

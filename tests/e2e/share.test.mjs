@@ -2,7 +2,8 @@
 // tab's preview (counts, checkboxes, marks in the rows), then the exports. The HTML file is opened
 // from file:// in a fresh, offline context, where it must show the session with working panels and
 // make no request; neither it nor its compressed data holds a masked secret. The Markdown renders
-// with a Markdown library into the expected headings.
+// with a Markdown library into the expected headings. A followed session's secret, written after
+// the Share tab first looked, is found and masked too.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { marked } from "marked";
-import { site, open, drop, waitForTitle, foreign, FIXTURES } from "./harness.mjs";
+import { site, open, drop, waitForTitle, foreign, appendPrivate, linesAfter, FIXTURES } from "./harness.mjs";
 
 const web = site();
 const MOREDIP = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
@@ -162,6 +163,56 @@ test("the Markdown export renders into a title and a heading per turn, with no m
   await prompt.locator("button[title^='copy this turn as Markdown']").click();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.ok(marked.parse(copied).includes("[REDACTED github-pat]") && !copied.includes(TOKEN), copied.slice(0, 600));
+  assert.deepEqual(foreign(requests, web.server.url), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a secret appended to a followed session after the Share tab looked is found, and masked in both exports", async () => {
+  const { page, context, requests, errors } = await open(web.chrome, web.server.url);
+  const lines = (await readFile(join(MOREDIP, `${ID}.jsonl`), "utf8")).split("\n").filter(Boolean);
+  const file = `followed/${ID}.jsonl`;
+  await appendPrivate(page, file, lines.join("\n") + "\n");
+  await page.evaluate(() => {
+    window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle("followed");
+  });
+  await page.getByRole("button", { name: "Follow", exact: true }).click();
+  await page.locator(".cctv-live", { hasText: `Following ${ID}.jsonl` }).waitFor({ timeout: 20000 });
+  await page.click(".cctv-side__tab >> text=Share");
+  await page.locator(".cctv-share__counts, .cctv-share__none").waitFor({ timeout: 20000 });
+  const before = await page.locator(".cctv-findings").allTextContents();
+
+  // The reader goes back to the contents while Claude Code writes on: a prompt with a token, then
+  // an answer. Each append is a new workspace, and the first one is freed meanwhile: its memory
+  // can hold the one shown when the reader comes back to the Share tab (whether it does is the
+  // allocator's choice, which a page cannot force; tests/live.rs holds that every workspace has a
+  // generation of its own, which is what the tab compares).
+  const token = `ghp_${noise(36, 11)}`;
+  const [prompt, answer] = linesAfter(lines, [`deploy it with ${token} please`, "Deployed."], 20).split(/(?<=\n)/);
+  await page.click(".cctv-side__tab >> text=Contents");
+  await page.check("text=Keep newest in view");
+  await appendPrivate(page, file, prompt);
+  await page.locator(".cctv-prompt", { hasText: token }).waitFor({ timeout: 5000 });
+  await appendPrivate(page, file, answer);
+  await page.locator(".cctv-item", { hasText: "Deployed." }).waitFor({ timeout: 5000 });
+
+  await page.click(".cctv-side__tab >> text=Share");
+  const finding = page.locator(".cctv-finding", { hasText: token });
+  await finding.waitFor({ timeout: 20000 });
+  assert.ok(!before.join("").includes(token), "it was not there before the append");
+  assert.equal(await finding.locator("input[type=checkbox]").isChecked(), true);
+  assert.match(await finding.textContent(), /→ \[REDACTED github-pat\]/);
+
+  const [markdown] = await Promise.all([page.waitForEvent("download"), page.click("text=Download Markdown")]);
+  const text = await readFile(await markdown.path(), "utf8");
+  assertNowhere(text, token, "the Markdown");
+  assert.ok(text.includes("Deployed.") && marked.parse(text).includes("[REDACTED github-pat]"), "the appended lines are in it, masked");
+  const [html] = await Promise.all([page.waitForEvent("download"), page.click("text=Download HTML")]);
+  const shared = await readFile(await html.path(), "utf8");
+  const session = gunzipSync(block(shared, "cctv-session")).toString("latin1");
+  assertNowhere(shared, token, "the page");
+  assertNowhere(session, token, "the session, decompressed");
+  assert.ok(session.includes("Deployed.") && session.includes("[REDACTED github-pat]"), "the appended lines are in it, masked");
   assert.deepEqual(foreign(requests, web.server.url), []);
   assert.deepEqual(errors, []);
   await context.close();
