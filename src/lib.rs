@@ -23,5 +23,11 @@ pub mod text;
 
 pub mod api;
 
+/// The real transcripts in `../shared/fixtures`, read for the tests: one file shared with the
+/// integration tests (`tests/common`), so both read them the same way.
+#[cfg(test)]
+#[path = "../tests/common/fixtures.rs"]
+mod fixtures;
+
 #[cfg(feature = "ui")]
 pub mod ui;
