@@ -37,7 +37,7 @@ impl Sample {
 
     /// Whether spread position `k` is tried, one in `stride` when sampling.
     fn takes(&self, k: usize, stride: usize) -> bool {
-        self.every_case || (k + self.file) % stride == 0
+        self.every_case || (k + self.file).is_multiple_of(stride)
     }
 }
 
