@@ -38,8 +38,8 @@ build: setup
 	trunk build --release
 
 # The native tests (model, normalize, present; no Leptos, no browser, no setup): the quickest answer
-# to "did I break it", a minute or two warm. `generate` is the feature that makes the generated
-# sessions the large-input test reads.
+# to "did I break it", about a minute warm (50 CPU-seconds). `generate` is the feature that makes
+# the generated sessions the large-input test reads.
 NATIVE := --no-default-features --features generate
 NATIVE_TESTS := cargo test $(NATIVE) --lib --bins --tests
 test-native:
