@@ -22,7 +22,7 @@ ifneq ($(SYSTEM_CA),)
 export NODE_EXTRA_CA_CERTS ?= $(SYSTEM_CA)
 endif
 
-.PHONY: setup serve build test node-check test-native screenshots pages package bench fuzz
+.PHONY: setup serve build test node-check test-native test-every-case screenshots pages package bench fuzz
 
 setup:
 	scripts/setup.sh
@@ -38,22 +38,28 @@ build: setup
 	trunk build --release
 
 # The native tests (model, normalize, present; no Leptos, no browser, no setup): the quickest answer
-# to "did I break it", a minute or two warm. `generate` is the feature that makes the generated
-# sessions the large-input test reads.
+# to "did I break it", about a minute warm (50 CPU-seconds). `generate` is the feature that makes
+# the generated sessions the large-input test reads.
 NATIVE := --no-default-features --features generate
 NATIVE_TESTS := cargo test $(NATIVE) --lib --bins --tests
 test-native:
 	$(NATIVE_TESTS)
 
+# The cases test-native samples to stay near a minute (tests/hostile_damage.rs: every cut and
+# flip of every fixture, 30 CPU-seconds more), on the same debug build.
+test-every-case:
+	CCTV_EVERY_CASE=1 cargo test $(NATIVE) --test hostile_damage
+
 # Every test, in one run, quickest and most telling first, so a broken parser fails in minutes and
-# not after three release builds: the native tests; 50,000 fuzzed inputs per target, the same ones
-# every run (scripts/fuzz.sh, seeded and counted, so the gate does not depend on machine speed);
+# not after three release builds: the native tests, then the cases they sample; 50,000 fuzzed
+# inputs per target, the same ones every run (scripts/fuzz.sh, seeded and counted, so the gate
+# does not depend on machine speed);
 # then the release builds (dist/, dist-pages/, pkg/), the browser tests (tests/*.rs, wasm32 only,
 # mounted in headless Chromium; `--mode no-install` forbids wasm-pack from downloading anything)
 # and last the end-to-end tests of the built site (tests/e2e, playwright-core driving Debian's
 # Chromium), whose closing lines are node's test summary: CI reads them to tell a run that ran
 # tests from one that ran none.
-test: node-check test-native
+test: node-check test-native test-every-case
 	FUZZ_RUNS=50000 scripts/fuzz.sh
 	$(MAKE) --no-print-directory build pages package
 	wasm-pack test --headless --chrome --mode no-install

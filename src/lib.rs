@@ -26,5 +26,12 @@ pub mod api;
 /// The browser's I/O under the components: files read, sessions followed, workers, fetches.
 #[cfg(feature = "ui")]
 pub mod browser;
+
+/// The real transcripts in `../shared/fixtures`, read for the tests: one file shared with the
+/// integration tests (`tests/common`), so both read them the same way.
+#[cfg(test)]
+#[path = "../tests/common/fixtures.rs"]
+mod fixtures;
+
 #[cfg(feature = "ui")]
 pub mod ui;

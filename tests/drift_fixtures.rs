@@ -7,8 +7,8 @@ mod common;
 use std::collections::BTreeSet;
 
 use cctv::insight::drift::drift;
-use cctv::normalize::{self, Input};
-use common::{fixture, fixture_files};
+use cctv::normalize;
+use common::every_fixture;
 
 /// Unrecognised on purpose: the hand-made edge-case fixture's broken lines, and (real, FSM1's
 /// cipher-box) a tool name the model garbled with markup, which no reading could make a tool.
@@ -22,14 +22,7 @@ const DELIBERATE: &[(&str, &str)] = &[
 
 #[test]
 fn the_fixtures_hold_nothing_unrecognised_but_what_is_listed() {
-    let inputs: Vec<Input> = fixture_files()
-        .into_iter()
-        .map(|path| {
-            let name = path.to_string_lossy().into_owned();
-            Input { bytes: fixture(&name), name }
-        })
-        .collect();
-    let report = drift(&normalize::normalize(inputs));
+    let report = drift(&normalize::normalize(every_fixture()));
     let found: BTreeSet<(String, String)> =
         report.unrecognised.iter().map(|u| (u.kind.to_owned(), u.name.clone())).collect();
     let expected: BTreeSet<(String, String)> =

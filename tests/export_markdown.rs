@@ -5,6 +5,7 @@ mod common;
 
 use cctv::export::to_markdown::{session, MarkdownOptions};
 use cctv::normalize::{normalize, Input};
+use common::workspace;
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 
 /// The headings of `markdown` as a Markdown library reads them: (level, text).
@@ -24,10 +25,6 @@ fn headings(markdown: &str) -> Vec<(HeadingLevel, String)> {
         }
     }
     out
-}
-
-fn workspace(name: &str) -> cctv::normalize::Workspace {
-    normalize(vec![Input { name: name.to_owned(), bytes: common::fixture(name) }])
 }
 
 #[test]

@@ -2,6 +2,8 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use cctv::model::{self, body, BlockKind, Content, EntryKind, Invalid, Line, SystemSubtype};
 
 const USER: &str =
@@ -289,8 +291,9 @@ fn nothing_in_a_random_byte_soup_panics_and_every_line_is_accounted() {
 
 #[test]
 fn parsing_in_steps_gives_the_same_lines_as_parsing_at_once() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl");
-    let bytes = std::fs::read(path).unwrap();
+    let bytes = common::fixture(
+        "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
+    );
     let at_once = model::parse(&bytes);
     for budget in [1, 100, 4096, 1 << 20] {
         let mut split = model::SplitLines::new(&bytes);

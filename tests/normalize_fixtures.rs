@@ -201,11 +201,7 @@ fn prompt_or_text(ws: &Workspace, item: &normalize::Item) -> String {
 
 #[test]
 fn every_line_of_every_fixture_is_rendered_merged_or_not_shown_with_a_reason() {
-    let mut inputs: Vec<Input> = Vec::new();
-    for path in fixture_files() {
-        let name = path.to_string_lossy().into_owned();
-        inputs.push(Input { name: name.clone(), bytes: common::fixture(&name) });
-    }
+    let inputs = common::every_fixture();
     let total_lines: usize = inputs.iter().map(|i| cctv::model::parse(&i.bytes).len()).sum();
     let ws = normalize::normalize(inputs);
     assert!(ws.rejected.is_empty(), "{:?}", ws.rejected);

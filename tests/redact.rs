@@ -104,11 +104,11 @@ fn personal_details_and_the_readers_own_patterns_are_found() {
 #[test]
 fn a_planted_secret_is_masked_in_every_copy_and_every_line_still_parses() {
     let secret = format!("ghp_{}", noise(36, 99));
-    let dir = "moredip__session-share/session-viewer/test/INTEGRATION/fixtures";
     let mut inputs = common::folder("moredip__session-share/samples/claude-code-projects");
-    for name in ["general-tool-calls.jsonl", "edit-tool-variants.jsonl"] {
-        inputs.push(Input { name: name.into(), bytes: common::fixture(&format!("{dir}/{name}")) });
-    }
+    inputs.extend(common::from_folder(
+        "moredip__session-share/session-viewer/test/INTEGRATION/fixtures",
+        &["general-tool-calls.jsonl", "edit-tool-variants.jsonl"],
+    ));
     let (main, agent) = (
         inputs.iter().position(|i| !i.name.contains("subagents")).unwrap(),
         inputs.iter().position(|i| i.name.contains("subagents")).unwrap(),

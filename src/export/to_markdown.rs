@@ -362,7 +362,7 @@ mod tests {
 
     #[test]
     fn a_real_turn_reads_as_markdown_with_its_tools_folded() {
-        let ws = crate::present::tools::test_support::fixture(
+        let ws = crate::fixtures::workspace(
             "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
         );
         let s = &ws.sessions[0];

@@ -107,7 +107,6 @@ mod tests {
     fn pausing_changes_nothing_in_what_is_made() {
         use crate::model::Transcript;
         use crate::normalize::{assemble, assemble_paced};
-        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/");
         let sets: [&[&str]; 3] = [
             &[
                 "moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl",
@@ -119,9 +118,7 @@ mod tests {
         ];
         for set in sets {
             let transcripts = || -> Vec<Transcript> {
-                set.iter()
-                    .map(|path| Transcript::parse(*path, std::fs::read(format!("{fixtures}{path}")).unwrap()))
-                    .collect()
+                set.iter().map(|path| Transcript::parse(*path, crate::fixtures::fixture(path))).collect()
             };
             let at_once = assemble(transcripts(), Vec::new());
             let pauses = Rc::new(Cell::new(0));

@@ -67,7 +67,7 @@ mod tests {
     #[test]
     fn the_contents_list_every_prompt_and_command_in_order() {
         // marot 8463c716: typed prompts and a compaction.
-        let ws = crate::present::tools::test_support::fixture(
+        let ws = crate::fixtures::workspace(
             "marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl",
         );
         let s = &ws.sessions[0];

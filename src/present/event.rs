@@ -266,14 +266,10 @@ fn first_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::normalize::{normalize, Input, ItemKind};
+    use crate::normalize::ItemKind;
 
     fn events(path: &str) -> Vec<(String, Tone, Vec<String>)> {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/");
-        let ws = normalize(vec![Input {
-            name: "s.jsonl".into(),
-            bytes: std::fs::read(format!("{dir}{path}")).unwrap(),
-        }]);
+        let ws = crate::fixtures::workspace(path);
         let mut out = Vec::new();
         for s in &ws.sessions {
             for (_, thread) in s.threads() {

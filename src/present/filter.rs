@@ -87,11 +87,10 @@ impl Filter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::normalize::{normalize, Input};
     use crate::present::rows::rows;
 
     fn general() -> Workspace {
-        crate::present::tools::test_support::fixture(
+        crate::fixtures::workspace(
             "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
         )
     }
@@ -104,7 +103,7 @@ mod tests {
     #[test]
     fn a_tool_filter_and_errors_only_show_what_the_side_panel_counts_sub_agents_included() {
         // marot 8463c716: Bash calls in the main line and in its sub-agents; tool errors.
-        let ws = crate::present::tools::test_support::fixture(
+        let ws = crate::fixtures::workspace(
             "marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl",
         );
         let s = &ws.sessions[0];
@@ -131,7 +130,7 @@ mod tests {
 
     #[test]
     fn errors_only_shows_every_api_error_counted() {
-        let ws = crate::present::tools::test_support::fixture(
+        let ws = crate::fixtures::workspace(
             "M-Thisness__M-Claude/Archives/7fcdbdcd-c55c-4463-b1d1-3a8d85864ad0.jsonl",
         );
         let s = &ws.sessions[0];
@@ -156,11 +155,9 @@ mod tests {
     #[test]
     fn injected_text_can_be_hidden() {
         // moredip 0ccf1a04 has task notifications and a slash command's expanded (meta) prompt.
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/fixtures/moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl"
+        let ws = crate::fixtures::workspace(
+            "moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl",
         );
-        let ws = normalize(vec![Input { name: "s.jsonl".into(), bytes: std::fs::read(path).unwrap() }]);
         let s = &ws.sessions[0];
         let shown = |filter: &Filter| rows(s, &Default::default(), &|t, i| filter.keeps(&ws, s, t, i));
         let all = shown(&Filter::default());

@@ -130,15 +130,12 @@ pub fn raw_text(ws: &Workspace, line: LineRef) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::normalize::{normalize, Input, ItemKind};
+    use crate::fixtures::workspace;
+    use crate::normalize::ItemKind;
 
     #[test]
     fn real_hook_attachments_show_their_name_command_and_outcome() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/fixtures/handgemacht-ai__claude-code-log/test/test_data/hook_attachments.jsonl"
-        );
-        let ws = normalize(vec![Input { name: "hooks.jsonl".into(), bytes: std::fs::read(path).unwrap() }]);
+        let ws = workspace("handgemacht-ai__claude-code-log/test/test_data/hook_attachments.jsonl");
         let mut hooks = Vec::new();
         for (_, thread) in ws.sessions[0].threads() {
             for item in &thread.items {
@@ -161,11 +158,8 @@ mod tests {
 
     #[test]
     fn real_progress_lines_fold_into_notes() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/fixtures/marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl"
-        );
-        let ws = normalize(vec![Input { name: "s.jsonl".into(), bytes: std::fs::read(path).unwrap() }]);
+        let ws =
+            workspace("marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl");
         let views: Vec<ProgressView> = ws.sessions[0]
             .thread
             .items

@@ -624,12 +624,9 @@ fn branch_choices(ws: &Workspace, session: &Session, branches: Vec<u32>) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::normalize::{normalize, Input};
+    use crate::fixtures::{from_folder, session, workspace};
+    use crate::normalize::normalize;
     use crate::present::event::Tone;
-
-    fn fixture(path: &str) -> Workspace {
-        crate::present::tools::test_support::fixture(path)
-    }
 
     fn views(ws: &Workspace) -> Vec<(ItemKind, ItemView)> {
         let mut out = Vec::new();
@@ -647,7 +644,7 @@ mod tests {
 
     #[test]
     fn every_row_of_a_real_session_says_who_and_what() {
-        let ws = fixture(
+        let ws = workspace(
             "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
         );
         let views = views(&ws);
@@ -680,7 +677,7 @@ mod tests {
     #[test]
     fn a_real_compaction_says_what_was_kept() {
         let ws =
-            fixture("marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl");
+            workspace("marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl");
         let compacted: Vec<Compacted> = views(&ws)
             .into_iter()
             .filter_map(|(_, v)| match v.body {
@@ -695,7 +692,7 @@ mod tests {
 
     #[test]
     fn real_api_errors_read_as_errors_with_their_retry() {
-        let ws = fixture("M-Thisness__M-Claude/Archives/7fcdbdcd-c55c-4463-b1d1-3a8d85864ad0.jsonl");
+        let ws = workspace("M-Thisness__M-Claude/Archives/7fcdbdcd-c55c-4463-b1d1-3a8d85864ad0.jsonl");
         let errors: Vec<String> = views(&ws)
             .into_iter()
             .filter_map(|(_, v)| match v.body {
@@ -709,20 +706,9 @@ mod tests {
 
     #[test]
     fn a_sub_agent_call_says_what_it_spawned() {
-        let dir = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/fixtures/moredip__session-share/samples/claude-code-projects/"
-        );
-        let session = "0ccf1a04-1b4c-43b6-8aa5-79e41db43a68";
-        let mut inputs = vec![Input {
-            name: format!("{session}.jsonl"),
-            bytes: std::fs::read(format!("{dir}{session}.jsonl")).unwrap(),
-        }];
-        for entry in std::fs::read_dir(format!("{dir}{session}/subagents")).unwrap().flatten() {
-            let name = format!("{session}/subagents/{}", entry.file_name().to_string_lossy());
-            inputs.push(Input { name, bytes: std::fs::read(entry.path()).unwrap() });
-        }
-        let ws = normalize(inputs);
+        let ws = normalize(session(
+            "moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl",
+        ));
         let agents: Vec<AgentSummary> = views(&ws)
             .into_iter()
             .filter_map(|(_, v)| match v.body {
@@ -737,15 +723,10 @@ mod tests {
     #[test]
     fn a_sub_agent_says_the_effort_it_ran_at() {
         // palimondo/fortress (CC 2.1.2xx, Claude Code on the web): sub-agent lines say `effort`.
-        let dir = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/fixtures/palimondo__fortress/projects/-home-user-fortress/"
-        );
-        let name = "bdff267d-67dc-5bb9-b970-8c3dfaa634b6/subagents/agent-a6a81729e8512ac72.jsonl";
-        let ws = normalize(vec![Input {
-            name: name.into(),
-            bytes: std::fs::read(format!("{dir}{name}")).unwrap(),
-        }]);
+        let ws = normalize(from_folder(
+            "palimondo__fortress/projects/-home-user-fortress",
+            &["bdff267d-67dc-5bb9-b970-8c3dfaa634b6/subagents/agent-a6a81729e8512ac72.jsonl"],
+        ));
         let session = &ws.sessions[0];
         assert_eq!(session.agents[0].effort.as_deref(), Some("high"));
         let summary = agent_summary(&ws, session, 0, false).unwrap();

@@ -212,27 +212,22 @@ fn decode(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::normalize::{normalize, Input};
+    use crate::normalize::normalize;
     use crate::present::item::item_view;
     use crate::present::rows::Row;
 
     /// Two real sessions loaded together: moredip's (with its sub-agent files) and
     /// general-tool-calls.
     fn two_sessions() -> Workspace {
-        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/moredip__session-share/");
-        let main = "samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68";
-        let files = [
-            format!("{main}.jsonl"),
-            format!("{main}/subagents/agent-a5bdbc1.jsonl"),
-            format!("{main}/subagents/agent-a9cad17.jsonl"),
-            "session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl".to_owned(),
-        ];
-        normalize(
-            files
-                .iter()
-                .map(|f| Input { name: f.clone(), bytes: std::fs::read(format!("{fixtures}{f}")).unwrap() })
-                .collect(),
-        )
+        normalize(crate::fixtures::from_folder(
+            "moredip__session-share",
+            &[
+                "samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl",
+                "samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68/subagents/agent-a5bdbc1.jsonl",
+                "samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68/subagents/agent-a9cad17.jsonl",
+                "session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
+            ],
+        ))
     }
 
     #[test]

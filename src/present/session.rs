@@ -313,7 +313,7 @@ mod tests {
     use super::*;
 
     fn general() -> Workspace {
-        crate::present::tools::test_support::fixture(
+        crate::fixtures::workspace(
             "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
         )
     }
@@ -332,7 +332,7 @@ mod tests {
     #[test]
     fn a_real_session_says_where_and_how_it_ran() {
         // A 2.1.177 session (GPL-3.0 fixture, read by path) in bypass-permissions mode, from the cli.
-        let ws = crate::present::tools::test_support::fixture(
+        let ws = crate::fixtures::workspace(
             "blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl",
         );
         let s = &ws.sessions[0];
@@ -354,7 +354,7 @@ mod tests {
     #[test]
     fn cache_kept_for_an_hour_is_counted_apart() {
         // 2.1.39 writes `usage.cache_creation` split by how long the cache is kept.
-        let ws = crate::present::tools::test_support::fixture(
+        let ws = crate::fixtures::workspace(
             "marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl",
         );
         let stats = &ws.sessions[0].stats;
@@ -383,20 +383,11 @@ mod tests {
 
     #[test]
     fn sessions_are_grouped_by_project_newest_first() {
-        let dir = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/fixtures/handgemacht-ai__claude-code-log/test/test_data/real_projects/"
-        );
-        let mut inputs = Vec::new();
-        for project in std::fs::read_dir(dir).unwrap().flatten().filter(|e| e.path().is_dir()) {
-            for file in std::fs::read_dir(project.path()).unwrap().flatten() {
-                let path = file.path();
-                if path.extension().is_some_and(|e| e == "jsonl") {
-                    let name = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
-                    inputs.push(crate::normalize::Input { name, bytes: std::fs::read(&path).unwrap() });
-                }
-            }
-        }
+        // Each project's sessions, without what is beside them.
+        let inputs = crate::fixtures::folder("handgemacht-ai__claude-code-log/test/test_data/real_projects")
+            .into_iter()
+            .filter(|input| input.name.ends_with(".jsonl") && input.name.matches('/').count() == 1)
+            .collect();
         let ws = crate::normalize::normalize(inputs);
         let groups = session_groups(&ws);
         assert!(groups.len() >= 3, "{} projects", groups.len());

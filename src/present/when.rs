@@ -138,7 +138,7 @@ mod tests {
     #[test]
     fn a_real_session_says_its_date_once_and_its_long_pauses() {
         // This athena session runs over three days (UTC), with long pauses.
-        let ws = crate::present::tools::test_support::fixture(
+        let ws = crate::fixtures::workspace(
             "tensiondriven__athena/data/claude-logs/archive/20250608_234910_claude_projects_backup/-Users-j-Code-experiments-notes-export/9acf0b36-fef3-4804-b46c-36f79bf1f248.jsonl",
         );
         let s = &ws.sessions[0];

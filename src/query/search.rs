@@ -306,6 +306,7 @@ fn push_result(content: &ToolResultContent, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::folder;
     use crate::normalize::{normalize, Input};
 
     fn query(text: &str) -> Query {
@@ -313,16 +314,7 @@ mod tests {
     }
 
     fn moredip() -> Workspace {
-        let dir = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/fixtures/moredip__session-share/samples/claude-code-projects/"
-        );
-        let mut inputs = Vec::new();
-        for entry in walk(dir) {
-            let name = entry.strip_prefix(dir).unwrap().to_owned();
-            inputs.push(Input { name, bytes: std::fs::read(&entry).unwrap() });
-        }
-        normalize(inputs)
+        normalize(folder("moredip__session-share/samples/claude-code-projects"))
     }
 
     #[test]
@@ -402,31 +394,18 @@ mod tests {
     }
 
     /// Real sessions of every era, with escapes, non-ASCII text, MCP results and sub-agents.
-    fn fixture_dirs() -> Vec<String> {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/");
-        [
-            "moredip__session-share/samples/claude-code-projects/",
-            "marot__spotter/test/fixtures/transcripts/",
-            "blackgirlbytes__planetfall-seed-signalkit/",
-            "M-Thisness__M-Claude/",
-            "obsessiondb__chkit/",
-        ]
-        .iter()
-        .map(|d| format!("{root}{d}"))
-        .collect()
-    }
+    const FIXTURE_DIRS: [&str; 5] = [
+        "moredip__session-share/samples/claude-code-projects",
+        "marot__spotter/test/fixtures/transcripts",
+        "blackgirlbytes__planetfall-seed-signalkit",
+        "M-Thisness__M-Claude",
+        "obsessiondb__chkit",
+    ];
 
     #[test]
     fn looking_at_raw_lines_first_never_loses_a_row_that_matches() {
-        for dir in fixture_dirs() {
-            let inputs: Vec<Input> = walk(&dir)
-                .into_iter()
-                .map(|path| Input {
-                    name: path.strip_prefix(&dir).unwrap().to_owned(),
-                    bytes: std::fs::read(&path).unwrap(),
-                })
-                .collect();
-            let ws = normalize(inputs);
+        for dir in FIXTURE_DIRS {
+            let ws = normalize(folder(dir));
             for s in &ws.sessions {
                 // Words as the rows show them, in both cases, a few per session.
                 let mut words: Vec<String> = s
@@ -471,18 +450,5 @@ mod tests {
         let found = |text: &str| hits(&ws, s, &query(text).matcher().unwrap().unwrap());
         assert_eq!(found("kelvin"), vec![(ThreadRef::Main, 0)]);
         assert_eq!(found("100000"), vec![(ThreadRef::Main, 1)]);
-    }
-
-    fn walk(dir: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        for entry in std::fs::read_dir(dir).unwrap().flatten() {
-            let path = entry.path().to_string_lossy().into_owned();
-            if entry.path().is_dir() {
-                out.extend(walk(&format!("{path}/")));
-            } else {
-                out.push(path);
-            }
-        }
-        out
     }
 }

@@ -47,13 +47,14 @@ impl AgentBody {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{calls, fixture};
+    use super::super::test_support::calls;
     use super::super::{tool_body, Answer, ToolBody};
+    use crate::fixtures::workspace;
 
     #[test]
     fn real_task_calls_show_the_prompt_and_the_agents_answer() {
         let ws =
-            fixture("marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl");
+            workspace("marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl");
         let tasks = calls(&ws, "Task");
         assert!(!tasks.is_empty());
         let mut answered = 0;

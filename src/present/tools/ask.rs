@@ -82,15 +82,16 @@ impl PlanBody {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{calls, fixture};
+    use super::super::test_support::calls;
     use super::super::{tool_body, ToolBody};
+    use crate::fixtures::workspace;
 
     const FIXTURE: &str =
         "handgemacht-ai__claude-code-log/test/test_data/real_projects/-src-deep-manifest/a7da6a22-facc-4fcd-8bab-f83c87862004.jsonl";
 
     #[test]
     fn real_questions_show_their_options_and_the_answer_picked() {
-        let ws = fixture(FIXTURE);
+        let ws = workspace(FIXTURE);
         let asks = calls(&ws, "AskUserQuestion");
         assert!(!asks.is_empty());
         let bodies: Vec<_> = asks
@@ -108,7 +109,7 @@ mod tests {
 
     #[test]
     fn real_plans_show_the_plan() {
-        let ws = fixture(FIXTURE);
+        let ws = workspace(FIXTURE);
         let plans = calls(&ws, "ExitPlanMode");
         assert!(!plans.is_empty());
         for call in &plans {

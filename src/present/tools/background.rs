@@ -106,9 +106,10 @@ fn non_empty(s: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{calls, fixture};
+    use super::super::test_support::calls;
     use super::super::{tool_body, Answer, ToolBody};
     use super::*;
+    use crate::fixtures::workspace;
 
     fn body(call: &CallView) -> BackgroundBody {
         match tool_body(call, None) {
@@ -120,7 +121,7 @@ mod tests {
     #[test]
     fn bash_output_shows_the_shell_its_command_state_and_output() {
         // d-kimuson/claude-code-viewer's sample session (CC 1.0.98) runs dev servers in the background.
-        let ws = fixture("d-kimuson__claude-code-viewer/mock-global-claude-dir/projects/sample-project/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
+        let ws = workspace("d-kimuson__claude-code-viewer/mock-global-claude-dir/projects/sample-project/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
         let reads = calls(&ws, "BashOutput");
         assert!(!reads.is_empty());
         let first = body(&reads[0]);
@@ -140,7 +141,7 @@ mod tests {
 
     #[test]
     fn kill_shell_says_what_it_stopped() {
-        let ws = fixture(
+        let ws = workspace(
             "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
         );
         let kill = body(&calls(&ws, "KillShell")[0]);
@@ -152,7 +153,7 @@ mod tests {
     #[test]
     fn task_output_shows_the_task_and_that_the_wait_ran_out() {
         let ws =
-            fixture("marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl");
+            workspace("marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl");
         let reads: Vec<_> = calls(&ws, "TaskOutput").iter().map(body).collect();
         let first = &reads[0];
         assert_eq!(first.action, BackgroundAction::Read { wait: true });
@@ -168,7 +169,7 @@ mod tests {
 
     #[test]
     fn a_failed_task_stop_shows_the_error() {
-        let ws = fixture("obsessiondb__chkit/62/9489e96930/0/full.jsonl");
+        let ws = workspace("obsessiondb__chkit/62/9489e96930/0/full.jsonl");
         let stop = body(&calls(&ws, "TaskStop")[0]);
         assert_eq!((stop.action, stop.id.as_str()), (BackgroundAction::Stop, "a14e17b584f801579"));
         assert!(matches!(stop.output, Answer::Plain(Output::Result { is_error: true, .. })));

@@ -80,9 +80,10 @@ fn image_of(stdout: &str) -> Option<ImageSource> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{calls, fixture};
+    use super::super::test_support::calls;
     use super::super::{tool_body, Answer, ToolBody};
     use super::{language_of_path, printed_file};
+    use crate::fixtures::workspace;
 
     #[test]
     fn only_a_plain_print_of_one_file_is_highlighted_as_that_file() {
@@ -98,7 +99,7 @@ mod tests {
 
     #[test]
     fn a_real_bash_call_shows_its_command_and_stdout() {
-        let ws = fixture(
+        let ws = workspace(
             "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
         );
         let bash = calls(&ws, "Bash");

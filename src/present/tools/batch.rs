@@ -40,13 +40,14 @@ impl BatchBody {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{calls, fixture};
+    use super::super::test_support::calls;
     use super::super::{tool_body, ToolBody};
+    use crate::fixtures::workspace;
 
     #[test]
     fn a_batch_lists_its_calls_by_tool_and_target() {
         // The oldest session in the fixtures (CC 0.2.106) reads several files in one Batch.
-        let ws = fixture("tensiondriven__athena/data/claude-logs/archive/20250608_234910_claude_projects_backup/-Users-j-Code-experiments-notes-export/9acf0b36-fef3-4804-b46c-36f79bf1f248.jsonl");
+        let ws = workspace("tensiondriven__athena/data/claude-logs/archive/20250608_234910_claude_projects_backup/-Users-j-Code-experiments-notes-export/9acf0b36-fef3-4804-b46c-36f79bf1f248.jsonl");
         let ToolBody::Batch(batch) = tool_body(&calls(&ws, "Batch")[0], None) else { panic!() };
         assert_eq!(batch.description.as_deref(), Some("Read all markdown files"));
         assert_eq!(

@@ -132,16 +132,17 @@ fn asked(call: &CallView) -> Vec<Row> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{calls, documented, fixture};
+    use super::super::test_support::{calls, documented};
     use super::super::{tool_body, ToolBody};
     use super::Change;
+    use crate::fixtures::workspace;
     use crate::text::diff::{counts, RowKind};
 
     const EDITS: &str = "d-kimuson__claude-code-viewer/mock-global-claude-dir/projects/sample-project/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl";
 
     #[test]
     fn real_edits_show_the_stored_patch_as_a_diff() {
-        let ws = fixture(EDITS);
+        let ws = workspace(EDITS);
         for name in ["Edit", "MultiEdit"] {
             let found = calls(&ws, name);
             assert!(!found.is_empty(), "the fixture has {name} calls");
@@ -160,7 +161,7 @@ mod tests {
 
     #[test]
     fn a_real_write_of_a_new_file_shows_the_whole_file() {
-        let ws = fixture(EDITS);
+        let ws = workspace(EDITS);
         let writes = calls(&ws, "Write");
         assert!(!writes.is_empty());
         let shown: Vec<_> = writes.iter().map(|c| tool_body(c, None)).collect();

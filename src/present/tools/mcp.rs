@@ -29,14 +29,14 @@ impl McpBody {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::fixture;
     use super::super::{tool_body, Output, ToolBody};
+    use crate::fixtures::workspace;
     use crate::normalize::ItemKind;
     use crate::present::calls::call_view;
 
     #[test]
     fn a_real_mcp_call_names_its_server_and_tool_and_keeps_its_result() {
-        let ws = fixture(
+        let ws = workspace(
             "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/images-in-tool-results.jsonl",
         );
         let body = ws.sessions[0]

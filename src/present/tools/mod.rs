@@ -219,14 +219,8 @@ pub fn family(tool: &Tool) -> Option<Family> {
 pub(crate) mod test_support {
     //! Calls built from real fixture lines, for the per-family tests.
 
-    use crate::normalize::{normalize, Input, ItemKind, Workspace};
+    use crate::normalize::{ItemKind, Workspace};
     use crate::present::calls::{call_view, CallView};
-
-    pub fn fixture(name: &str) -> Workspace {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/");
-        let bytes = std::fs::read(format!("{dir}{name}")).expect("the shared fixtures are beside the repo");
-        normalize(vec![Input { name: name.rsplit('/').next().unwrap().to_owned(), bytes }])
-    }
 
     /// A call as Claude Code documents it, for tools no public session holds: its input, what the
     /// model was told, and the structured result.

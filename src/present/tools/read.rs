@@ -93,13 +93,14 @@ fn numbered_lines(text: &str) -> Option<(u64, String)> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{calls, fixture};
+    use super::super::test_support::calls;
     use super::super::{tool_body, ToolBody};
     use super::ReadContent;
+    use crate::fixtures::workspace;
 
     #[test]
     fn a_real_read_shows_its_path_range_and_numbered_lines() {
-        let ws = fixture(
+        let ws = workspace(
             "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
         );
         let reads = calls(&ws, "Read");
@@ -122,7 +123,7 @@ mod tests {
     fn a_read_with_only_numbered_text_is_still_a_read() {
         // marot agent-a7be2f0 (CC 2.1.39): sub-agent Reads keep no toolUseResult, only
         // `     1→…` lines.
-        let ws = fixture("marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20/subagents/agent-a7be2f0.jsonl");
+        let ws = workspace("marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20/subagents/agent-a7be2f0.jsonl");
         let reads = calls(&ws, "Read");
         assert!(!reads.is_empty());
         let bodies: Vec<_> = reads

@@ -51,14 +51,15 @@ impl SearchBody {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{calls, fixture};
+    use super::super::test_support::calls;
     use super::super::{tool_body, Answer, ToolBody};
     use super::Found;
+    use crate::fixtures::workspace;
 
     #[test]
     fn real_greps_and_globs_show_their_pattern_and_the_files_found() {
         let ws =
-            fixture("marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl");
+            workspace("marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl");
         let mut found_files = 0;
         for name in ["Grep", "Glob"] {
             for call in calls(&ws, name) {

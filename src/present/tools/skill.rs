@@ -41,9 +41,10 @@ impl SkillBody {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{calls, fixture};
+    use super::super::test_support::calls;
     use super::super::{tool_body, ToolBody};
     use super::*;
+    use crate::fixtures::workspace;
 
     fn body(call: &CallView) -> SkillBody {
         match tool_body(call, None) {
@@ -55,7 +56,7 @@ mod tests {
     #[test]
     fn a_skill_shows_its_name_arguments_and_the_instructions_it_loaded() {
         // entireio/cli's own session (CC 2.1.42) runs the github-pr-review skill on PR 323.
-        let ws = fixture("entireio__cli/18/4069756ffc/0/full.jsonl");
+        let ws = workspace("entireio__cli/18/4069756ffc/0/full.jsonl");
         let skill = body(&calls(&ws, "Skill")[0]);
         assert_eq!(skill.skill, "github-pr-review");
         assert_eq!(skill.args.as_deref(), Some("323"));
@@ -65,7 +66,7 @@ mod tests {
 
     #[test]
     fn the_loaded_instructions_are_not_a_prompt_of_their_own() {
-        let ws = fixture("entireio__cli/18/4069756ffc/0/full.jsonl");
+        let ws = workspace("entireio__cli/18/4069756ffc/0/full.jsonl");
         let prompts: Vec<_> = ws.sessions[0]
             .thread(crate::normalize::ThreadRef::Main)
             .items
@@ -78,7 +79,7 @@ mod tests {
 
     #[test]
     fn a_skill_that_failed_shows_the_error_and_loads_nothing() {
-        let ws = fixture(
+        let ws = workspace(
             "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
         );
         let skill = body(&calls(&ws, "Skill")[0]);

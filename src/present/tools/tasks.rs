@@ -115,8 +115,8 @@ fn name(status: TodoStatus) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::fixture;
     use super::*;
+    use crate::fixtures::workspace;
     use crate::normalize::ItemKind;
     use crate::present::calls::call_view;
 
@@ -124,7 +124,7 @@ mod tests {
     fn a_real_task_board_follows_the_calls() {
         // ef958aa1's sub-agents (CC 2.1.114) and planetfall (2.1.177) create and update tasks;
         // planetfall 18/e55e8a9e52 is a main thread that does both.
-        let ws = fixture("blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl");
+        let ws = workspace("blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl");
         let mut board = TaskBoard::default();
         let mut changes = Vec::new();
         for item in &ws.sessions[0].thread.items {

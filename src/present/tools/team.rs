@@ -78,14 +78,15 @@ impl MessageBody {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{calls, fixture};
+    use super::super::test_support::calls;
     use super::super::{tool_body, Output, ToolBody};
+    use crate::fixtures::workspace;
     use crate::model::body::ToolResultContent;
 
     #[test]
     fn a_message_between_teammates_names_sender_and_receiver() {
         // A team lead sends round two of a task to its three teammates (CC 2.1.114).
-        let ws = fixture("handgemacht-ai__claude-code-log/test/test_data/real_projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl");
+        let ws = workspace("handgemacht-ai__claude-code-log/test/test_data/real_projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl");
         let sends = calls(&ws, "SendMessage");
         assert_eq!(sends.len(), 3);
         let ToolBody::Message(first) = tool_body(&sends[0], None) else { panic!() };

@@ -100,14 +100,15 @@ pub fn todo_changes(old: &[Todo], new: &[Todo]) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{calls, fixture};
+    use super::super::test_support::calls;
     use super::super::{tool_body, ToolBody};
     use super::TodoStatus;
+    use crate::fixtures::workspace;
 
     #[test]
     fn old_todo_writes_with_empty_old_todos_compare_with_the_previous_list() {
         // fe5e1c67 (d-kimuson, CC 1.0.98) writes `oldTodos: []` on all 19 of its TodoWrites.
-        let ws = fixture("d-kimuson__claude-code-viewer/mock-global-claude-dir/projects/sample-project/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
+        let ws = workspace("d-kimuson__claude-code-viewer/mock-global-claude-dir/projects/sample-project/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
         let writes = calls(&ws, "TodoWrite");
         assert!(writes.len() > 2);
         let mut previous: Option<Vec<crate::model::tool_result::Todo>> = None;
@@ -130,7 +131,7 @@ mod tests {
 
     #[test]
     fn real_todo_writes_show_the_list_and_what_changed() {
-        let ws = fixture(
+        let ws = workspace(
             "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
         );
         let writes = calls(&ws, "TodoWrite");

@@ -43,12 +43,13 @@ impl ToolSearchBody {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{calls, fixture};
+    use super::super::test_support::calls;
     use super::super::{tool_body, Answer, ToolBody};
+    use crate::fixtures::workspace;
 
     #[test]
     fn a_tool_search_names_the_tools_it_loaded() {
-        let ws = fixture("blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl");
+        let ws = workspace("blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl");
         let searches = calls(&ws, "ToolSearch");
         let ToolBody::ToolSearch(first) = tool_body(&searches[0], None) else { panic!() };
         assert_eq!(first.query, "select:TaskCreate");
@@ -59,7 +60,7 @@ mod tests {
     #[test]
     fn without_the_structured_result_the_tool_references_name_them() {
         // This sub-agent's results carry no `toolUseResult`, only `tool_reference` blocks.
-        let ws = fixture("handgemacht-ai__claude-code-log/test/test_data/real_projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1/subagents/agent-a4ca7529859c158c2.jsonl");
+        let ws = workspace("handgemacht-ai__claude-code-log/test/test_data/real_projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1/subagents/agent-a4ca7529859c158c2.jsonl");
         let searches = calls(&ws, "ToolSearch");
         assert!(!searches.is_empty());
         for call in &searches {

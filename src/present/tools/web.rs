@@ -146,16 +146,17 @@ impl WebFetchBody {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{calls, fixture};
+    use super::super::test_support::calls;
     use super::super::{tool_body, Answer, ToolBody};
     use super::WebResult;
+    use crate::fixtures::workspace;
 
     const FIXTURE: &str =
         "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl";
 
     #[test]
     fn a_real_web_search_lists_its_links() {
-        let ws = fixture(FIXTURE);
+        let ws = workspace(FIXTURE);
         let searches = calls(&ws, "WebSearch");
         assert!(!searches.is_empty());
         let ToolBody::WebSearch(body) = tool_body(&searches[0], None) else { panic!() };
@@ -174,7 +175,7 @@ mod tests {
     #[test]
     fn a_web_search_kept_only_as_text_still_lists_its_links() {
         // moredip agent-a9cad17 (CC 2.1.15): no toolUseResult, a `Links: [...]` line in the text.
-        let ws = fixture("moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68/subagents/agent-a9cad17.jsonl");
+        let ws = workspace("moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68/subagents/agent-a9cad17.jsonl");
         let searches = calls(&ws, "WebSearch");
         assert!(!searches.is_empty());
         let ToolBody::WebSearch(body) = tool_body(&searches[0], None) else { panic!() };
@@ -193,7 +194,7 @@ mod tests {
 
     #[test]
     fn a_real_web_fetch_shows_its_status_and_answer() {
-        let ws = fixture(FIXTURE);
+        let ws = workspace(FIXTURE);
         let fetches = calls(&ws, "WebFetch");
         assert!(!fetches.is_empty());
         let ToolBody::WebFetch(body) = tool_body(&fetches[0], None) else { panic!() };
