@@ -1,6 +1,7 @@
 //! The viewer: the bar, the conversation and the side panel, the drop zone, and what the page
 //! says while loading or when something went wrong.
 
+use leptos::either::EitherOf3;
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -74,46 +75,75 @@ pub fn App(
         viewer.show(crate::normalize::normalize(inputs));
         viewer.demo.set(demo);
     }
-    let (dragging, set_dragging) = signal(0i32);
-    let has_sessions =
-        Memo::new(move |_| viewer.workspace.with(|w| w.as_ref().is_some_and(|w| !w.sessions.is_empty())));
-    let rows = Memo::new(move |_| {
+    let rows = use_rows(viewer);
+    let above = use_above(viewer, rows);
+    if !embedded {
+        follow_address(viewer);
+    }
+    let keys = window_event_listener(ev::keydown, move |e| keyboard(viewer, rows, embedded, e));
+    on_cleanup(move || keys.remove());
+    let updated = use_update_ready(embedded);
+    view! {
+        <DropZone>
+            {move || (!viewer.library.showing.get()).then(|| view! { <top::TopBar /> })}
+            <follow::FollowBar />
+            <Progress />
+            {move || updated.get().then(|| view! { <UpdateNote /> })}
+            {move || viewer.demo.get().then(|| view! { <DemoNote /> })}
+            // A place further on in files still arriving is not missing yet.
+            {move || (!embedded && viewer.progress.with(Option::is_none)).then(|| viewer.wanted.get()).flatten().map(|link| view! {
+                <div class="cctv-demo-note" role="status">{link.not_open_note()}</div>
+            })}
+            <Problems />
+            <Shown rows=rows above=above />
+            <div class="cctv-drop-hint" aria-hidden="true">"Drop transcripts or a project folder to open them"</div>
+        </DropZone>
+    }
+}
+
+/// The rows of the session shown, as the reader's choices and filters leave them.
+fn use_rows(viewer: Viewer) -> Memo<Vec<Row>> {
+    Memo::new(move |_| {
         let Some(ws) = viewer.workspace.get() else { return Vec::new() };
         let session = viewer.session.get();
         let choices = viewer.choices.get();
         let filter = viewer.filter.get();
         let Some(s) = ws.sessions.get(session) else { return Vec::new() };
         rows::rows(s, &filter.widen(s, choices), &|thread, item| filter.keeps(&ws, s, thread, item))
-    });
+    })
+}
 
-    // The date where the day changes and the long pauses, above the rows they precede.
-    let above = Memo::new(move |_| {
+/// The date where the day changes and the long pauses, above the rows they precede.
+fn use_above(viewer: Viewer, rows: Memo<Vec<Row>>) -> Memo<FxMap<Row, Above>> {
+    Memo::new(move |_| {
         let rows = rows.get();
         let Some(ws) = viewer.workspace.get_untracked() else { return FxMap::default() };
         let Some(s) = ws.sessions.get(viewer.session.get_untracked()) else { return FxMap::default() };
         when::above(&ws, s, &rows, &reader_zone()).into_iter().map(|(i, a)| (rows[i], a)).collect()
-    });
+    })
+}
 
-    // #<uuid> in the address: show that item, now and whenever the hash changes. Files that are
-    // still arriving follow it once, when the place is first there, and leave the reader be after.
-    if !embedded {
-        Effect::new(move |followed: Option<u64>| {
-            let loaded = viewer.loaded.get();
-            if !viewer.workspace.with(Option::is_some) {
-                return 0;
-            }
-            if followed != Some(loaded) || viewer.wanted.get_untracked().is_some() {
-                go_to_hash(viewer);
-            }
-            loaded
-        });
-        let hash = window_event_listener(ev::hashchange, move |_| go_to_hash(viewer));
-        on_cleanup(move || hash.remove());
-    }
-    let keys = window_event_listener(ev::keydown, move |e| keyboard(viewer, rows, embedded, e));
-    on_cleanup(move || keys.remove());
-    // The site's service worker (www/sw.js) found a new version and cached it: say that a reload
-    // uses it, and leave the reload to the reader (what they opened is not reopened by it).
+/// #<uuid> in the address: show that item, now and whenever the hash changes. Files that are
+/// still arriving follow it once, when the place is first there, and leave the reader be after.
+fn follow_address(viewer: Viewer) {
+    Effect::new(move |followed: Option<u64>| {
+        let loaded = viewer.loaded.get();
+        if !viewer.workspace.with(Option::is_some) {
+            return 0;
+        }
+        if followed != Some(loaded) || viewer.wanted.get_untracked().is_some() {
+            go_to_hash(viewer);
+        }
+        loaded
+    });
+    let hash = window_event_listener(ev::hashchange, move |_| go_to_hash(viewer));
+    on_cleanup(move || hash.remove());
+}
+
+/// Whether the site's service worker (www/sw.js) found a new version and cached it: the page
+/// says that a reload uses it, and leaves the reload to the reader (what they opened is not
+/// reopened by it). Never, embedded.
+fn use_update_ready(embedded: bool) -> RwSignal<bool> {
     let updated = RwSignal::new(false);
     if !embedded {
         let said_before = js_sys::Reflect::get(&window(), &"cctvUpdated".into()).is_ok_and(|v| v.is_truthy());
@@ -121,7 +151,15 @@ pub fn App(
         let update = window_event_listener_untyped("cctv-updated", move |_| updated.set(true));
         on_cleanup(move || update.remove());
     }
+    updated
+}
 
+/// The viewer's root element, in the theme chosen: files or a folder dropped anywhere on it are
+/// opened (enter and leave are counted, so the highlight does not flicker over its children).
+#[component]
+fn DropZone(children: Children) -> impl IntoView {
+    let viewer = use_viewer();
+    let (dragging, set_dragging) = signal(0i32);
     let theme = move || match viewer.theme.get() {
         Theme::System => None,
         Theme::Light => Some("light"),
@@ -151,60 +189,91 @@ pub fn App(
                 }
             }
         >
-            {move || (!viewer.library.showing.get()).then(|| view! { <top::TopBar /> })}
-            <follow::FollowBar />
-            {move || viewer.progress.get().map(|p| {
-                let percent = if p.total > 0.0 { p.done / p.total * 100.0 } else { 0.0 };
-                view! {
-                    <div class="cctv-progress" role="progressbar" aria-valuenow=percent.round() aria-valuemin="0" aria-valuemax="100">
-                        <div class="cctv-progress__bar" style=format!("width: {percent:.1}%")></div>
-                        <span>{format!("{} · {:.1} of {:.1} MB", p.label, p.done / 1e6, p.total / 1e6)}</span>
-                    </div>
-                }
-            })}
-            {move || updated.get().then(|| view! {
-                <div class="cctv-demo-note" role="status">
-                    "A new version of cctv is ready; the page uses it the next time it loads. "
-                    <button class="cctv-button" on:click=move |_| { let _ = window().location().reload(); }>"Reload now"</button>
-                    " (the files you opened will need opening again)"
-                </div>
-            })}
-            {move || viewer.demo.get().then(|| view! {
-                <div class="cctv-demo-note" role="note">
-                    "This is a demo session. To read your own, drop its "<code>".jsonl"</code>" files or its whole folder from "
-                    <code>"~/.claude/projects/"</code>" anywhere on this page, or use Open. Nothing is uploaded."
-                </div>
-            })}
-            // A place further on in files still arriving is not missing yet.
-            {move || (!embedded && viewer.progress.with(Option::is_none)).then(|| viewer.wanted.get()).flatten().map(|link| view! {
-                <div class="cctv-demo-note" role="status">{link.not_open_note()}</div>
-            })}
-            {move || {
-                let problems = viewer.problems.get();
-                (!problems.is_empty()).then(|| view! {
-                    <div class="cctv-errors" role="alert">
-                        {problems.into_iter().map(|(file, reason)| view! { <div><bdi>{file}</bdi>{format!(": {reason}")}</div> }).collect_view()}
-                        <button on:click=move |_| viewer.problems.set(Vec::new())>"Dismiss"</button>
-                    </div>
-                })
-            }}
-            // Rebuilt for other files or another session; more of the same files is drawn in place.
-            {move || {
-                if viewer.library.showing.get() {
-                    return view! { <LibraryView /> }.into_any();
-                }
-                viewer.loaded.track();
-                has_sessions.track();
-                let session = viewer.session.get();
-                match viewer.workspace.get_untracked() {
-                    Some(ws) if !ws.sessions.is_empty() => {
-                        view! { <Conversation session=session rows=rows above=above /> }.into_any()
-                    }
-                    _ => view! { <Welcome /> }.into_any(),
-                }
-            }}
-            <div class="cctv-drop-hint" aria-hidden="true">"Drop transcripts or a project folder to open them"</div>
+            {children()}
         </div>
+    }
+}
+
+/// How far the files being opened are read.
+#[component]
+fn Progress() -> impl IntoView {
+    let viewer = use_viewer();
+    move || {
+        viewer.progress.get().map(|p| {
+        let percent = if p.total > 0.0 { p.done / p.total * 100.0 } else { 0.0 };
+        view! {
+            <div class="cctv-progress" role="progressbar" aria-valuenow=percent.round() aria-valuemin="0" aria-valuemax="100">
+                <div class="cctv-progress__bar" style=format!("width: {percent:.1}%")></div>
+                <span>{format!("{} · {:.1} of {:.1} MB", p.label, p.done / 1e6, p.total / 1e6)}</span>
+            </div>
+        }
+    })
+    }
+}
+
+/// A new version of the site is ready.
+#[component]
+fn UpdateNote() -> impl IntoView {
+    view! {
+        <div class="cctv-demo-note" role="status">
+            "A new version of cctv is ready; the page uses it the next time it loads. "
+            <button class="cctv-button" on:click=move |_| { let _ = window().location().reload(); }>"Reload now"</button>
+            " (the files you opened will need opening again)"
+        </div>
+    }
+}
+
+/// What is shown is the demo, and how to open your own.
+#[component]
+fn DemoNote() -> impl IntoView {
+    view! {
+        <div class="cctv-demo-note" role="note">
+            "This is a demo session. To read your own, drop its "<code>".jsonl"</code>" files or its whole folder from "
+            <code>"~/.claude/projects/"</code>" anywhere on this page, or use Open. Nothing is uploaded."
+        </div>
+    }
+}
+
+/// The files that could not be opened, and why, until dismissed.
+#[component]
+fn Problems() -> impl IntoView {
+    let viewer = use_viewer();
+    move || {
+        let problems = viewer.problems.get();
+        (!problems.is_empty()).then(|| view! {
+            <div class="cctv-errors" role="alert">
+                {problems.into_iter().map(|(file, reason)| view! { <div><bdi>{file}</bdi>{format!(": {reason}")}</div> }).collect_view()}
+                <button on:click=move |_| viewer.problems.set(Vec::new())>"Dismiss"</button>
+            </div>
+        })
+    }
+}
+
+/// The folder's list of sessions, the session chosen, or the welcome before anything is open.
+/// Rebuilt for other files or another session; more of the same files is drawn in place.
+#[component]
+fn Shown(
+    /// The session's rows.
+    rows: Memo<Vec<Row>>,
+    /// What is said above some of them.
+    above: Memo<FxMap<Row, Above>>,
+) -> impl IntoView {
+    let viewer = use_viewer();
+    let has_sessions =
+        Memo::new(move |_| viewer.workspace.with(|w| w.as_ref().is_some_and(|w| !w.sessions.is_empty())));
+    move || {
+        if viewer.library.showing.get() {
+            return EitherOf3::A(view! { <LibraryView /> });
+        }
+        viewer.loaded.track();
+        has_sessions.track();
+        let session = viewer.session.get();
+        match viewer.workspace.get_untracked() {
+            Some(ws) if !ws.sessions.is_empty() => {
+                EitherOf3::B(view! { <Conversation session=session rows=rows above=above /> })
+            }
+            _ => EitherOf3::C(view! { <Welcome /> }),
+        }
     }
 }
 

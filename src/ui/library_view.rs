@@ -1,21 +1,25 @@
 //! The list of a folder's projects and sessions, and the search across all of them: drawn from
 //! what `present::library` says, nothing decided here.
 
+use leptos::either::Either;
 use leptos::prelude::*;
 
 use super::item::reader_zone;
 use super::library::{open_found, open_session, search, stop_search};
 use super::state::use_viewer;
-use super::top::{OpenButtons, SearchOptions, ThemeButton};
+use super::top::{Brand, OpenButtons, OptionsToggle, SearchOptions, ThemeButton};
+use crate::catalog::shelf::Project;
 use crate::present::library::{
-    choices, project_rows, session_row, session_rows, FilterChoices, ListFilter, SortBy,
+    choices, project_rows, session_row, session_rows, FilterChoices, ListFilter, SessionRow, SortBy,
 };
+use crate::query::search::Matcher;
 use crate::text::format::{plural, size};
 
+/// A folder of many sessions: its bar, and either its projects and their sessions or what a
+/// search across all of them found.
 #[component]
 pub fn LibraryView() -> impl IntoView {
-    let viewer = use_viewer();
-    let library = viewer.library;
+    let library = use_viewer().library;
     let projects =
         Memo::new(move |_| library.shelf.with(|s| s.as_ref().map(|s| s.projects()).unwrap_or_default()));
     // The project chosen, else the one last active.
@@ -25,6 +29,48 @@ pub fn LibraryView() -> impl IntoView {
             chosen.and_then(|c| ps.iter().position(|p| p.folder == c)).or((!ps.is_empty()).then_some(0))
         })
     });
+    let matcher = use_search_across();
+    let searching = move || matcher.with(|m| matches!(m, Ok(Some(_))));
+    view! {
+        <LibraryBar projects=projects />
+        {move || if searching() {
+            Either::Left(view! { <SearchResults /> })
+        } else {
+            Either::Right(view! {
+                <div class="cctv-library">
+                    <ProjectList projects=projects project=project />
+                    <SessionList project=project projects=projects />
+                </div>
+            })
+        }}
+    }
+}
+
+/// Runs the search across every session whenever the query changes, and stops it when the query
+/// is emptied. Returns the query compiled (or why it does not compile).
+fn use_search_across() -> Memo<Result<Option<Matcher>, String>> {
+    let viewer = use_viewer();
+    let library = viewer.library;
+    let matcher = Memo::new(move |_| library.query.with(|q| q.matcher()));
+    Effect::new(move |_| match matcher.get() {
+        // Back on the list, the search that ran (or runs) is not started again.
+        Ok(Some(m)) if library.searched.with_value(|s| s.as_ref() == Some(&m)) => {}
+        Ok(Some(m)) => leptos::task::spawn_local(search(viewer, library.query.get_untracked(), m)),
+        _ => {
+            stop_search(library);
+            library.found.set(Vec::new());
+        }
+    });
+    matcher
+}
+
+/// The bar above the list: the pickers, how much the folder holds, and the search across it.
+#[component]
+fn LibraryBar(
+    /// The folder's projects.
+    projects: Memo<Vec<Project>>,
+) -> impl IntoView {
+    let library = use_viewer().library;
     let totals = move || {
         library.shelf.with(|s| {
             let Some(s) = s else { return String::new() };
@@ -37,23 +83,12 @@ pub fn LibraryView() -> impl IntoView {
             )
         })
     };
-    let matcher = Memo::new(move |_| library.query.with(|q| q.matcher()));
-    Effect::new(move |_| match matcher.get() {
-        // Back on the list, the search that ran (or runs) is not started again.
-        Ok(Some(m)) if library.searched.with_value(|s| s.as_ref() == Some(&m)) => {}
-        Ok(Some(m)) => leptos::task::spawn_local(search(viewer, library.query.get_untracked(), m)),
-        _ => {
-            stop_search(library);
-            library.found.set(Vec::new());
-        }
-    });
-    let searching = move || matcher.with(|m| matches!(m, Ok(Some(_))));
     // On a phone the search options fold away behind a button, as in a session's bar.
     let options_open = RwSignal::new(false);
     view! {
         <header class=move || if options_open.get() { "cctv-top cctv-top--options" } else { "cctv-top" }>
             <div class="cctv-top__row">
-                <span class="cctv-brand" title="Claude Code Transcript Viewer">"cctv"</span>
+                <Brand />
                 <OpenButtons />
                 <span class="cctv-library__totals">{totals}</span>
                 <span class="cctv-top__spacer"></span>
@@ -71,9 +106,7 @@ pub fn LibraryView() -> impl IntoView {
                     />
                     <SearchOptions query=library.query />
                 </div>
-                <button class="cctv-button cctv-top__phone" aria-expanded=move || options_open.get().to_string() on:click=move |_| options_open.update(|o| *o = !*o)>
-                    "Options"
-                </button>
+                <OptionsToggle open=options_open />
                 <ThemeButton />
             </div>
             {move || {
@@ -81,55 +114,60 @@ pub fn LibraryView() -> impl IntoView {
                 (!status.is_empty()).then(|| view! { <div class="cctv-top__row cctv-muted cctv-library__status" role="status">{status}</div> })
             }}
         </header>
-        {move || if searching() {
-            view! { <SearchResults /> }.into_any()
-        } else {
-            view! {
-                <div class="cctv-library">
-                    <nav class="cctv-library__projects" aria-label="projects">
-                        <h2 class="cctv-library__heading">"Projects"</h2>
-                        <ul>
-                            {move || library.shelf.with(|s| {
-                                let Some(s) = s else { return Vec::new() };
-                                projects.with(|ps| project_rows(s, ps, &reader_zone()))
-                            }).into_iter().map(|row| {
-                                let folder = projects.with_untracked(|ps| ps[row.index].folder.clone());
-                                let index = row.index;
-                                let path = row.path.clone();
-                                view! {
-                                    <li>
-                                        <button
-                                            class="cctv-library__project"
-                                            aria-current=move || (project.get() == Some(index)).then_some("true")
-                                            title=path
-                                            on:click=move |_| {
-                                                library.project.set(Some(folder.clone()));
-                                                library.filter.set(ListFilter::default());
-                                            }
-                                        >
-                                            <bdi class="cctv-library__path">{row.path}</bdi>
-                                            <span class="cctv-muted">{format!("{} · {} · {}", row.sessions, row.last, row.size)}</span>
-                                        </button>
-                                    </li>
+    }
+}
+
+/// The folder's projects, the chosen one marked; choosing one clears the list's filters.
+#[component]
+fn ProjectList(
+    /// The folder's projects.
+    projects: Memo<Vec<Project>>,
+    /// Which of them is chosen.
+    project: Memo<Option<usize>>,
+) -> impl IntoView {
+    let library = use_viewer().library;
+    view! {
+        <nav class="cctv-library__projects" aria-label="projects">
+            <h2 class="cctv-library__heading">"Projects"</h2>
+            <ul>
+                {move || library.shelf.with(|s| {
+                    let Some(s) = s else { return Vec::new() };
+                    projects.with(|ps| project_rows(s, ps, &reader_zone()))
+                }).into_iter().map(|row| {
+                    let folder = projects.with_untracked(|ps| ps[row.index].folder.clone());
+                    let index = row.index;
+                    let path = row.path.clone();
+                    view! {
+                        <li>
+                            <button
+                                class="cctv-library__project"
+                                aria-current=move || (project.get() == Some(index)).then_some("true")
+                                title=path
+                                on:click=move |_| {
+                                    library.project.set(Some(folder.clone()));
+                                    library.filter.set(ListFilter::default());
                                 }
-                            }).collect_view()}
-                        </ul>
-                    </nav>
-                    <SessionList project=project projects=projects />
-                </div>
-            }.into_any()
-        }}
+                            >
+                                <bdi class="cctv-library__path">{row.path}</bdi>
+                                <span class="cctv-muted">{format!("{} · {} · {}", row.sessions, row.last, row.size)}</span>
+                            </button>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </nav>
     }
 }
 
 /// The sessions of the project chosen, with the sort and the filters.
 #[component]
 fn SessionList(
+    /// Which project is chosen.
     project: Memo<Option<usize>>,
-    projects: Memo<Vec<crate::catalog::shelf::Project>>,
+    /// The folder's projects.
+    projects: Memo<Vec<Project>>,
 ) -> impl IntoView {
-    let viewer = use_viewer();
-    let library = viewer.library;
+    let library = use_viewer().library;
     let list = NodeRef::<leptos::html::Section>::new();
     // Back from a session: where the list was.
     list.on_load(move |el| {
@@ -147,6 +185,61 @@ fn SessionList(
             })
         })
     };
+    view! {
+        <section class="cctv-library__sessions" aria-label="sessions" node_ref=list>
+            <SortAndFilters project=project projects=projects />
+            <ol class="cctv-library__list">
+                {move || rows().into_iter().map(|row| view! { <SessionEntry row=row list=list /> }).collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+/// One session of the list: its title opens it, under it when, how long, how large, and what in.
+#[component]
+fn SessionEntry(
+    row: SessionRow,
+    /// The list, whose place is kept for the way back.
+    list: NodeRef<leptos::html::Section>,
+) -> impl IntoView {
+    let viewer = use_viewer();
+    let session = row.session;
+    let open = move |_| {
+        if let Some(el) = list.get_untracked() {
+            viewer.library.scroll.set_value(el.scroll_top());
+        }
+        open_session(viewer, session, None);
+    };
+    view! {
+        <li class="cctv-library__session">
+            <button class="cctv-library__open" on:click=open>
+                <bdi class="cctv-library__title">{row.title}</bdi>
+            </button>
+            <div class="cctv-muted">
+                {format!("{} · {} · {}", row.when, row.duration, row.size)}
+            </div>
+            <div class="cctv-muted">
+                {row.counts}
+                {(!row.models.is_empty()).then(|| format!(" · {}", row.models))}
+                {(!row.branch.is_empty()).then(|| view! { " · branch " <bdi>{row.branch.clone()}</bdi> })}
+                {(!row.version.is_empty()).then(|| format!(" · {}", row.version))}
+            </div>
+            {row.continues.map(|title| view! {
+                <div class="cctv-muted">"continues " <bdi>{title}</bdi></div>
+            })}
+        </li>
+    }
+}
+
+/// The list's sort, and its filters by text, dates, model and branch.
+#[component]
+fn SortAndFilters(
+    /// Which project is chosen: the models and branches offered are its.
+    project: Memo<Option<usize>>,
+    /// The folder's projects.
+    projects: Memo<Vec<Project>>,
+) -> impl IntoView {
+    let library = use_viewer().library;
     let picks = move || {
         let p = project.get()?;
         library.shelf.with(|s| projects.with(|ps| Some(choices(s.as_ref()?, ps.get(p)?))))
@@ -178,58 +271,26 @@ fn SessionList(
         }
     };
     view! {
-        <section class="cctv-library__sessions" aria-label="sessions" node_ref=list>
-            <div class="cctv-library__tools" role="group" aria-label="sort and filter">
-                <select
-                    class="cctv-library__filter"
-                    aria-label="sort by"
-                    on:change=move |e| library.sort.set(match event_target_value(&e).as_str() {
-                        "size" => SortBy::Largest,
-                        "duration" => SortBy::Longest,
-                        _ => SortBy::Newest,
-                    })
-                >
-                    <option value="date" selected=move || library.sort.get() == SortBy::Newest>"newest first"</option>
-                    <option value="size" selected=move || library.sort.get() == SortBy::Largest>"largest first"</option>
-                    <option value="duration" selected=move || library.sort.get() == SortBy::Longest>"longest first"</option>
-                </select>
-                {text_filter("filter by text", |f| f.text.clone(), |f, v| f.text = v, "search")}
-                {text_filter("active from", |f| f.from.clone(), |f, v| f.from = v, "date")}
-                {text_filter("active until", |f| f.to.clone(), |f, v| f.to = v, "date")}
-                {select_filter("model", "all models", |c| c.models, |f, v| f.model = v)}
-                {select_filter("branch", "all branches", |c| c.branches, |f, v| f.branch = v)}
-            </div>
-            <ol class="cctv-library__list">
-                {move || rows().into_iter().map(|row| {
-                    let session = row.session;
-                    let open = move |_| {
-                        if let Some(el) = list.get_untracked() {
-                            library.scroll.set_value(el.scroll_top());
-                        }
-                        open_session(viewer, session, None);
-                    };
-                    view! {
-                        <li class="cctv-library__session">
-                            <button class="cctv-library__open" on:click=open>
-                                <bdi class="cctv-library__title">{row.title}</bdi>
-                            </button>
-                            <div class="cctv-muted">
-                                {format!("{} · {} · {}", row.when, row.duration, row.size)}
-                            </div>
-                            <div class="cctv-muted">
-                                {row.counts}
-                                {(!row.models.is_empty()).then(|| format!(" · {}", row.models))}
-                                {(!row.branch.is_empty()).then(|| view! { " · branch " <bdi>{row.branch.clone()}</bdi> })}
-                                {(!row.version.is_empty()).then(|| format!(" · {}", row.version))}
-                            </div>
-                            {row.continues.map(|title| view! {
-                                <div class="cctv-muted">"continues " <bdi>{title}</bdi></div>
-                            })}
-                        </li>
-                    }
-                }).collect_view()}
-            </ol>
-        </section>
+        <div class="cctv-library__tools" role="group" aria-label="sort and filter">
+            <select
+                class="cctv-library__filter"
+                aria-label="sort by"
+                on:change=move |e| library.sort.set(match event_target_value(&e).as_str() {
+                    "size" => SortBy::Largest,
+                    "duration" => SortBy::Longest,
+                    _ => SortBy::Newest,
+                })
+            >
+                <option value="date" selected=move || library.sort.get() == SortBy::Newest>"newest first"</option>
+                <option value="size" selected=move || library.sort.get() == SortBy::Largest>"largest first"</option>
+                <option value="duration" selected=move || library.sort.get() == SortBy::Longest>"longest first"</option>
+            </select>
+            {text_filter("filter by text", |f| f.text.clone(), |f, v| f.text = v, "search")}
+            {text_filter("active from", |f| f.from.clone(), |f, v| f.from = v, "date")}
+            {text_filter("active until", |f| f.to.clone(), |f, v| f.to = v, "date")}
+            {select_filter("model", "all models", |c| c.models, |f, v| f.model = v)}
+            {select_filter("branch", "all branches", |c| c.branches, |f, v| f.branch = v)}
+        </div>
     }
 }
 

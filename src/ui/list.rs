@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::item::row_view;
-use super::state::use_viewer;
+use super::state::{use_viewer, Viewer};
 use crate::normalize::fxhash::FxMap;
 use crate::normalize::{Generation, Session, Workspace};
 use crate::present::item::{item_view, ItemView};
@@ -136,6 +136,69 @@ fn parse_key(key: &str) -> Option<Row> {
     Some(Row { copied: parts.next()?.parse().ok()?, ..Row::new(thread, item, depth) })
 }
 
+/// What the parts of the list share: its element, the rows' layout, and where it is scrolled to.
+/// Every field is a handle, so the whole is `Copy` and each behaviour below holds its own.
+#[derive(Clone, Copy)]
+struct Scroller {
+    container: NodeRef<Div>,
+    layout: StoredValue<Layout, LocalStorage>,
+    /// Changes whenever the layout does, so what reads the layout runs again.
+    version: RwSignal<u64>,
+    scroll_top: RwSignal<f64>,
+    viewport: RwSignal<f64>,
+}
+
+impl Scroller {
+    /// A list of `rows`, laid out again whenever they change.
+    fn new(rows: Memo<Vec<Row>>) -> Self {
+        let scroller = Scroller {
+            container: NodeRef::new(),
+            layout: StoredValue::new_local(Layout::default()),
+            version: RwSignal::new(0),
+            scroll_top: RwSignal::new(0.0),
+            viewport: RwSignal::new(900.0),
+        };
+        Effect::new(move |_| {
+            let rows = rows.get();
+            scroller.layout.update_value(|l| l.set_rows(rows));
+            scroller.version.update(|v| *v += 1);
+        });
+        scroller
+    }
+
+    /// Scrolls `el` to `y`, and notes where it ended up (the browser clamps it).
+    fn scroll_to(self, el: &web_sys::HtmlDivElement, y: f64) {
+        el.set_scroll_top(y as i32);
+        self.scroll_top.set(el.scroll_top() as f64);
+    }
+
+    /// Scrolls `el` so that `y` is a little below its top.
+    fn scroll_near(self, el: &web_sys::HtmlDivElement, y: f64) {
+        self.scroll_to(el, (y - 80.0).max(0.0));
+    }
+
+    fn at_end(self, el: &web_sys::HtmlDivElement) -> bool {
+        el.scroll_top() as f64 + el.client_height() as f64 >= self.layout.with_value(Layout::total) - 4.0
+    }
+
+    /// The rows near the view, with the heights of the space above and below them.
+    fn window(self) -> Memo<(Vec<Row>, f64, f64)> {
+        Memo::new(move |_| {
+            self.version.track();
+            let top = self.scroll_top.get();
+            let height = self.viewport.get();
+            self.layout.with_value(|l| {
+                let range = l.range((top - MARGIN).max(0.0), top + height + MARGIN);
+                let before = l.offsets.get(range.start).copied().unwrap_or(0.0);
+                let after = l.total() - l.offsets.get(range.end).copied().unwrap_or(0.0);
+                (l.rows[range].to_vec(), before, after.max(0.0))
+            })
+        })
+    }
+}
+
+/// The conversation's rows, virtualized, with what follow mode adds below them: the button to
+/// the rows that arrived out of view.
 #[component]
 pub fn ConversationList(
     /// The rows to show, in order.
@@ -144,86 +207,232 @@ pub fn ConversationList(
     above: Memo<FxMap<Row, Above>>,
 ) -> impl IntoView {
     let viewer = use_viewer();
-    let session = viewer.session.get_untracked();
-    let container = NodeRef::<Div>::new();
-    let layout = StoredValue::new_local(Layout::default());
-    let version = RwSignal::new(0u64);
-    let scroll_top = RwSignal::new(0.0f64);
-    let viewport = RwSignal::new(900.0f64);
-    // The last scroll request this list acted on, and whether it still holds the target in view.
-    let scrolled = StoredValue::new(0u64);
-    let pinned = StoredValue::new(false);
-
-    Effect::new(move |_| {
-        let rows = rows.get();
-        layout.update_value(|l| l.set_rows(rows));
-        version.update(|v| *v += 1);
+    let scroller = Scroller::new(rows);
+    let pinned = use_pin_to_target(viewer, scroller);
+    let observer = use_row_observer(scroller, pinned);
+    use_fresh_rows(viewer, scroller);
+    super::marks::watch(viewer, scroller.container);
+    let following = viewer.following;
+    // Scrolling by hand (wheel, touch, keys, the scroll bar) is the reader taking over from the
+    // pinned target, and from "keep newest in view".
+    let take_over = Callback::new(move |()| {
+        pinned.set_value(false);
+        if following.stick.get_untracked() {
+            following.stick.set(false);
+        }
     });
+    let on_scroll = Callback::new(move |el: web_sys::HtmlDivElement| {
+        if following.fresh.get_untracked() > 0 && scroller.at_end(&el) {
+            following.fresh.set(0);
+        }
+    });
+    view! {
+        <VirtualList scroller=scroller rows=rows above=above observer=observer take_over=take_over on_scroll=on_scroll />
+        {move || (following.fresh.get() > 0).then(|| view! {
+            <button class="cctv-fresh" on:click=move |_| show_fresh(viewer, scroller)>{format!("{} new ↓", following.fresh.get())}</button>
+        })}
+    }
+}
 
-    // One observer for every rendered row: a row that changes size moves the rows after it.
+/// The scrolled element: spacers as tall as the rows not drawn, and the rows near the view.
+#[component]
+fn VirtualList(
+    /// Its element, layout and scroll position.
+    scroller: Scroller,
+    /// Every row, drawn or not.
+    rows: Memo<Vec<Row>>,
+    /// What is said above some rows.
+    above: Memo<FxMap<Row, Above>>,
+    /// Measures every row drawn.
+    observer: StoredValue<Option<web_sys::ResizeObserver>, LocalStorage>,
+    /// The reader scrolls by hand.
+    take_over: Callback<()>,
+    /// The list scrolled, for any reason, after its position is noted.
+    on_scroll: Callback<web_sys::HtmlDivElement>,
+) -> impl IntoView {
+    let viewer = use_viewer();
+    let session = viewer.session.get_untracked();
+    let Scroller { container, scroll_top, viewport, .. } = scroller;
+    let window_rows = scroller.window();
+    let shown = drawn_rows(viewer, session, window_rows);
+    let scrolled = move |_| {
+        if let Some(el) = container.get_untracked() {
+            scroll_top.set(el.scroll_top() as f64);
+            viewport.set(el.client_height() as f64);
+            on_scroll.run(el);
+        }
+    };
+    container.on_load(move |el| viewport.set(el.client_height() as f64));
+    view! {
+        <div
+            class="cctv-list"
+            node_ref=container
+            on:scroll=scrolled
+            on:wheel=move |_| take_over.run(())
+            on:touchstart=move |_| take_over.run(())
+            on:pointerdown=move |_| take_over.run(())
+            on:keydown=move |_| take_over.run(())
+            tabindex="0"
+        >
+            <div class="cctv-list__spacer" style=move || format!("height: {}px", window_rows.with(|w| w.1))></div>
+            <div role="list" aria-label="conversation rows">
+            <For
+                each=move || shown().unwrap_or_default()
+                key=|(highlighted, row, since, _)| (*highlighted, *row, *since)
+                children=move |(_, row, _, item): DrawnRow| view! {
+                    <ListRow row=row item=item session=session above=above observer=observer />
+                }
+            />
+            </div>
+            <div class="cctv-list__spacer" style=move || format!("height: {}px", window_rows.with(|w| w.2))></div>
+            {move || rows.with(Vec::is_empty).then(|| view! { <div class="cctv-empty">"Nothing to show with these filters."</div> })}
+        </div>
+    }
+}
+
+/// A row drawn: whether the grammars were there, the row, the number of its drawing (these three
+/// key it), and what it shows.
+type DrawnRow = (bool, Row, u64, Arc<ItemView>);
+
+/// What the rows near the view show.
+///
+/// When more of the files arrives (a large file read on, a followed session growing), a row on
+/// screen is drawn again only if it shows something else now (a call's result arrived): the
+/// others keep their elements, and with them the reader's selection and open details. All are
+/// drawn again when the grammars arrive, with their code highlighted.
+fn drawn_rows(
+    viewer: Viewer,
+    session: usize,
+    window_rows: Memo<(Vec<Row>, f64, f64)>,
+) -> impl Fn() -> Option<Vec<DrawnRow>> + Copy {
+    let drawn = StoredValue::new_local(Drawn::default());
+    move || {
+        let ws = viewer.workspace.get()?;
+        let highlighted = viewer.grammars.get();
+        let rows = window_rows.get().0;
+        let s = ws.sessions.get(session)?;
+        Some(
+            drawn
+                .try_update_value(|d| d.views(&ws, s, rows))?
+                .into_iter()
+                .map(|(row, since, view)| (highlighted, row, since, view))
+                .collect::<Vec<_>>(),
+        )
+    }
+}
+
+/// One row, measured by `observer` for as long as it is drawn.
+#[component]
+fn ListRow(
+    row: Row,
+    /// What it shows.
+    item: Arc<ItemView>,
+    /// The session it is of.
+    session: usize,
+    /// What is said above some rows.
+    above: Memo<FxMap<Row, Above>>,
+    /// The list's observer of row sizes.
+    observer: StoredValue<Option<web_sys::ResizeObserver>, LocalStorage>,
+) -> impl IntoView {
+    let viewer = use_viewer();
+    let node = NodeRef::<Div>::new();
+    on_cleanup(move || {
+        if let Some(el) = node.get_untracked() {
+            observer.with_value(|o| {
+                if let Some(o) = o {
+                    o.unobserve(&el);
+                }
+            });
+        }
+    });
+    node.on_load(move |el| {
+        observer.with_value(|o| {
+            if let Some(o) = o {
+                o.observe(&el);
+            }
+        });
+    });
+    view! {
+        <div class="cctv-row" role="listitem" data-row=row_key(&row) node_ref=node>
+            {move || above.with(|a| a.get(&row).cloned()).map(|Above { date, gap }| view! {
+                {date.map(|d| view! { <h2 class="cctv-day">{d}</h2> })}
+                {gap.map(|g| view! { <div class="cctv-gap">{g}</div> })}
+            })}
+            {viewer.workspace.with_untracked(|ws| ws.as_deref().map(|ws| row_view(ws, session, row, Arc::unwrap_or_clone(item))))}
+        </div>
+    }
+}
+
+/// One observer for every rendered row: a row that changes size moves the rows after it, and
+/// what the reader sees stays in place (unless `pinned`: the pinned target is kept in view by
+/// [`use_pin_to_target`] instead).
+fn use_row_observer(
+    scroller: Scroller,
+    pinned: StoredValue<bool>,
+) -> StoredValue<Option<web_sys::ResizeObserver>, LocalStorage> {
+    let Scroller { container, layout, version, .. } = scroller;
     let observer = StoredValue::new_local(None::<web_sys::ResizeObserver>);
     let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
-        let mut changed = None::<usize>;
-        // How much the rows wholly above the view grew: what is on screen moves down by that much
-        // unless the view follows it. (A row partly on screen that grows, a panel opened in it,
-        // grows downwards where the reader is looking, and moves nothing they see.)
         let list = container.try_get_untracked().flatten();
         let top = list.as_ref().map_or(0.0, |el| el.scroll_top() as f64);
-        let mut above_grew = 0.0;
-        for entry in entries.iter() {
-            let entry: web_sys::ResizeObserverEntry = entry.unchecked_into();
-            let target = entry.target();
-            let Some(row) = target.get_attribute("data-row").and_then(|k| parse_key(&k)) else { continue };
-            let height = target.get_bounding_client_rect().height();
-            if height <= 0.0 {
-                continue;
-            }
-            let measured =
-                layout.try_update_value(|l| l.measure(row, height).map(|(i, grew)| (i, grew, l.offsets[i])));
-            if let Some((i, grew, start)) = measured.flatten() {
-                changed = Some(changed.map_or(i, |c: usize| c.min(i)));
-                if start + (height - grew) <= top {
-                    above_grew += grew;
-                }
+        let Some((from, above_grew)) = measure(layout, &entries, top) else { return };
+        layout.update_value(|l| l.recompute(from));
+        if above_grew != 0.0 && pinned.try_get_value() == Some(false) {
+            if let Some(el) = &list {
+                scroller.scroll_to(el, (top + above_grew).max(0.0));
             }
         }
-        if let Some(from) = changed {
-            layout.update_value(|l| l.recompute(from));
-            // Keeps what the reader sees in place (a pinned target is kept in view by the scroll
-            // effect instead).
-            if above_grew != 0.0 && pinned.try_get_value() == Some(false) {
-                if let Some(el) = &list {
-                    el.set_scroll_top((top + above_grew).max(0.0) as i32);
-                    scroll_top.set(el.scroll_top() as f64);
-                }
-            }
-            version.update(|v| *v += 1);
-        }
+        version.update(|v| *v += 1);
     });
     if let Ok(o) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
         observer.set_value(Some(o));
     }
     // The observer calls back for as long as the list lives; the closure must too.
     callback.forget();
+    observer
+}
 
-    let window_rows = Memo::new(move |_| {
-        version.track();
-        let top = scroll_top.get();
-        let height = viewport.get();
-        layout.with_value(|l| {
-            let range = l.range((top - MARGIN).max(0.0), top + height + MARGIN);
-            let before = l.offsets.get(range.start).copied().unwrap_or(0.0);
-            let after = l.total() - l.offsets.get(range.end).copied().unwrap_or(0.0);
-            (l.rows[range].to_vec(), before, after.max(0.0))
-        })
-    });
+/// Records the heights the observer's `entries` report. Returns the first row whose height
+/// changed, and how much the rows wholly above `top` grew: what is on screen moves down by that
+/// much unless the view follows it. (A row partly on screen that grows, a panel opened in it,
+/// grows downwards where the reader is looking, and moves nothing they see.)
+fn measure(
+    layout: StoredValue<Layout, LocalStorage>,
+    entries: &js_sys::Array,
+    top: f64,
+) -> Option<(usize, f64)> {
+    let mut changed = None::<usize>;
+    let mut above_grew = 0.0;
+    for entry in entries.iter() {
+        let entry: web_sys::ResizeObserverEntry = entry.unchecked_into();
+        let target = entry.target();
+        let Some(row) = target.get_attribute("data-row").and_then(|k| parse_key(&k)) else { continue };
+        let height = target.get_bounding_client_rect().height();
+        if height <= 0.0 {
+            continue;
+        }
+        let measured =
+            layout.try_update_value(|l| l.measure(row, height).map(|(i, grew)| (i, grew, l.offsets[i])));
+        if let Some((i, grew, start)) = measured.flatten() {
+            changed = Some(changed.map_or(i, |c: usize| c.min(i)));
+            if start + (height - grew) <= top {
+                above_grew += grew;
+            }
+        }
+    }
+    changed.map(|from| (from, above_grew))
+}
 
-    // Scroll to the target item when asked (search, links, keyboard), and keep it there while
-    // the rows above it are measured (their estimated heights would otherwise move it away),
-    // until the reader scrolls.
+/// Scrolls to the target item when asked (search, links, keyboard), and keeps it there while the
+/// rows above it are measured (their estimated heights would otherwise move it away), until the
+/// reader scrolls. Returns whether it is pinned there.
+fn use_pin_to_target(viewer: Viewer, scroller: Scroller) -> StoredValue<bool> {
+    // The last scroll request this list acted on, and whether it still holds the target in view.
+    let scrolled = StoredValue::new(0u64);
+    let pinned = StoredValue::new(false);
     Effect::new(move |_| {
         let request = viewer.scroll_request.get();
-        version.track();
+        scroller.version.track();
         if scrolled.get_value() != request {
             scrolled.set_value(request);
             pinned.set_value(true);
@@ -232,35 +441,27 @@ pub fn ConversationList(
             return;
         }
         let Some(target) = viewer.target.get_untracked() else { return };
-        let Some(el) = container.get_untracked() else { return };
-        let position = layout.with_value(|l| {
+        let Some(el) = scroller.container.get_untracked() else { return };
+        let position = scroller.layout.with_value(|l| {
             let i = l.rows.iter().position(|r| (r.thread, r.item) == target)?;
             Some(l.offsets[i])
         });
         if let Some(y) = position {
-            el.set_scroll_top((y - 80.0).max(0.0) as i32);
-            scroll_top.set(el.scroll_top() as f64);
-            viewport.set(el.client_height() as f64);
+            scroller.scroll_near(&el, y);
+            scroller.viewport.set(el.client_height() as f64);
         }
     });
-    let unpin = move || pinned.set_value(false);
-    // Scrolling by hand (wheel, touch, keys, the scroll bar) is the reader taking over from "keep
-    // newest in view".
-    let unstick = move || {
-        if viewer.following.stick.get_untracked() {
-            viewer.following.stick.set(false);
-        }
-    };
+    pinned
+}
 
-    // A followed session: the newest row kept in view if the reader asks, and the rows that
-    // more of the files brought after the last one counted until the reader scrolls down to them
-    // (rows that grew inside an open sub-agent higher up are not "below"). The workspace is told
-    // apart by its generation, only to see that it changed; the first drawing counts nothing.
+/// A followed session: the newest row kept in view if the reader asks, and the rows that more of
+/// the files brought after the last one counted until the reader scrolls down to them (rows that
+/// grew inside an open sub-agent higher up are not "below"). The workspace is told apart by its
+/// generation, only to see that it changed; the first drawing counts nothing.
+fn use_fresh_rows(viewer: Viewer, scroller: Scroller) {
     let following = viewer.following;
+    let Scroller { container, layout, version, .. } = scroller;
     let before = StoredValue::new(None::<(Option<Generation>, Option<Row>)>);
-    let at_end = move |el: &web_sys::HtmlDivElement| {
-        el.scroll_top() as f64 + el.client_height() as f64 >= layout.with_value(Layout::total) - 4.0
-    };
     Effect::new(move |_| {
         version.track();
         let (followed, stick) = (following.name.with(Option::is_some), following.stick.get());
@@ -273,10 +474,9 @@ pub fn ConversationList(
             return;
         }
         if stick {
-            el.set_scroll_top(layout.with_value(Layout::total) as i32);
-            scroll_top.set(el.scroll_top() as f64);
+            scroller.scroll_to(&el, layout.with_value(Layout::total));
         }
-        if stick || at_end(&el) {
+        if stick || scroller.at_end(&el) {
             following.fresh.set(0);
             return;
         }
@@ -286,99 +486,16 @@ pub fn ConversationList(
             following.fresh.update(|n| *n += after.unwrap_or(0));
         }
     });
-    let show_fresh = move |_| {
-        let Some(el) = container.get_untracked() else { return };
-        let y = layout.with_value(|l| {
-            let first = l.rows.len().saturating_sub(following.fresh.get_untracked());
-            l.offsets.get(first).copied().unwrap_or_else(|| l.total())
-        });
-        el.set_scroll_top((y - 80.0).max(0.0) as i32);
-        scroll_top.set(el.scroll_top() as f64);
-        following.fresh.set(0);
-    };
+}
 
-    let on_scroll = move |_| {
-        if let Some(el) = container.get_untracked() {
-            scroll_top.set(el.scroll_top() as f64);
-            viewport.set(el.client_height() as f64);
-            if following.fresh.get_untracked() > 0 && at_end(&el) {
-                following.fresh.set(0);
-            }
-        }
-    };
-
-    container.on_load(move |el| viewport.set(el.client_height() as f64));
-    super::marks::watch(viewer, container);
-
-    // When more of the files arrives (a large file read on, a followed session growing), a row on
-    // screen is drawn again only if it shows something else now (a call's result arrived): the
-    // others keep their elements, and with them the reader's selection and open details. All are
-    // drawn again when the grammars arrive, with their code highlighted.
-    let drawn = StoredValue::new_local(Drawn::default());
-    let shown = move || {
-        let ws = viewer.workspace.get()?;
-        let highlighted = viewer.grammars.get();
-        let rows = window_rows.get().0;
-        let s = ws.sessions.get(session)?;
-        Some(
-            drawn
-                .try_update_value(|d| d.views(&ws, s, rows))?
-                .into_iter()
-                .map(|(row, since, view)| (highlighted, row, since, view))
-                .collect::<Vec<_>>(),
-        )
-    };
-    view! {
-        <div
-            class="cctv-list"
-            node_ref=container
-            on:scroll=on_scroll
-            on:wheel=move |_| { unpin(); unstick() }
-            on:touchstart=move |_| { unpin(); unstick() }
-            on:pointerdown=move |_| { unpin(); unstick() }
-            on:keydown=move |_| { unpin(); unstick() }
-            tabindex="0"
-        >
-            <div class="cctv-list__spacer" style=move || format!("height: {}px", window_rows.with(|w| w.1))></div>
-            <div role="list" aria-label="conversation rows">
-            <For
-                each=move || shown().unwrap_or_default()
-                key=|(highlighted, row, since, _)| (*highlighted, *row, *since)
-                children=move |(_, row, _, item): (bool, Row, u64, Arc<ItemView>)| {
-                    let node = NodeRef::<Div>::new();
-                    on_cleanup(move || {
-                        if let Some(el) = node.get_untracked() {
-                            observer.with_value(|o| {
-                                if let Some(o) = o {
-                                    o.unobserve(&el);
-                                }
-                            });
-                        }
-                    });
-                    node.on_load(move |el| {
-                        observer.with_value(|o| {
-                            if let Some(o) = o {
-                                o.observe(&el);
-                            }
-                        });
-                    });
-                    view! {
-                        <div class="cctv-row" role="listitem" data-row=row_key(&row) node_ref=node>
-                            {move || above.with(|a| a.get(&row).cloned()).map(|Above { date, gap }| view! {
-                                {date.map(|d| view! { <h2 class="cctv-day">{d}</h2> })}
-                                {gap.map(|g| view! { <div class="cctv-gap">{g}</div> })}
-                            })}
-                            {viewer.workspace.with_untracked(|ws| ws.as_deref().map(|ws| row_view(ws, session, row, Arc::unwrap_or_clone(item))))}
-                        </div>
-                    }
-                }
-            />
-            </div>
-            <div class="cctv-list__spacer" style=move || format!("height: {}px", window_rows.with(|w| w.2))></div>
-            {move || rows.with(Vec::is_empty).then(|| view! { <div class="cctv-empty">"Nothing to show with these filters."</div> })}
-        </div>
-        {move || (following.fresh.get() > 0).then(|| view! {
-            <button class="cctv-fresh" on:click=show_fresh>{format!("{} new ↓", following.fresh.get())}</button>
-        })}
-    }
+/// Scrolls to the first of the rows that arrived out of view, and counts them seen.
+fn show_fresh(viewer: Viewer, scroller: Scroller) {
+    let following = viewer.following;
+    let Some(el) = scroller.container.get_untracked() else { return };
+    let y = scroller.layout.with_value(|l| {
+        let first = l.rows.len().saturating_sub(following.fresh.get_untracked());
+        l.offsets.get(first).copied().unwrap_or_else(|| l.total())
+    });
+    scroller.scroll_near(&el, y);
+    following.fresh.set(0);
 }

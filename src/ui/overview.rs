@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use leptos::either::Either;
 use leptos::prelude::*;
 
 use super::content::numbered;
@@ -12,13 +13,13 @@ use super::navigation::reveal;
 use super::state::{use_viewer, Viewer};
 use super::tools::diff_view;
 use crate::insight::changes::{changes, file_after, turn_choices, FileChange, TurnChoice};
-use crate::insight::chart::{context_chart, timeline_chart, tokens_short, LineChart, BAR_ROW};
+use crate::insight::chart::{context_chart, timeline_chart, tokens_short, LineChart, TimelineChart, BAR_ROW};
 use crate::insight::cost::{
     dollars_label, session_cost, turn_costs, SessionCost, Total, PRICES_CHECKED, PRICES_SOURCE,
 };
-use crate::insight::overview::{context, tools, Context};
+use crate::insight::overview::{context, tools, Context, ToolTotal};
 use crate::insight::timeline::timeline;
-use crate::normalize::{ThreadRef, Workspace};
+use crate::normalize::{Session, ThreadRef, Workspace};
 use crate::present::link::{agent_link, resolve};
 use crate::present::when;
 use crate::text::format::{duration, isolate, thousands};
@@ -31,7 +32,6 @@ type AgentRow = (String, Total, Option<(ThreadRef, u32)>);
 pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
     let viewer = use_viewer();
     let Some(s) = ws.sessions.get(session) else { return ().into_any() };
-    let cost = session_cost(&ws, s);
     // Focus moves into it as it opens, and Escape (navigation.rs) closes it.
     let heading = NodeRef::<leptos::html::H2>::new();
     Effect::new(move |_| {
@@ -41,87 +41,20 @@ pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
             }
         }
     });
-    let context = context(&ws, s);
-    let tools = tools(&ws, s);
     let go = move |thread: ThreadRef, item: u32| go_to(viewer, session, thread, item);
-    let agents: Vec<AgentRow> = s
-        .agents
-        .iter()
-        .enumerate()
-        .zip(&cost.agents)
-        .map(|((i, agent), total)| {
-            let name = agent.description.clone().or(agent.agent_type.clone()).or(agent.agent_id.clone());
-            let place =
-                agent_link(&ws, s, i as u32).and_then(|l| resolve(&ws, &l)).map(|p| (p.thread, p.first));
-            (name.unwrap_or_else(|| format!("sub-agent {}", i + 1)), total.clone(), place)
-        })
-        .collect();
     view! {
         <div class="cctv-overview" role="region" aria-label="overview of the session">
-                        <div class="cctv-overview__head">
+            <div class="cctv-overview__head">
                 <h2 tabindex="-1" node_ref=heading>"Overview"</h2>
                 <button class="cctv-button" on:click=move |_| viewer.overview.set(false)>"Back to the conversation"</button>
             </div>
             <section aria-labelledby="cctv-cost">
                 <h3 id="cctv-cost">"Cost (an estimate)"</h3>
-                <p class="cctv-overview__figure">
-                    {dollars_label(cost.total.dollars)}
-                    <span class="cctv-muted">{format!(" · {} responses · {} tokens", thousands(cost.total.responses), thousands(cost.total.tokens.total()))}</span>
-                </p>
-                <p class="cctv-muted">
-                    {format!("Anthropic's list prices (checked {PRICES_CHECKED}, {PRICES_SOURCE}); a subscription, a discount or the Batch API bill differently. Each response is counted once, with its final usage.")}
-                </p>
-                {(cost.total.unpriced > 0).then(|| view! {
-                    <p class="cctv-overview__warn" role="note">{format!("{} responses are of models cctv has no price for: unpriced, not in the figure above.", cost.total.unpriced)}</p>
-                })}
-                {(cost.total.partial > 0).then(|| view! {
-                    <p class="cctv-overview__warn" role="note">{format!("{} responses had their usage written before they finished (Claude Code does this in some versions): their output tokens, and the cost, are too low.", cost.total.partial)}</p>
-                })}
-                <div class="cctv-overview__wide"><table class="cctv-overview__table">
-                    <thead><tr><th scope="col">"Model"</th><th scope="col">"Responses"</th><th scope="col">"Input"</th><th scope="col">"Cache read"</th><th scope="col">"Cache write"</th><th scope="col">"Output"</th><th scope="col">"Cost"</th></tr></thead>
-                    <tbody>
-                        {cost.by_model.iter().map(|(model, t)| view! {
-                            <tr>
-                                <th scope="row"><bdi>{model.clone()}</bdi></th>
-                                <td>{thousands(t.responses)}</td>
-                                <td>{thousands(t.tokens.input)}</td>
-                                <td>{thousands(t.tokens.cache_read)}</td>
-                                <td>{thousands(t.tokens.cache_write_5m.saturating_add(t.tokens.cache_write_1h))}</td>
-                                <td>{thousands(t.tokens.output)}</td>
-                                <td>{if t.unpriced == t.responses { "unpriced".to_owned() } else { dollars_label(t.dollars) }}</td>
-                            </tr>
-                        }).collect_view()}
-                    </tbody>
-                </table></div>
-                {(!agents.is_empty()).then(|| view! {
-                    <div class="cctv-overview__wide"><table class="cctv-overview__table">
-                        <thead><tr><th scope="col">"Sub-agent"</th><th scope="col">"Responses"</th><th scope="col">"Tokens"</th><th scope="col">"Cost"</th></tr></thead>
-                        <tbody>
-                            <tr>
-                                <th scope="row">"Main conversation"</th>
-                                <td>{thousands(cost.main.responses)}</td>
-                                <td>{thousands(cost.main.tokens.total())}</td>
-                                <td>{dollars_label(cost.main.dollars)}</td>
-                            </tr>
-                            {agents.into_iter().map(|(name, t, place)| view! {
-                                <tr>
-                                    <th scope="row">{match place {
-                                        Some((thread, item)) => view! { <button class="cctv-link" on:click=move |_| go(thread, item)><bdi>{name.clone()}</bdi></button> }.into_any(),
-                                        None => view! { <bdi>{name.clone()}</bdi> }.into_any(),
-                                    }}</th>
-                                    <td>{thousands(t.responses)}</td>
-                                    <td>{thousands(t.tokens.total())}</td>
-                                    <td>{dollars_label(t.dollars)}</td>
-                                </tr>
-                            }).collect_view()}
-                        </tbody>
-                    </table></div>
-                })}
-                {per_turn(&ws, session, &cost)}
+                {cost_view(&ws, session, go)}
             </section>
             <section aria-labelledby="cctv-context">
                 <h3 id="cctv-context">"Context"</h3>
-                {context_view(&context, go)}
+                {context_view(&context(&ws, s), go)}
             </section>
             <section aria-labelledby="cctv-timeline">
                 <h3 id="cctv-timeline">"Timeline"</h3>
@@ -133,26 +66,132 @@ pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
             </section>
             <section aria-labelledby="cctv-tools">
                 <h3 id="cctv-tools">"Tools"</h3>
-                <div class="cctv-overview__wide"><table class="cctv-overview__table">
-                    <thead><tr><th scope="col">"Tool"</th><th scope="col">"Calls"</th><th scope="col">"Errors"</th><th scope="col">"Time in all"</th><th scope="col">"Longest"</th></tr></thead>
-                    <tbody>
-                        {tools.into_iter().map(|t| view! {
-                            <tr>
-                                <th scope="row"><bdi>{t.name.clone()}</bdi></th>
-                                <td>{thousands(t.calls)}</td>
-                                <td>{thousands(t.errors)}</td>
-                                <td>{(t.timed > 0).then(|| duration(t.total_ms as f64))}</td>
-                                <td>{t.longest.map(|(thread, item)| view! {
-                                    <button class="cctv-link" title="open the longest call" on:click=move |_| go(thread, item)>{duration(t.longest_ms as f64)}</button>
-                                })}</td>
-                            </tr>
-                        }).collect_view()}
-                    </tbody>
-                </table></div>
+                {tools_table(tools(&ws, s), go)}
             </section>
         </div>
     }
     .into_any()
+}
+
+/// What the session cost in all, what it could not price, and the cost by model, by sub-agent
+/// and by turn.
+fn cost_view(
+    ws: &Workspace,
+    session: usize,
+    go: impl Fn(ThreadRef, u32) + Copy + 'static,
+) -> Option<impl IntoView> {
+    let s = ws.sessions.get(session)?;
+    let cost = session_cost(ws, s);
+    let agents = agent_rows(ws, s, &cost);
+    Some(view! {
+        <p class="cctv-overview__figure">
+            {dollars_label(cost.total.dollars)}
+            <span class="cctv-muted">{format!(" · {} responses · {} tokens", thousands(cost.total.responses), thousands(cost.total.tokens.total()))}</span>
+        </p>
+        <p class="cctv-muted">
+            {format!("Anthropic's list prices (checked {PRICES_CHECKED}, {PRICES_SOURCE}); a subscription, a discount or the Batch API bill differently. Each response is counted once, with its final usage.")}
+        </p>
+        {(cost.total.unpriced > 0).then(|| view! {
+            <p class="cctv-overview__warn" role="note">{format!("{} responses are of models cctv has no price for: unpriced, not in the figure above.", cost.total.unpriced)}</p>
+        })}
+        {(cost.total.partial > 0).then(|| view! {
+            <p class="cctv-overview__warn" role="note">{format!("{} responses had their usage written before they finished (Claude Code does this in some versions): their output tokens, and the cost, are too low.", cost.total.partial)}</p>
+        })}
+        {model_table(&cost)}
+        {(!agents.is_empty()).then(|| agent_table(&cost.main, agents, go))}
+        {per_turn(ws, session, &cost)}
+    })
+}
+
+/// The cost by model, in tokens of each kind.
+fn model_table(cost: &SessionCost) -> impl IntoView {
+    view! {
+        <div class="cctv-overview__wide"><table class="cctv-overview__table">
+            <thead><tr><th scope="col">"Model"</th><th scope="col">"Responses"</th><th scope="col">"Input"</th><th scope="col">"Cache read"</th><th scope="col">"Cache write"</th><th scope="col">"Output"</th><th scope="col">"Cost"</th></tr></thead>
+            <tbody>
+                {cost.by_model.iter().map(|(model, t)| view! {
+                    <tr>
+                        <th scope="row"><bdi>{model.clone()}</bdi></th>
+                        <td>{thousands(t.responses)}</td>
+                        <td>{thousands(t.tokens.input)}</td>
+                        <td>{thousands(t.tokens.cache_read)}</td>
+                        <td>{thousands(t.tokens.cache_write_5m.saturating_add(t.tokens.cache_write_1h))}</td>
+                        <td>{thousands(t.tokens.output)}</td>
+                        <td>{if t.unpriced == t.responses { "unpriced".to_owned() } else { dollars_label(t.dollars) }}</td>
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table></div>
+    }
+}
+
+/// Each sub-agent's name, total, and the place of its conversation.
+fn agent_rows(ws: &Workspace, s: &Session, cost: &SessionCost) -> Vec<AgentRow> {
+    s.agents
+        .iter()
+        .enumerate()
+        .zip(&cost.agents)
+        .map(|((i, agent), total)| {
+            let name = agent.description.clone().or(agent.agent_type.clone()).or(agent.agent_id.clone());
+            let place =
+                agent_link(ws, s, i as u32).and_then(|l| resolve(ws, &l)).map(|p| (p.thread, p.first));
+            (name.unwrap_or_else(|| format!("sub-agent {}", i + 1)), total.clone(), place)
+        })
+        .collect()
+}
+
+/// The cost of the main conversation and of each sub-agent, whose name leads to it.
+fn agent_table(
+    main: &Total,
+    agents: Vec<AgentRow>,
+    go: impl Fn(ThreadRef, u32) + Copy + 'static,
+) -> impl IntoView {
+    view! {
+        <div class="cctv-overview__wide"><table class="cctv-overview__table">
+            <thead><tr><th scope="col">"Sub-agent"</th><th scope="col">"Responses"</th><th scope="col">"Tokens"</th><th scope="col">"Cost"</th></tr></thead>
+            <tbody>
+                <tr>
+                    <th scope="row">"Main conversation"</th>
+                    <td>{thousands(main.responses)}</td>
+                    <td>{thousands(main.tokens.total())}</td>
+                    <td>{dollars_label(main.dollars)}</td>
+                </tr>
+                {agents.into_iter().map(|(name, t, place)| view! {
+                    <tr>
+                        <th scope="row">{match place {
+                            Some((thread, item)) => Either::Left(view! { <button class="cctv-link" on:click=move |_| go(thread, item)><bdi>{name.clone()}</bdi></button> }),
+                            None => Either::Right(view! { <bdi>{name.clone()}</bdi> }),
+                        }}</th>
+                        <td>{thousands(t.responses)}</td>
+                        <td>{thousands(t.tokens.total())}</td>
+                        <td>{dollars_label(t.dollars)}</td>
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table></div>
+    }
+}
+
+/// Each tool's calls, errors and time, with a link to its longest call.
+fn tools_table(tools: Vec<ToolTotal>, go: impl Fn(ThreadRef, u32) + Copy + 'static) -> impl IntoView {
+    view! {
+        <div class="cctv-overview__wide"><table class="cctv-overview__table">
+            <thead><tr><th scope="col">"Tool"</th><th scope="col">"Calls"</th><th scope="col">"Errors"</th><th scope="col">"Time in all"</th><th scope="col">"Longest"</th></tr></thead>
+            <tbody>
+                {tools.into_iter().map(|t| view! {
+                    <tr>
+                        <th scope="row"><bdi>{t.name.clone()}</bdi></th>
+                        <td>{thousands(t.calls)}</td>
+                        <td>{thousands(t.errors)}</td>
+                        <td>{(t.timed > 0).then(|| duration(t.total_ms as f64))}</td>
+                        <td>{t.longest.map(|(thread, item)| view! {
+                            <button class="cctv-link" title="open the longest call" on:click=move |_| go(thread, item)>{duration(t.longest_ms as f64)}</button>
+                        })}</td>
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table></div>
+    }
 }
 
 /// What each turn cost, folded: a long session has hundreds.
@@ -358,42 +397,8 @@ fn timeline_view(ws: &Workspace, session: usize) -> AnyView {
         }
     );
     let chart = move || {
-        let chart = timeline_chart(&line, zoom.get());
         let go = move |thread, item| go_to(viewer, session, thread, item);
-        view! {
-            <svg class="cctv-timeline" width=chart.width height=chart.height viewBox=format!("0 0 {} {}", chart.width, chart.height) aria-hidden="true">
-                {chart.lanes.iter().enumerate().map(|(i, (y, h, label))| view! {
-                    <rect class=if i % 2 == 0 { "cctv-timeline__lane" } else { "cctv-timeline__lane cctv-timeline__lane--odd" } x="0" y=*y width=chart.width height=*h />
-                    <text class="cctv-timeline__name" x="8" y=y + 12.0>{isolate(label)}</text>
-                }).collect_view()}
-                {chart.starts.iter().map(|&(x, ms)| view! {
-                    <text class="cctv-timeline__clock" x=x y="12">{when::clock(ms, &zone)}</text>
-                }).collect_view()}
-                {chart.cuts.iter().map(|(x, label)| view! {
-                    <line class="cctv-timeline__cut" x1=*x x2=*x y1="16" y2=chart.height />
-                    <text class="cctv-timeline__clock" x=*x y=chart.height - 2.0 text-anchor="middle">{label.clone()}</text>
-                }).collect_view()}
-                {chart.prompts.iter().map(|&(x, item)| view! {
-                    <g class="cctv-timeline__prompt" on:click=move |_| go(ThreadRef::Main, item)>
-                        <title>"a prompt"</title>
-                        <path d=format!("M{} 16 l-4 -6 h8 z", x) />
-                        <line x1=x x2=x y1="16" y2=chart.lanes.first().map_or(40.0, |(y, h, _)| y + h) />
-                    </g>
-                }).collect_view()}
-                {chart.bars.into_iter().map(|b| {
-                    let (thread, item) = (b.thread, b.item);
-                    view! {
-                        <rect
-                            class=if b.failed { "cctv-timeline__bar cctv-timeline__bar--failed" } else { "cctv-timeline__bar" }
-                            x=b.x y=b.y width=b.width height=BAR_ROW - 3.0 rx="2"
-                            on:click=move |_| go(thread, item)
-                        >
-                            <title>{b.label}</title>
-                        </rect>
-                    }
-                }).collect_view()}
-            </svg>
-        }
+        timeline_svg(timeline_chart(&line, zoom.get()), go, &zone)
     };
     view! {
         <p class="cctv-muted">{summary}</p>
@@ -405,6 +410,49 @@ fn timeline_view(ws: &Workspace, session: usize) -> AnyView {
         <div class="cctv-overview__wide">{chart}</div>
     }
     .into_any()
+}
+
+/// The time line drawn: a lane per conversation with its name, the clock where each stretch
+/// starts, the cuts, a tick per prompt and a bar per call, each leading to its row.
+fn timeline_svg(
+    chart: TimelineChart,
+    go: impl Fn(ThreadRef, u32) + Copy + 'static,
+    zone: &impl Fn(i64) -> i32,
+) -> impl IntoView {
+    view! {
+        <svg class="cctv-timeline" width=chart.width height=chart.height viewBox=format!("0 0 {} {}", chart.width, chart.height) aria-hidden="true">
+            {chart.lanes.iter().enumerate().map(|(i, (y, h, label))| view! {
+                <rect class=if i % 2 == 0 { "cctv-timeline__lane" } else { "cctv-timeline__lane cctv-timeline__lane--odd" } x="0" y=*y width=chart.width height=*h />
+                <text class="cctv-timeline__name" x="8" y=y + 12.0>{isolate(label)}</text>
+            }).collect_view()}
+            {chart.starts.iter().map(|&(x, ms)| view! {
+                <text class="cctv-timeline__clock" x=x y="12">{when::clock(ms, &zone)}</text>
+            }).collect_view()}
+            {chart.cuts.iter().map(|(x, label)| view! {
+                <line class="cctv-timeline__cut" x1=*x x2=*x y1="16" y2=chart.height />
+                <text class="cctv-timeline__clock" x=*x y=chart.height - 2.0 text-anchor="middle">{label.clone()}</text>
+            }).collect_view()}
+            {chart.prompts.iter().map(|&(x, item)| view! {
+                <g class="cctv-timeline__prompt" on:click=move |_| go(ThreadRef::Main, item)>
+                    <title>"a prompt"</title>
+                    <path d=format!("M{} 16 l-4 -6 h8 z", x) />
+                    <line x1=x x2=x y1="16" y2=chart.lanes.first().map_or(40.0, |(y, h, _)| y + h) />
+                </g>
+            }).collect_view()}
+            {chart.bars.into_iter().map(|b| {
+                let (thread, item) = (b.thread, b.item);
+                view! {
+                    <rect
+                        class=if b.failed { "cctv-timeline__bar cctv-timeline__bar--failed" } else { "cctv-timeline__bar" }
+                        x=b.x y=b.y width=b.width height=BAR_ROW - 3.0 rx="2"
+                        on:click=move |_| go(thread, item)
+                    >
+                        <title>{b.label}</title>
+                    </rect>
+                }
+            }).collect_view()}
+        </svg>
+    }
 }
 
 /// A line chart as SVG: rules, the limit, marks, the line, and a point per response that opens

@@ -5,45 +5,193 @@ use leptos::html::Input;
 use leptos::prelude::*;
 
 use super::folders;
+use super::load;
 use super::navigation::reveal;
+use super::searching::{self, Found};
 use super::state::{part, use_viewer, Filter, Theme, Viewer};
-use super::{load, searching};
 use crate::browser::folders::{can_pick, kept as kept_folder};
 use crate::browser::read::from_file_list;
 use crate::present::session::{session_groups, session_label, SessionLabel};
 use crate::query::search::{count_label, searching_label, Query, Scope};
 use crate::text::format::isolate;
 
+/// The bar above a session: the pickers, the session, the search, the views, and the filters.
 #[component]
 pub fn TopBar() -> impl IntoView {
     let viewer = use_viewer();
-    let search = NodeRef::<Input>::new();
     // On a phone the filters and the search options fold away behind a button.
     let options_open = RwSignal::new(false);
+    view! {
+        <header class=move || if options_open.get() { "cctv-top cctv-top--options" } else { "cctv-top" }>
+            <div class="cctv-top__row">
+                <Brand />
+                {move || viewer.library.shelf.with(Option::is_some).then(|| view! {
+                    <button class="cctv-button" title="every session of the folder" on:click=move |_| super::library::show_list(viewer)>"← Sessions"</button>
+                })}
+                <OpenButtons />
+                <SessionPicker />
+                <SessionTitle />
+                <span class="cctv-top__spacer"></span>
+                <SearchBox />
+                <OptionsToggle open=options_open />
+                <ViewButtons />
+                <ThemeButton />
+            </div>
+            <Filters />
+        </header>
+    }
+}
 
-    let found = searching::run(viewer);
-    let step = move |forward: bool| {
-        let hits = found.with_untracked(|f| f.hits.clone());
-        if hits.is_empty() {
-            return;
-        }
-        let n = hits.len();
-        let next = match viewer.target.get_untracked().and_then(|t| hits.iter().position(|h| *h == t)) {
-            Some(i) if forward => (i + 1) % n,
-            Some(i) => (i + n - 1) % n,
-            None => 0,
-        };
-        let (thread, item) = hits[next];
-        if let Some(ws) = viewer.workspace.get_untracked() {
-            let session = viewer.session.get_untracked();
-            viewer.open.update(|o| {
-                o.insert((thread, item, part::BODY));
-            });
-            reveal(viewer, &ws, session, thread, item);
-            viewer.reveal_match.set(true);
-        }
+/// The name of the tool, in the bar's first corner.
+#[component]
+pub fn Brand() -> impl IntoView {
+    view! { <span class="cctv-brand" title="Claude Code Transcript Viewer">"cctv"</span> }
+}
+
+/// The button that unfolds, on a phone, what the bar folds away (the filters, search options).
+#[component]
+pub fn OptionsToggle(
+    /// Whether they are unfolded.
+    open: RwSignal<bool>,
+) -> impl IntoView {
+    view! {
+        <button class="cctv-button cctv-top__phone" aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)>
+            "Options"
+        </button>
+    }
+}
+
+/// The sessions to switch between, by project, where the files hold more than one.
+#[component]
+fn SessionPicker() -> impl IntoView {
+    let viewer = use_viewer();
+    let groups = move || viewer.workspace.get().map(|ws| session_groups(&ws));
+    move || {
+        groups().filter(|g| g.iter().map(|g| g.sessions.len()).sum::<usize>() > 1).map(|groups| view! {
+        <select
+            class="cctv-sessions"
+            aria-label="session"
+            on:change=move |e| {
+                if let Ok(i) = event_target_value(&e).parse::<usize>() {
+                    viewer.session.set(i);
+                    viewer.reset_view();
+                }
+            }
+        >
+            {groups.into_iter().map(|group| view! {
+                <optgroup label=isolate(&group.project)>
+                    {group.sessions.into_iter().map(|(i, label)| view! {
+                        <option value=i.to_string() selected=move || viewer.session.get() == i>{label.one_line()}</option>
+                    }).collect_view()}
+                </optgroup>
+            }).collect_view()}
+        </select>
+    })
+    }
+}
+
+/// The title of the only session, what it is, and its badges.
+#[component]
+fn SessionTitle() -> impl IntoView {
+    let viewer = use_viewer();
+    let single = move || {
+        viewer
+            .workspace
+            .get()
+            .filter(|ws| ws.sessions.len() == 1)
+            .map(|ws| session_label(&ws, &ws.sessions[0]))
     };
-    let count = move || match viewer.matcher.get() {
+    move || {
+        single().map(|label| {
+            let SessionLabel { title, detail, badges } = label;
+            let whole = format!("{title} — {detail}");
+            // <bdi>: the title is transcript text and must not reorder the detail after it.
+            view! {
+                <span class="cctv-title" title=whole><bdi>{title}</bdi>{format!(" — {detail}")}</span>
+                {badges.into_iter().map(|b| {
+                    let class = match b.color {
+                        Some(c) => format!("cctv-badge cctv-badge--agent cctv-agent-color--{c}"),
+                        None => "cctv-badge".to_owned(),
+                    };
+                    view! { <bdi class=class>{b.text}</bdi> }
+                }).collect_view()}
+            }
+        })
+    }
+}
+
+/// The search of the session: the box, its options, how many matches, and steps between them.
+#[component]
+fn SearchBox() -> impl IntoView {
+    let viewer = use_viewer();
+    let search = NodeRef::<Input>::new();
+    let found = searching::run(viewer);
+    let step = move |forward: bool| step_to_match(viewer, found, forward);
+    view! {
+        <div class="cctv-searchbox" role="search">
+            <input
+                id="cctv-search"
+                class="cctv-search"
+                type="search"
+                placeholder="Search (/)"
+                aria-label="search the session"
+                aria-describedby="cctv-search-count"
+                prop:value=move || viewer.query.with(|q| q.text.clone())
+                on:input=move |e| viewer.query.update(|q| q.text = event_target_value(&e))
+                on:keydown=move |e: ev::KeyboardEvent| match e.key().as_str() {
+                    "Enter" => step(!e.shift_key()),
+                    // Clears the search and leaves the box, so the keys work again.
+                    "Escape" => {
+                        e.prevent_default();
+                        viewer.query.update(|q| q.text.clear());
+                        if let Some(input) = search.get_untracked() {
+                            let _ = input.blur();
+                        }
+                    }
+                    _ => {}
+                }
+                node_ref=search
+            />
+            <SearchOptions query=viewer.query />
+            <span
+                id="cctv-search-count"
+                class=move || if viewer.matcher.with(Result::is_err) { "cctv-search__count cctv-search__count--error" } else { "cctv-search__count" }
+                aria-live="polite"
+            >
+                {move || match_count(viewer, found)}
+            </span>
+            <button class="cctv-button" title="previous match (Shift+Enter)" aria-label="previous match" on:click=move |_| step(false)>"↑"</button>
+            <button class="cctv-button" title="next match (Enter)" aria-label="next match" on:click=move |_| step(true)>"↓"</button>
+        </div>
+    }
+}
+
+/// Goes to the next match after the target (or the one before it), opening its row.
+fn step_to_match(viewer: Viewer, found: RwSignal<Found>, forward: bool) {
+    let hits = found.with_untracked(|f| f.hits.clone());
+    if hits.is_empty() {
+        return;
+    }
+    let n = hits.len();
+    let next = match viewer.target.get_untracked().and_then(|t| hits.iter().position(|h| *h == t)) {
+        Some(i) if forward => (i + 1) % n,
+        Some(i) => (i + n - 1) % n,
+        None => 0,
+    };
+    let (thread, item) = hits[next];
+    if let Some(ws) = viewer.workspace.get_untracked() {
+        let session = viewer.session.get_untracked();
+        viewer.open.update(|o| {
+            o.insert((thread, item, part::BODY));
+        });
+        reveal(viewer, &ws, session, thread, item);
+        viewer.reveal_match.set(true);
+    }
+}
+
+/// What the search found so far, and which match is the target; or why the query is wrong.
+fn match_count(viewer: Viewer, found: RwSignal<Found>) -> String {
+    match viewer.matcher.get() {
         Err(message) => message,
         Ok(None) => String::new(),
         Ok(Some(current)) => found.with(|f| {
@@ -57,26 +205,38 @@ pub fn TopBar() -> impl IntoView {
             let at = viewer.target.get().and_then(|t| f.hits.iter().position(|x| *x == t));
             count_label(f.hits.len(), at)
         }),
-    };
-    let groups = move || viewer.workspace.get().map(|ws| session_groups(&ws));
-    let single = move || {
-        viewer
-            .workspace
-            .get()
-            .filter(|ws| ws.sessions.len() == 1)
-            .map(|ws| session_label(&ws, &ws.sessions[0]))
-    };
-    let tool_names = move || {
-        viewer
-            .workspace
-            .get()
-            .and_then(|ws| {
-                ws.sessions
-                    .get(viewer.session.get())
-                    .map(|s| s.stats.tool_calls.keys().cloned().collect::<Vec<_>>())
-            })
-            .unwrap_or_default()
-    };
+    }
+}
+
+/// The overview, and (on a narrow screen) the side panel.
+#[component]
+fn ViewButtons() -> impl IntoView {
+    let viewer = use_viewer();
+    view! {
+        // On a phone it is in the side panel, so that the bar stays one row.
+        <button
+            class="cctv-button cctv-top__wide"
+            title="what the session cost, how its context filled, what each tool did"
+            aria-pressed=move || viewer.overview.get().to_string()
+            on:click=move |_| viewer.overview.update(|o| *o = !*o)
+        >
+            "Overview"
+        </button>
+        <button
+            class="cctv-button cctv-top__narrow"
+            title="the session's contents and stats"
+            aria-expanded=move || viewer.side_open.get().to_string()
+            on:click=move |_| viewer.side_open.update(|o| *o = !*o)
+        >
+            "Contents"
+        </button>
+    }
+}
+
+/// The bar's second row: which rows to show, expand or collapse them all, the keys.
+#[component]
+fn Filters() -> impl IntoView {
+    let viewer = use_viewer();
     let chip = move |label: &'static str, get: fn(&Filter) -> bool, set: fn(&mut Filter, bool)| {
         view! {
             <label class="cctv-chip">
@@ -89,133 +249,51 @@ pub fn TopBar() -> impl IntoView {
             </label>
         }
     };
-
     view! {
-        <header class=move || if options_open.get() { "cctv-top cctv-top--options" } else { "cctv-top" }>
-            <div class="cctv-top__row">
-                <span class="cctv-brand" title="Claude Code Transcript Viewer">"cctv"</span>
-                {move || viewer.library.shelf.with(Option::is_some).then(|| view! {
-                    <button class="cctv-button" title="every session of the folder" on:click=move |_| super::library::show_list(viewer)>"← Sessions"</button>
-                })}
-                <OpenButtons />
-                {move || groups().filter(|g| g.iter().map(|g| g.sessions.len()).sum::<usize>() > 1).map(|groups| view! {
-                    <select
-                        class="cctv-sessions"
-                        aria-label="session"
-                        on:change=move |e| {
-                            if let Ok(i) = event_target_value(&e).parse::<usize>() {
-                                viewer.session.set(i);
-                                viewer.reset_view();
-                            }
-                        }
-                    >
-                        {groups.into_iter().map(|group| view! {
-                            <optgroup label=isolate(&group.project)>
-                                {group.sessions.into_iter().map(|(i, label)| view! {
-                                    <option value=i.to_string() selected=move || viewer.session.get() == i>{label.one_line()}</option>
-                                }).collect_view()}
-                            </optgroup>
-                        }).collect_view()}
-                    </select>
-                })}
-                {move || single().map(|label| {
-                    let SessionLabel { title, detail, badges } = label;
-                    let whole = format!("{title} — {detail}");
-                    // <bdi>: the title is transcript text and must not reorder the detail after it.
-                    view! {
-                        <span class="cctv-title" title=whole><bdi>{title}</bdi>{format!(" — {detail}")}</span>
-                        {badges.into_iter().map(|b| {
-                            let class = match b.color {
-                                Some(c) => format!("cctv-badge cctv-badge--agent cctv-agent-color--{c}"),
-                                None => "cctv-badge".to_owned(),
-                            };
-                            view! { <bdi class=class>{b.text}</bdi> }
-                        }).collect_view()}
-                    }
-                })}
-                <span class="cctv-top__spacer"></span>
-                <div class="cctv-searchbox" role="search">
-                    <input
-                        id="cctv-search"
-                        class="cctv-search"
-                        type="search"
-                        placeholder="Search (/)"
-                        aria-label="search the session"
-                        aria-describedby="cctv-search-count"
-                        prop:value=move || viewer.query.with(|q| q.text.clone())
-                        on:input=move |e| viewer.query.update(|q| q.text = event_target_value(&e))
-                        on:keydown=move |e: ev::KeyboardEvent| match e.key().as_str() {
-                            "Enter" => step(!e.shift_key()),
-                            // Clears the search and leaves the box, so the keys work again.
-                            "Escape" => {
-                                e.prevent_default();
-                                viewer.query.update(|q| q.text.clear());
-                                if let Some(input) = search.get_untracked() {
-                                    let _ = input.blur();
-                                }
-                            }
-                            _ => {}
-                        }
-                        node_ref=search
-                    />
-                    <SearchOptions query=viewer.query />
-                    <span
-                        id="cctv-search-count"
-                        class=move || if viewer.matcher.with(Result::is_err) { "cctv-search__count cctv-search__count--error" } else { "cctv-search__count" }
-                        aria-live="polite"
-                    >
-                        {count}
-                    </span>
-                    <button class="cctv-button" title="previous match (Shift+Enter)" aria-label="previous match" on:click=move |_| step(false)>"↑"</button>
-                    <button class="cctv-button" title="next match (Enter)" aria-label="next match" on:click=move |_| step(true)>"↓"</button>
-                </div>
-                <button class="cctv-button cctv-top__phone" aria-expanded=move || options_open.get().to_string() on:click=move |_| options_open.update(|o| *o = !*o)>
-                    "Options"
-                </button>
-                // On a phone it is in the side panel, so that the bar stays one row.
-                <button
-                    class="cctv-button cctv-top__wide"
-                    title="what the session cost, how its context filled, what each tool did"
-                    aria-pressed=move || viewer.overview.get().to_string()
-                    on:click=move |_| viewer.overview.update(|o| *o = !*o)
-                >
-                    "Overview"
-                </button>
-                <button
-                    class="cctv-button cctv-top__narrow"
-                    title="the session's contents and stats"
-                    aria-expanded=move || viewer.side_open.get().to_string()
-                    on:click=move |_| viewer.side_open.update(|o| *o = !*o)
-                >
-                    "Contents"
-                </button>
-                <ThemeButton />
-            </div>
-            <div class="cctv-top__row cctv-filters" role="group" aria-label="filters">
-                {chip("you", |f| f.user, |f, v| f.user = v)}
-                {chip("claude", |f| f.assistant, |f, v| f.assistant = v)}
-                {chip("thinking", |f| f.thinking, |f, v| f.thinking = v)}
-                {chip("tools", |f| f.tools, |f, v| f.tools = v)}
-                {chip("system", |f| f.system, |f, v| f.system = v)}
-                {chip("notes", |f| f.injected, |f, v| f.injected = v)}
-                {chip("errors only", |f| f.errors_only, |f, v| f.errors_only = v)}
-                <select
-                    class="cctv-tool-filter"
-                    aria-label="only calls of one tool"
-                    on:change=move |e| {
-                        let value = event_target_value(&e);
-                        viewer.filter.update(|f| f.tool = (!value.is_empty()).then_some(value));
-                    }
-                >
-                    <option value="">"all tools"</option>
-                    {move || tool_names().into_iter().map(|t| view! { <option value=t.clone()>{t.clone()}</option> }).collect_view()}
-                </select>
-                <span class="cctv-top__spacer"></span>
-                <button class="cctv-button" title="expand all (e)" on:click=move |_| expand_all(viewer, true)>"Expand all"</button>
-                <button class="cctv-button" title="collapse all (E)" on:click=move |_| expand_all(viewer, false)>"Collapse all"</button>
-                <span class="cctv-keys">"j/k prompts · / search · e/E expand · t theme"</span>
-            </div>
-        </header>
+        <div class="cctv-top__row cctv-filters" role="group" aria-label="filters">
+            {chip("you", |f| f.user, |f, v| f.user = v)}
+            {chip("claude", |f| f.assistant, |f, v| f.assistant = v)}
+            {chip("thinking", |f| f.thinking, |f, v| f.thinking = v)}
+            {chip("tools", |f| f.tools, |f, v| f.tools = v)}
+            {chip("system", |f| f.system, |f, v| f.system = v)}
+            {chip("notes", |f| f.injected, |f, v| f.injected = v)}
+            {chip("errors only", |f| f.errors_only, |f, v| f.errors_only = v)}
+            <ToolFilter />
+            <span class="cctv-top__spacer"></span>
+            <button class="cctv-button" title="expand all (e)" on:click=move |_| expand_all(viewer, true)>"Expand all"</button>
+            <button class="cctv-button" title="collapse all (E)" on:click=move |_| expand_all(viewer, false)>"Collapse all"</button>
+            <span class="cctv-keys">"j/k prompts · / search · e/E expand · t theme"</span>
+        </div>
+    }
+}
+
+/// Only the calls of one tool, from the tools the session called.
+#[component]
+fn ToolFilter() -> impl IntoView {
+    let viewer = use_viewer();
+    let tool_names = move || {
+        viewer
+            .workspace
+            .get()
+            .and_then(|ws| {
+                ws.sessions
+                    .get(viewer.session.get())
+                    .map(|s| s.stats.tool_calls.keys().cloned().collect::<Vec<_>>())
+            })
+            .unwrap_or_default()
+    };
+    view! {
+        <select
+            class="cctv-tool-filter"
+            aria-label="only calls of one tool"
+            on:change=move |e| {
+                let value = event_target_value(&e);
+                viewer.filter.update(|f| f.tool = (!value.is_empty()).then_some(value));
+            }
+        >
+            <option value="">"all tools"</option>
+            {move || tool_names().into_iter().map(|t| view! { <option value=t.clone()>{t.clone()}</option> }).collect_view()}
+        </select>
     }
 }
 
