@@ -89,7 +89,7 @@ fn a_turn_changes_only_what_its_rows_changed_and_a_file_can_be_seen_after_any_ro
     let all = changes(&ws, s, None);
     let drone = all.iter().find(|c| c.path == DRONE_BAY).unwrap();
     // The turn of the file's first change, from the prompt before it to the next.
-    let (_, first_call) = drone.calls[0];
+    let first_call = drone.calls[0].item;
     let starts = s.thread.turn_starts();
     let begin = starts.iter().rev().find(|&&i| i <= first_call).copied().unwrap_or(0) as usize;
     let end = s.thread.turn_end(begin) + 1;
@@ -97,7 +97,7 @@ fn a_turn_changes_only_what_its_rows_changed_and_a_file_can_be_seen_after_any_ro
     let in_turn = turn.iter().find(|c| c.path == DRONE_BAY).expect("the turn changed it");
     assert!(
         in_turn.calls.len() < drone.calls.len()
-            && in_turn.calls.iter().all(|&(_, i)| (begin..end).contains(&(i as usize)))
+            && in_turn.calls.iter().all(|c| (begin..end).contains(&(c.item as usize)))
     );
     // Its first content is the file as it was before the turn, and its last as it was after.
     assert_eq!(in_turn.first.as_deref(), file_after(&ws, s, DRONE_BAY, begin.saturating_sub(1)).as_deref());

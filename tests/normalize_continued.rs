@@ -4,7 +4,7 @@
 
 mod common;
 
-use cctv::normalize::{self, ids, Input, ThreadRef, Workspace};
+use cctv::normalize::{self, ids, Input, ItemRef, Workspace};
 use cctv::present::item::{item_view, ItemBody};
 use cctv::present::rows::{rows, Choices};
 
@@ -55,7 +55,7 @@ fn the_copy_is_recognised_line_by_line() {
 fn the_copied_rows_are_one_row_until_the_reader_asks_for_them() {
     let ws = workspace();
     let s = &ws.sessions[session(&ws, COPY_ID)];
-    let all = |_: ThreadRef, _: u32| true;
+    let all = |_: ItemRef| true;
     let folded = rows(s, &Choices::default(), &all);
     let shown = rows(s, &Choices { show_copied: true, ..Choices::default() }, &all);
     let marker = folded[0];

@@ -154,7 +154,7 @@ fn the_coderabbit_agent_file_joins_its_own_session_as_an_orphan() {
     assert_eq!(orphans.agents[0].link, AgentLink::Orphan);
     assert!(orphans.agents[0].thread.items.len() > 10);
     // Nothing hosts it, so the viewer lists its conversation without being asked.
-    let rows = cctv::present::rows::rows(orphans, &Default::default(), &|_, _| true);
+    let rows = cctv::present::rows::rows(orphans, &Default::default(), &|_| true);
     let shown = rows.iter().filter(|r| r.thread == cctv::present::rows::ThreadRef::Agent(0)).count();
     assert_eq!(shown, orphans.agents[0].thread.items.len());
 }

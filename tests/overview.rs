@@ -4,7 +4,7 @@
 mod common;
 
 use cctv::insight::overview::{context, tools};
-use cctv::normalize::normalize;
+use cctv::normalize::{normalize, ItemRef};
 
 #[test]
 fn the_context_grows_until_the_compaction_and_falls_after_it() {
@@ -42,6 +42,6 @@ fn each_tool_has_its_calls_errors_and_time() {
     assert!(totals.windows(2).all(|w| w[0].calls >= w[1].calls), "most called first");
     let bash = totals.iter().find(|t| t.name == "Bash").expect("Bash was called");
     assert!(bash.timed > 0 && bash.longest_ms > 0 && bash.total_ms >= bash.longest_ms);
-    let (thread, item) = bash.longest.unwrap();
+    let ItemRef { thread, item } = bash.longest.unwrap();
     assert!(s.item(thread, item).is_some());
 }

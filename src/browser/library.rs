@@ -31,7 +31,7 @@ use crate::catalog::summary::{from_ends, Summary};
 use crate::catalog::{wider, HEAD_BYTES, TAIL_BYTES};
 use crate::engine::scan::FoundSet;
 use crate::normalize::pace::Pause;
-use crate::query::across::Found;
+use crate::query::across::SessionHit;
 use crate::query::grams::Grams;
 use crate::query::search::{Matcher, Query};
 use crate::text::format::plural;
@@ -51,7 +51,7 @@ pub struct FoundIn {
     pub session: usize,
     /// The project's path, on the first result of a project.
     pub project: Option<String>,
-    pub found: Vec<Found>,
+    pub found: Vec<SessionHit>,
     pub total: usize,
 }
 

@@ -6,7 +6,7 @@ use crate::catalog::summary::{whole, Summary};
 use crate::model::GrowingTranscript;
 use crate::normalize::beside::beside;
 use crate::normalize::{assemble, Input, Workspace};
-use crate::query::across::{found_in, Found};
+use crate::query::across::{found_in, SessionHit};
 use crate::query::grams::{Grams, GramsBuilder};
 use crate::query::search::Matcher;
 
@@ -21,7 +21,7 @@ pub struct SessionReader {
 /// What a search found in one session of the files: the first matches, and how many there are.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FoundSet {
-    pub found: Vec<Found>,
+    pub found: Vec<SessionHit>,
     pub total: usize,
 }
 

@@ -15,7 +15,7 @@ use regex::Regex;
 
 use crate::model::tool_result::{EditResult, Hunk, MultiEditResult, ReadResult, ToolUseResult, WriteResult};
 use crate::model::Tool;
-use crate::normalize::{ItemKind, Session, ThreadRef, Workspace};
+use crate::normalize::{ItemKind, ItemRef, Session, ThreadRef, Workspace};
 use crate::present::calls::{call_view, CallView};
 use crate::text::diff::{self, Row};
 use crate::text::format::squeeze;
@@ -42,7 +42,7 @@ pub struct FileChange {
     /// it too (a command, the person), and the net diff holds that as well.
     pub outside: bool,
     /// The calls that changed it, in order.
-    pub calls: Vec<(ThreadRef, u32)>,
+    pub calls: Vec<ItemRef>,
 }
 
 /// A file being replayed.
@@ -54,7 +54,7 @@ struct Track {
     marks: Marks,
     /// Each change's own hunks, for when the net diff cannot be made.
     hunks: Vec<Row>,
-    calls: Vec<(ThreadRef, u32)>,
+    calls: Vec<ItemRef>,
 }
 
 /// One thing the replay learns of a file, kept until the replay says otherwise.
@@ -290,14 +290,14 @@ impl<'a> Replay<'a> {
     /// of every sub-agent right after the call that spawned it (its calls ran while that did).
     fn main(&mut self, range: Range<usize>) {
         let session = self.session;
-        session.walk(ThreadRef::Main, range, 0, &|_| true, &mut |thread, index, item, _| {
+        session.walk(ThreadRef::Main, range, 0, &|_| true, &mut |at, item, _| {
             let ItemKind::ToolCall(call) = &item.kind else { return };
             // Decoding a call's result is the cost here: only the calls that touch files.
             let src = self.ws.src(item.line);
             if touches_files(&call.tool(src)) {
                 let view = call_view(self.ws, item, call);
                 let cwd = self.ws.entry(item.line).and_then(|e| e.envelope.cwd).map(|c| c.raw(src));
-                self.call(&view, (thread, index), cwd);
+                self.call(&view, at, cwd);
             }
         });
     }
@@ -311,7 +311,7 @@ impl<'a> Replay<'a> {
     }
 
     /// One call, at `at`, run in the directory `cwd`.
-    fn call(&mut self, call: &CallView, at: (ThreadRef, u32), cwd: Option<&str>) {
+    fn call(&mut self, call: &CallView, at: ItemRef, cwd: Option<&str>) {
         let Some(result) = &call.result else { return };
         // A command that failed still wrote what it redirected; a failed edit changed nothing.
         if result.is_error && call.tool != Tool::Bash {
@@ -371,7 +371,7 @@ impl<'a> Replay<'a> {
     }
 
     /// An Edit: `old_string` replaced by `new_string`, checked against the patch Claude Code kept.
-    fn edit(&mut self, call: &CallView, edit: Option<&EditResult>, at: (ThreadRef, u32)) {
+    fn edit(&mut self, call: &CallView, edit: Option<&EditResult>, at: ItemRef) {
         let counted = self.counted;
         let (old, new) =
             (call.text("old_string").unwrap_or_default(), call.text("new_string").unwrap_or_default());
@@ -388,7 +388,7 @@ impl<'a> Replay<'a> {
     }
 
     /// A MultiEdit: its edits applied one after the other.
-    fn multi_edit(&mut self, call: &CallView, edit: Option<&MultiEditResult>, at: (ThreadRef, u32)) {
+    fn multi_edit(&mut self, call: &CallView, edit: Option<&MultiEditResult>, at: ItemRef) {
         let counted = self.counted;
         let track = self.track(&path_of(call));
         track.before(edit.and_then(|e| e.original_file_contents.as_deref()));
@@ -404,7 +404,7 @@ impl<'a> Replay<'a> {
     }
 
     /// A Write: a whole new content, which created the file when it was not there.
-    fn write(&mut self, call: &CallView, write: Option<&WriteResult>, at: (ThreadRef, u32)) {
+    fn write(&mut self, call: &CallView, write: Option<&WriteResult>, at: ItemRef) {
         let counted = self.counted;
         let content = call.text("content").unwrap_or_default().to_owned();
         let track = self.track(&path_of(call));
@@ -425,7 +425,7 @@ impl<'a> Replay<'a> {
     }
 
     /// A shell command: each file it clearly writes, named as an Edit would name it.
-    fn shell(&mut self, call: &CallView, at: (ThreadRef, u32), cwd: Option<&str>) {
+    fn shell(&mut self, call: &CallView, at: ItemRef, cwd: Option<&str>) {
         let counted = self.counted;
         for target in shell_targets(self.shell, call.text("command").unwrap_or_default()) {
             // From the directory the command ran in.
@@ -442,7 +442,7 @@ impl<'a> Replay<'a> {
         }
     }
 
-    fn changed(track: &mut Track, rows: Vec<Row>, at: (ThreadRef, u32), counted: bool) {
+    fn changed(track: &mut Track, rows: Vec<Row>, at: ItemRef, counted: bool) {
         track.marks.set(Mark::Changed, true);
         if counted {
             track.hunks.extend(rows);

@@ -13,7 +13,7 @@ use std::ops::Range;
 use serde::Serialize;
 
 use crate::model::Usage;
-use crate::normalize::{ItemKind, Response, Session, Thread, ThreadRef, Workspace};
+use crate::normalize::{ItemKind, ItemRef, Response, Session, Thread, ThreadRef, Workspace};
 
 /// Dollars per million tokens of each kind.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -297,7 +297,7 @@ pub fn turn_costs(
     // Each agent's row in the main conversation: its call's, or its calling agent's, up the tree.
     let parents = session.agent_parents();
     let row_of = |agent: usize| match session.ancestry(&parents, agent as u32) {
-        (_, Some((ThreadRef::Main, item))) => Some(item as usize),
+        (_, Some(ItemRef { thread: ThreadRef::Main, item })) => Some(item as usize),
         _ => None,
     };
     let mut out = vec![Total::default(); turns.len() + 1];

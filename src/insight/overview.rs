@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::insight::cost::{prompt_tokens, response_dollars};
 use crate::model::{EntryKind, SystemSubtype};
 use crate::normalize::time::parse_millis;
-use crate::normalize::{ItemKind, Session, ThreadRef, Workspace};
+use crate::normalize::{ItemKind, ItemRef, Session, Workspace};
 use crate::present::when::item_millis;
 
 /// The context a response was given, and the row it begins at.
@@ -113,7 +113,7 @@ pub struct ToolTotal {
     pub longest_ms: i64,
     /// The longest call: its thread and row.
     #[serde(skip)]
-    pub longest: Option<(ThreadRef, u32)>,
+    pub longest: Option<ItemRef>,
 }
 
 /// Each tool's calls, errors and time, the most called first.
@@ -140,7 +140,7 @@ pub fn tools(ws: &Workspace, session: &Session) -> Vec<ToolTotal> {
                 total.total_ms = total.total_ms.saturating_add(ms);
                 if ms > total.longest_ms || total.longest.is_none() {
                     total.longest_ms = ms;
-                    total.longest = Some((thread_ref, index as u32));
+                    total.longest = Some(ItemRef::new(thread_ref, index as u32));
                 }
             }
         }

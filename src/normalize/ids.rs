@@ -1,6 +1,6 @@
 //! Stable ids for items, derived when asked for.
 
-use super::view::{Item, Session, ThreadRef, Workspace};
+use super::view::{Item, ItemRef, Session, Workspace};
 use crate::model::EntryKind;
 
 /// Claude Code's `deriveUUID`: the parent's first 24 characters and the block index as 12 hex
@@ -33,27 +33,28 @@ pub fn item_id(workspace: &Workspace, item: &Item) -> String {
 
 /// Where an item is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Found {
+pub struct Anchored {
     /// An index into the workspace's sessions.
     pub session: usize,
-    pub thread: ThreadRef,
-    pub item: u32,
+    pub at: ItemRef,
 }
 
 /// The item whose anchor id is `id`, in the first session that has it (links that name their
 /// session go through `present::link::resolve`, which looks in that session first). A session that begins
 /// with a copy of another's lines shares their ids; the link goes to the original.
-pub fn find(workspace: &Workspace, id: &str) -> Option<Found> {
-    workspace.sessions.iter().enumerate().find_map(|(session, s)| {
-        find_in(workspace, s, id).map(|(thread, item)| Found { session, thread, item })
-    })
+pub fn find(workspace: &Workspace, id: &str) -> Option<Anchored> {
+    workspace
+        .sessions
+        .iter()
+        .enumerate()
+        .find_map(|(session, s)| find_in(workspace, s, id).map(|at| Anchored { session, at }))
 }
 
 /// The item whose anchor id is `id` in one session, not counting lines it copied from another.
-pub fn find_in(workspace: &Workspace, session: &Session, id: &str) -> Option<(ThreadRef, u32)> {
+pub fn find_in(workspace: &Workspace, session: &Session, id: &str) -> Option<ItemRef> {
     session.threads().find_map(|(thread_ref, thread)| {
         let named = |item: &Item| !session.is_copied(item.line) && item_id(workspace, item) == id;
-        thread.items.iter().position(named).map(|item| (thread_ref, item as u32))
+        thread.items.iter().position(named).map(|item| ItemRef::new(thread_ref, item as u32))
     })
 }
 

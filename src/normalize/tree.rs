@@ -5,17 +5,17 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::view::{Item, ItemKind, Session, ThreadRef};
+use super::view::{Item, ItemKind, ItemRef, Session, ThreadRef};
 
 impl Session {
     /// Where each agent's spawning call is, as (thread, item), by agent index.
-    pub fn agent_parents(&self) -> Vec<Option<(ThreadRef, u32)>> {
+    pub fn agent_parents(&self) -> Vec<Option<ItemRef>> {
         let mut parents = vec![None; self.agents.len()];
         for (t, thread) in self.threads() {
             for (index, item) in thread.items.iter().enumerate() {
                 if let ItemKind::ToolCall(call) = &item.kind {
                     for &agent in &call.agents {
-                        parents[agent as usize] = Some((t, index as u32));
+                        parents[agent as usize] = Some(ItemRef::new(t, index as u32));
                     }
                 }
             }
@@ -25,14 +25,10 @@ impl Session {
 
     /// The agents from `agent` up to the main line or a branch, `agent` first, and the thread
     /// the topmost one's call is in (`None` for an agent no call is known to have spawned).
-    pub fn ancestry(
-        &self,
-        parents: &[Option<(ThreadRef, u32)>],
-        agent: u32,
-    ) -> (Vec<u32>, Option<(ThreadRef, u32)>) {
+    pub fn ancestry(&self, parents: &[Option<ItemRef>], agent: u32) -> (Vec<u32>, Option<ItemRef>) {
         let mut agents = vec![agent];
         let mut at = parents.get(agent as usize).copied().flatten();
-        while let Some((ThreadRef::Agent(a), _)) = at {
+        while let Some(ItemRef { thread: ThreadRef::Agent(a), .. }) = at {
             if agents.contains(&a) {
                 return (agents, None);
             }
@@ -42,7 +38,7 @@ impl Session {
         (agents, at)
     }
 
-    /// Walks `range` of `thread` in reading order, depth first: `visit(thread, index, item, depth)`
+    /// Walks `range` of `thread` in reading order, depth first: `visit(at, item, depth)`
     /// for each item, and, after a call, the whole of each agent it spawned that `enter` lets in,
     /// one level deeper.
     pub fn walk(
@@ -51,7 +47,7 @@ impl Session {
         range: Range<usize>,
         depth: u16,
         enter: &dyn Fn(u32) -> bool,
-        visit: &mut dyn FnMut(ThreadRef, u32, &Item, u16),
+        visit: &mut dyn FnMut(ItemRef, &Item, u16),
     ) {
         let mut visiting = HashSet::new();
         self.walk_within(thread, range, depth, enter, visit, &mut visiting);
@@ -63,13 +59,13 @@ impl Session {
         range: Range<usize>,
         depth: u16,
         enter: &dyn Fn(u32) -> bool,
-        visit: &mut dyn FnMut(ThreadRef, u32, &Item, u16),
+        visit: &mut dyn FnMut(ItemRef, &Item, u16),
         visiting: &mut HashSet<u32>,
     ) {
         let items = &self.thread(thread).items;
         for index in range {
             let Some(item) = items.get(index) else { break };
-            visit(thread, index as u32, item, depth);
+            visit(ItemRef::new(thread, index as u32), item, depth);
             let ItemKind::ToolCall(call) = &item.kind else { continue };
             for &agent in &call.agents {
                 let Some(a) = self.agents.get(agent as usize) else { continue };

@@ -26,6 +26,19 @@ pub enum ThreadRef {
     Agent(u32),
 }
 
+/// Where an item is in a session: its thread, and its index in that thread's items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ItemRef {
+    pub thread: ThreadRef,
+    pub item: u32,
+}
+
+impl ItemRef {
+    pub fn new(thread: ThreadRef, item: u32) -> ItemRef {
+        ItemRef { thread, item }
+    }
+}
+
 /// One rendered row of a conversation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Item {

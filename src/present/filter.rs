@@ -1,7 +1,7 @@
 //! Which rows the reader asked to see.
 
 use crate::model::{EntryKind, SystemSubtype};
-use crate::normalize::{ItemKind, Session, ThreadRef, Workspace};
+use crate::normalize::{ItemKind, ItemRef, Session, Workspace};
 use crate::present::rows::Choices;
 
 /// Which kinds of items are shown.
@@ -48,8 +48,8 @@ impl Filter {
     }
 
     /// Whether item `item` of `thread` passes.
-    pub fn keeps(&self, ws: &Workspace, session: &Session, thread: ThreadRef, item: u32) -> bool {
-        let Some(item) = session.item(thread, item) else { return false };
+    pub fn keeps(&self, ws: &Workspace, session: &Session, at: ItemRef) -> bool {
+        let Some(item) = session.item(at.thread, at.item) else { return false };
         let error = match &item.kind {
             ItemKind::ToolCall(call) => call.result.is_some_and(|r| r.failed()),
             ItemKind::Unknown | ItemKind::Malformed | ItemKind::UnknownBlock => true,
@@ -87,6 +87,7 @@ impl Filter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::normalize::ThreadRef;
     use crate::present::rows::rows;
 
     fn general() -> Workspace {
@@ -97,7 +98,7 @@ mod tests {
 
     fn shown(ws: &Workspace, filter: &Filter) -> Vec<crate::present::rows::Row> {
         let s = &ws.sessions[0];
-        rows(s, &filter.widen(s, Choices::default()), &|t, i| filter.keeps(ws, s, t, i))
+        rows(s, &filter.widen(s, Choices::default()), &|at| filter.keeps(ws, s, at))
     }
 
     #[test]
@@ -159,7 +160,7 @@ mod tests {
             "moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl",
         );
         let s = &ws.sessions[0];
-        let shown = |filter: &Filter| rows(s, &Default::default(), &|t, i| filter.keeps(&ws, s, t, i));
+        let shown = |filter: &Filter| rows(s, &Default::default(), &|at| filter.keeps(&ws, s, at));
         let all = shown(&Filter::default());
         let without = shown(&Filter { injected: false, ..Filter::default() });
         let injected = |r: &crate::present::rows::Row| {
@@ -175,9 +176,9 @@ mod tests {
     fn turning_kinds_off_hides_them() {
         let ws = general();
         let s = &ws.sessions[0];
-        let all = rows(s, &Default::default(), &|t, i| Filter::default().keeps(&ws, s, t, i));
+        let all = rows(s, &Default::default(), &|at| Filter::default().keeps(&ws, s, at));
         let filter = Filter { tools: false, thinking: false, ..Filter::default() };
-        let some = rows(s, &Default::default(), &|t, i| filter.keeps(&ws, s, t, i));
+        let some = rows(s, &Default::default(), &|at| filter.keeps(&ws, s, at));
         assert!(some.len() < all.len());
         assert!(some.iter().all(|r| !matches!(
             s.item(r.thread, r.item).unwrap().kind,

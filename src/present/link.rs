@@ -10,7 +10,7 @@
 //! line uuids Claude Code wrote ([`ids::item_id`]), so a link outlives a reload and works for
 //! whoever has the same files.
 
-use crate::normalize::{ids, Session, ThreadRef, Workspace};
+use crate::normalize::{ids, ItemRef, Session, ThreadRef, Workspace};
 use crate::text::format::isolate;
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -142,11 +142,11 @@ pub fn resolve(ws: &Workspace, link: &Link) -> Option<Place> {
 fn resolve_in(ws: &Workspace, index: usize, session: &Session, anchor: &Anchor) -> Option<Place> {
     match anchor {
         Anchor::Row(id) => {
-            let (thread, item) = ids::find_in(ws, session, id)?;
+            let ItemRef { thread, item } = ids::find_in(ws, session, id)?;
             Some(Place { session: index, thread, first: item, last: item })
         }
         Anchor::Turn(id) => {
-            let (thread, first) = ids::find_in(ws, session, id)?;
+            let ItemRef { thread, item: first } = ids::find_in(ws, session, id)?;
             let last = session.thread(thread).turn_end(first as usize) as u32;
             Some(Place { session: index, thread, first, last })
         }

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 pub use crate::normalize::ThreadRef;
-use crate::normalize::{AgentLink, LineRef, Session};
+use crate::normalize::{AgentLink, ItemRef, LineRef, Session};
 
 /// One row: an item of a thread, at a nesting depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,6 +20,11 @@ pub struct Row {
 }
 
 impl Row {
+    /// The item the row shows.
+    pub fn at(&self) -> ItemRef {
+        ItemRef::new(self.thread, self.item)
+    }
+
     pub fn new(thread: ThreadRef, item: u32, depth: u16) -> Row {
         Row { thread, item, depth, copied: 0 }
     }
@@ -37,14 +42,14 @@ pub struct Choices {
 }
 
 /// The rows to show, and for each item that passes `keep`.
-pub fn rows(session: &Session, choices: &Choices, keep: &dyn Fn(ThreadRef, u32) -> bool) -> Vec<Row> {
+pub fn rows(session: &Session, choices: &Choices, keep: &dyn Fn(ItemRef) -> bool) -> Vec<Row> {
     let mut out = Vec::new();
     let main = &session.thread;
     let copied = match choices.show_copied {
         true => 0,
         false => main.items.iter().take_while(|item| session.is_copied(item.line)).count(),
     };
-    if copied > 0 && (0..copied).any(|i| keep(ThreadRef::Main, i as u32)) {
+    if copied > 0 && (0..copied).any(|i| keep(ItemRef::new(ThreadRef::Main, i as u32))) {
         out.push(Row { copied: copied as u32, ..Row::new(ThreadRef::Main, 0, 0) });
     }
     let fork = choices.branch.and_then(|b| {
@@ -82,13 +87,13 @@ fn push_thread(
     range: std::ops::Range<usize>,
     depth: u16,
     choices: &Choices,
-    keep: &dyn Fn(ThreadRef, u32) -> bool,
+    keep: &dyn Fn(ItemRef) -> bool,
     out: &mut Vec<Row>,
 ) {
     let open = |agent| choices.open_agents.contains(&agent);
-    session.walk(thread, range, depth, &open, &mut |thread, index, _, depth| {
-        if keep(thread, index) {
-            out.push(Row::new(thread, index, depth));
+    session.walk(thread, range, depth, &open, &mut |at, _, depth| {
+        if keep(at) {
+            out.push(Row::new(at.thread, at.item, depth));
         }
     });
 }
@@ -98,7 +103,7 @@ fn push_thread(
 pub fn path_to(session: &Session, target: ThreadRef) -> (Vec<u32>, Option<u32>) {
     match target {
         ThreadRef::Agent(agent) => match session.ancestry(&session.agent_parents(), agent) {
-            (agents, Some((ThreadRef::Branch(b), _))) => (agents, Some(b)),
+            (agents, Some(ItemRef { thread: ThreadRef::Branch(b), .. })) => (agents, Some(b)),
             (agents, _) => (agents, None),
         },
         ThreadRef::Branch(b) => (Vec::new(), Some(b)),

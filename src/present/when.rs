@@ -142,7 +142,7 @@ mod tests {
             "tensiondriven__athena/data/claude-logs/archive/20250608_234910_claude_projects_backup/-Users-j-Code-experiments-notes-export/9acf0b36-fef3-4804-b46c-36f79bf1f248.jsonl",
         );
         let s = &ws.sessions[0];
-        let rows = crate::present::rows::rows(s, &Default::default(), &|_, _| true);
+        let rows = crate::present::rows::rows(s, &Default::default(), &|_| true);
         let marks = above(&ws, s, &rows, UTC);
         let dates: Vec<_> = marks.iter().filter_map(|(_, a)| a.date.clone()).collect();
         assert_eq!(dates.len(), 3, "{dates:?}");

@@ -1,14 +1,14 @@
 //! A search across sessions: what each matching row of a session is, and the text around its
 //! first match, for the list of every session.
 
-use crate::normalize::{ids, Item, ItemKind, Session, ThreadRef, Workspace};
+use crate::normalize::{ids, Item, ItemKind, ItemRef, Session, ThreadRef, Workspace};
 use crate::present::link::{session_key, Anchor, Link};
 use crate::query::search::{hits, search_text, Matcher};
 
 /// A match found by a search across sessions: a link to its row, what the row is, and the text
 /// around the first match (`before`, `matched`, `after`, each one line of plain text).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Found {
+pub struct SessionHit {
     pub link: Link,
     pub what: String,
     pub before: String,
@@ -19,13 +19,18 @@ pub struct Found {
 /// How many characters of context are kept on each side of a match.
 const CONTEXT_CHARS: usize = 60;
 
-/// The rows of `session` that match, as [`Found`]s: the first `limit`, and how many there are.
-pub fn found_in(ws: &Workspace, session: &Session, matcher: &Matcher, limit: usize) -> (Vec<Found>, usize) {
+/// The rows of `session` that match, as [`SessionHit`]s: the first `limit`, and how many there are.
+pub fn found_in(
+    ws: &Workspace,
+    session: &Session,
+    matcher: &Matcher,
+    limit: usize,
+) -> (Vec<SessionHit>, usize) {
     let hits = hits(ws, session, matcher);
     let found = hits
         .iter()
         .take(limit)
-        .filter_map(|&(thread, item)| {
+        .filter_map(|&ItemRef { thread, item }| {
             let it = &session.thread(thread).items[item as usize];
             let text = search_text(ws, it, matcher.scope)?;
             let range = matcher.ranges(&text).into_iter().next().unwrap_or(0..0);
@@ -43,7 +48,7 @@ pub fn found_in(ws: &Workspace, session: &Session, matcher: &Matcher, limit: usi
                 ThreadRef::Branch(_) => "branch · ",
                 ThreadRef::Main => "",
             };
-            Some(Found {
+            Some(SessionHit {
                 link: Link { session: session_key(ws, session), anchor: Anchor::Row(ids::item_id(ws, it)) },
                 what: format!("{agent}{}", what(ws, it)),
                 before: one_line(&before),

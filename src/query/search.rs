@@ -7,7 +7,7 @@ use std::ops::Range;
 use regex::{Regex, RegexBuilder};
 
 use crate::model::body::ToolResultContent;
-use crate::normalize::{Item, ItemKind, Session, ThreadRef, Workspace};
+use crate::normalize::{Item, ItemKind, ItemRef, Session, Workspace};
 use crate::present::calls::call_text;
 use crate::query::grams::Grams;
 use crate::query::raw_find::RawFinder;
@@ -160,7 +160,7 @@ impl Matcher {
 }
 
 /// Every item with a match, main line first, then branches, then sub-agents.
-pub fn hits(ws: &Workspace, session: &Session, matcher: &Matcher) -> Vec<(ThreadRef, u32)> {
+pub fn hits(ws: &Workspace, session: &Session, matcher: &Matcher) -> Vec<ItemRef> {
     let mut search = Search::new(session);
     search.step(ws, session, matcher, usize::MAX);
     search.hits
@@ -170,7 +170,7 @@ pub fn hits(ws: &Workspace, session: &Session, matcher: &Matcher) -> Vec<(Thread
 /// them in a session of GBs: the hits so far, and where to go on.
 #[derive(Clone, Debug, Default)]
 pub struct Search {
-    pub hits: Vec<(ThreadRef, u32)>,
+    pub hits: Vec<ItemRef>,
     /// The thread and item to look at next, in the order of [`Session::threads`].
     thread: usize,
     item: usize,
@@ -210,7 +210,7 @@ impl Search {
                 if let Some(text) = search_text(ws, item, matcher.scope) {
                     searched += text.len() + 1;
                     if matcher.is_match(&text) {
-                        self.hits.push((thread_ref, self.item as u32));
+                        self.hits.push(ItemRef::new(thread_ref, self.item as u32));
                     }
                 }
                 self.item += 1;
@@ -307,6 +307,7 @@ fn push_result(content: &ToolResultContent, out: &mut String) {
 mod tests {
     use super::*;
     use crate::fixtures::folder;
+    use crate::normalize::ThreadRef;
     use crate::normalize::{normalize, Input};
 
     fn query(text: &str) -> Query {
@@ -324,8 +325,8 @@ mod tests {
         assert!(query("  ").matcher().unwrap().is_none());
         // The prompt names the curries; sub-agents search the web for them.
         let found = hits(&ws, s, &query("GREEN CURRY").matcher().unwrap().unwrap());
-        assert!(found.iter().any(|(t, _)| matches!(t, ThreadRef::Agent(_))), "{found:?}");
-        assert!(found.iter().any(|(t, _)| *t == ThreadRef::Main), "{found:?}");
+        assert!(found.iter().any(|ItemRef { thread: t, .. }| matches!(t, ThreadRef::Agent(_))), "{found:?}");
+        assert!(found.iter().any(|ItemRef { thread: t, .. }| *t == ThreadRef::Main), "{found:?}");
     }
 
     #[test]
@@ -364,7 +365,7 @@ mod tests {
         let prompts =
             hits(&ws, s, &Query { scope: Scope::Prompts, ..query("curry") }.matcher().unwrap().unwrap());
         assert!(!prompts.is_empty());
-        for (t, i) in &prompts {
+        for ItemRef { thread: t, item: i } in &prompts {
             let item = s.item(*t, *i).unwrap();
             assert!(
                 matches!(item.kind, ItemKind::Prompt | ItemKind::Command(_) | ItemKind::Shell(_)),
@@ -374,7 +375,7 @@ mod tests {
         let output =
             hits(&ws, s, &Query { scope: Scope::ToolOutput, ..query("curry") }.matcher().unwrap().unwrap());
         assert!(!output.is_empty());
-        for (t, i) in &output {
+        for ItemRef { thread: t, item: i } in &output {
             assert!(matches!(s.item(*t, *i).unwrap().kind, ItemKind::ToolCall(_) | ItemKind::OrphanResult));
         }
     }
@@ -448,7 +449,7 @@ mod tests {
         let ws = normalize(vec![Input { name: "s.jsonl".into(), bytes: lines.join("\n").into_bytes() }]);
         let s = &ws.sessions[0];
         let found = |text: &str| hits(&ws, s, &query(text).matcher().unwrap().unwrap());
-        assert_eq!(found("kelvin"), vec![(ThreadRef::Main, 0)]);
-        assert_eq!(found("100000"), vec![(ThreadRef::Main, 1)]);
+        assert_eq!(found("kelvin"), vec![ItemRef::new(ThreadRef::Main, 0)]);
+        assert_eq!(found("100000"), vec![ItemRef::new(ThreadRef::Main, 1)]);
     }
 }

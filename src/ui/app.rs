@@ -109,7 +109,7 @@ fn use_rows(viewer: Viewer) -> Memo<Vec<Row>> {
         let choices = viewer.choices.get();
         let filter = viewer.filter.get();
         let Some(s) = ws.sessions.get(session) else { return Vec::new() };
-        rows::rows(s, &filter.widen(s, choices), &|thread, item| filter.keeps(&ws, s, thread, item))
+        rows::rows(s, &filter.widen(s, choices), &|at| filter.keeps(&ws, s, at))
     })
 }
 

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use super::state::{Theme, Viewer};
 use super::App;
-use crate::normalize::Input;
+use crate::normalize::{Input, ItemRef};
 
 /// A viewer mounted in a host element. Dropping it (or `destroy`) removes it.
 pub struct Embedded {
@@ -33,7 +33,7 @@ impl Embedded {
             viewer.theme.set(theme);
             if let Some(callback) = on_select {
                 Effect::new(move |_| {
-                    let Some((thread, item)) = viewer.target.get() else { return };
+                    let Some(ItemRef { thread, item }) = viewer.target.get() else { return };
                     let Some(ws) = viewer.workspace.get_untracked() else { return };
                     let Some(s) = ws.sessions.get(viewer.session.get_untracked()) else { return };
                     let Some(item) = s.item(thread, item) else { return };

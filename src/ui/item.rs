@@ -7,7 +7,7 @@ use super::copy::copy_with;
 use super::hooks::{hook, raw_line};
 use super::markup::{markdown, terminal};
 use super::panel::panel;
-use super::state::{part, use_viewer};
+use super::state::{use_viewer, PanelKey, Part};
 use super::tools::tool_call;
 use crate::normalize::{LineRef, Workspace};
 use crate::present::commands::{CommandView, InjectedView};
@@ -125,7 +125,7 @@ fn copy_link(fragment: &str) {
 }
 
 fn item_body(ws: &Workspace, row: Row, line: LineRef, body: ItemBody) -> AnyView {
-    let key = (row.thread, row.item, part::BODY);
+    let key = PanelKey::new(row, Part::Body);
     match body {
         ItemBody::Prompt { text, notes } => view! {
             {long_text(text, |t| view! { <div class="cctv-prompt">{t}</div> }.into_any())}
@@ -263,7 +263,7 @@ fn event_view(row: Row, line: LineRef, event: EventView) -> AnyView {
                 }
                 .into_any()
             };
-            view! { <div class=class>{panel((row.thread, row.item, part::RAW), "cctv-event__panel", header, body)}</div> }
+            view! { <div class=class>{panel(PanelKey::new(row, Part::Raw), "cctv-event__panel", header, body)}</div> }
                 .into_any()
         }
         EventView::Hook(h) => hook(h),
@@ -286,7 +286,7 @@ fn compacted(row: Row, c: Compacted) -> AnyView {
     let header = view! { <span>{header}</span> }.into_any();
     view! {
         <div class="cctv-compact">
-            {panel((row.thread, row.item, part::BODY), "cctv-compact__panel", header, move || {
+            {panel(PanelKey::new(row, Part::Body), "cctv-compact__panel", header, move || {
                 view! {
                     {summaries.iter().map(|s| view! { <div class="cctv-field"><span class="cctv-field__label">"summary"</span>{s.clone()}</div> }).collect_view()}
                     {summary.clone().map(|s| markdown(&s))}
@@ -334,7 +334,7 @@ fn command(row: Row, c: CommandView, class: &'static str) -> AnyView {
             {(!stdout.is_empty()).then(|| terminal(&stdout, "cctv-out"))}
             {(!stderr.is_empty()).then(|| terminal(&stderr, "cctv-out cctv-out--stderr"))}
             {expansion.map(|text| {
-                let key = (row.thread, row.item, part::PROMPT);
+                let key = PanelKey::new(row, Part::Prompt);
                 panel(key, "cctv-meta", view! { <span class="cctv-muted">"Expanded prompt"</span> }.into_any(), move || markdown(&text))
             })}
         </div>

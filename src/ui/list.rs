@@ -443,7 +443,7 @@ fn use_pin_to_target(viewer: Viewer, scroller: Scroller) -> StoredValue<bool> {
         let Some(target) = viewer.target.get_untracked() else { return };
         let Some(el) = scroller.container.get_untracked() else { return };
         let position = scroller.layout.with_value(|l| {
-            let i = l.rows.iter().position(|r| (r.thread, r.item) == target)?;
+            let i = l.rows.iter().position(|r| r.at() == target)?;
             Some(l.offsets[i])
         });
         if let Some(y) = position {

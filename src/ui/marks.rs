@@ -30,10 +30,10 @@ const MASKED: &str = "cctv-mark--masked";
 const KEPT: &str = "cctv-mark--kept";
 
 /// Where marks go in a text, and what each is.
-type Ranges<'a> = &'a dyn Fn(&str) -> Vec<(Range<usize>, Found)>;
+type Ranges<'a> = &'a dyn Fn(&str) -> Vec<(Range<usize>, MarkKind)>;
 
 /// What a mark is.
-enum Found {
+enum MarkKind {
     Match,
     /// With what it becomes.
     Masked(String),
@@ -138,14 +138,14 @@ fn mark_all(root: &Element, matcher: Option<&Matcher>, findings: Option<&Highlig
             findings
                 .ranges(text)
                 .map(|(range, masked, mask)| {
-                    (range, if masked { Found::Masked(mask.to_owned()) } else { Found::Kept })
+                    (range, if masked { MarkKind::Masked(mask.to_owned()) } else { MarkKind::Kept })
                 })
                 .collect()
         });
     }
     let Some(matcher) = matcher else { return };
     mark_in(scope_selector(matcher.scope), &|text| {
-        matcher.ranges(text).into_iter().map(|range| (range, Found::Match)).collect()
+        matcher.ranges(text).into_iter().map(|range| (range, MarkKind::Match)).collect()
     });
     // The current row's matches stand out.
     if let Ok(current) =
@@ -224,13 +224,13 @@ fn mark(body: &Node, ranges: Ranges) {
         let _ = middle.split_text(len16);
         let Ok(mark) = document.create_element("mark") else { continue };
         match found {
-            Found::Match => mark.set_class_name(MARK),
-            Found::Masked(mask) => {
+            MarkKind::Match => mark.set_class_name(MARK),
+            MarkKind::Masked(mask) => {
                 mark.set_class_name(&format!("{MARK} {MASKED}"));
                 let _ = mark.set_attribute("data-mask", mask);
                 let _ = mark.set_attribute("title", &format!("masked in an export as {mask}"));
             }
-            Found::Kept => {
+            MarkKind::Kept => {
                 mark.set_class_name(&format!("{MARK} {KEPT}"));
                 let _ = mark.set_attribute("title", "kept in an export");
             }

@@ -4,9 +4,9 @@ use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::state::{Filter, Viewer};
+use super::state::{Filter, PanelKey, Part, Viewer};
 use super::top::{expand_all, toggle_theme};
-use crate::normalize::{ThreadRef, Workspace};
+use crate::normalize::{ItemRef, ThreadRef, Workspace};
 use crate::present::link::{self, Link};
 use crate::present::rows::{self, Row};
 
@@ -41,7 +41,7 @@ pub fn go_to_link(viewer: Viewer, fragment: &str) -> bool {
     if viewer.library.take_opening_found() {
         // Opened from a search across sessions: the row shows its match, as a search step does.
         viewer.open.update(|o| {
-            o.insert((place.thread, place.first, super::state::part::BODY));
+            o.insert(PanelKey { at: ItemRef::new(place.thread, place.first), part: Part::Body });
         });
         viewer.reveal_match.set(true);
     }
@@ -61,10 +61,10 @@ pub fn reveal(viewer: Viewer, ws: &Workspace, session: usize, thread: ThreadRef,
         }
         c.show_copied |= copied;
     });
-    if !viewer.filter.get_untracked().keeps(ws, s, thread, item) {
+    if !viewer.filter.get_untracked().keeps(ws, s, ItemRef::new(thread, item)) {
         viewer.filter.set(Filter::default());
     }
-    viewer.go_to((thread, item));
+    viewer.go_to(ItemRef::new(thread, item));
 }
 
 pub fn keyboard(viewer: Viewer, rows: Memo<Vec<Row>>, embedded: bool, e: ev::KeyboardEvent) {
@@ -109,8 +109,7 @@ fn next_prompt(viewer: Viewer, rows: Memo<Vec<Row>>, forward: bool) {
     let session = viewer.session.get_untracked();
     let Some(s) = ws.sessions.get(session) else { return };
     let rows = rows.get_untracked();
-    let current =
-        viewer.target.get_untracked().and_then(|t| rows.iter().position(|r| (r.thread, r.item) == t));
+    let current = viewer.target.get_untracked().and_then(|t| rows.iter().position(|r| r.at() == t));
     let is_prompt = |r: &Row| s.item(r.thread, r.item).is_some_and(|i| i.is_typed_prompt());
     let found = if forward {
         let from = current.map_or(0, |c| c + 1);
@@ -120,6 +119,6 @@ fn next_prompt(viewer: Viewer, rows: Memo<Vec<Row>>, forward: bool) {
         rows.iter().take(to).rev().find(|r| is_prompt(r))
     };
     if let Some(r) = found {
-        viewer.go_to((r.thread, r.item));
+        viewer.go_to(r.at());
     }
 }

@@ -19,14 +19,14 @@ use crate::insight::cost::{
 };
 use crate::insight::overview::{context, tools, Context, ToolTotal};
 use crate::insight::timeline::timeline;
-use crate::normalize::{Session, ThreadRef, Workspace};
+use crate::normalize::{ItemRef, Session, ThreadRef, Workspace};
 use crate::present::link::{agent_link, resolve};
 use crate::present::when;
 use crate::text::format::{duration, isolate, thousands};
 use crate::text::highlight::language_of_path;
 
 /// A sub-agent's line of the cost: its name, its total, and where its conversation is.
-type AgentRow = (String, Total, Option<(ThreadRef, u32)>);
+type AgentRow = (String, Total, Option<ItemRef>);
 
 /// The overview of session `session` of `ws`.
 pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
@@ -41,7 +41,7 @@ pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
             }
         }
     });
-    let go = move |thread: ThreadRef, item: u32| go_to(viewer, session, thread, item);
+    let go = move |at: ItemRef| go_to(viewer, session, at);
     view! {
         <div class="cctv-overview" role="region" aria-label="overview of the session">
             <div class="cctv-overview__head">
@@ -75,11 +75,7 @@ pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
 
 /// What the session cost in all, what it could not price, and the cost by model, by sub-agent
 /// and by turn.
-fn cost_view(
-    ws: &Workspace,
-    session: usize,
-    go: impl Fn(ThreadRef, u32) + Copy + 'static,
-) -> Option<impl IntoView> {
+fn cost_view(ws: &Workspace, session: usize, go: impl Fn(ItemRef) + Copy + 'static) -> Option<impl IntoView> {
     let s = ws.sessions.get(session)?;
     let cost = session_cost(ws, s);
     let agents = agent_rows(ws, s, &cost);
@@ -133,19 +129,16 @@ fn agent_rows(ws: &Workspace, s: &Session, cost: &SessionCost) -> Vec<AgentRow> 
         .zip(&cost.agents)
         .map(|((i, agent), total)| {
             let name = agent.description.clone().or(agent.agent_type.clone()).or(agent.agent_id.clone());
-            let place =
-                agent_link(ws, s, i as u32).and_then(|l| resolve(ws, &l)).map(|p| (p.thread, p.first));
+            let place = agent_link(ws, s, i as u32)
+                .and_then(|l| resolve(ws, &l))
+                .map(|p| ItemRef::new(p.thread, p.first));
             (name.unwrap_or_else(|| format!("sub-agent {}", i + 1)), total.clone(), place)
         })
         .collect()
 }
 
 /// The cost of the main conversation and of each sub-agent, whose name leads to it.
-fn agent_table(
-    main: &Total,
-    agents: Vec<AgentRow>,
-    go: impl Fn(ThreadRef, u32) + Copy + 'static,
-) -> impl IntoView {
+fn agent_table(main: &Total, agents: Vec<AgentRow>, go: impl Fn(ItemRef) + Copy + 'static) -> impl IntoView {
     view! {
         <div class="cctv-overview__wide"><table class="cctv-overview__table">
             <thead><tr><th scope="col">"Sub-agent"</th><th scope="col">"Responses"</th><th scope="col">"Tokens"</th><th scope="col">"Cost"</th></tr></thead>
@@ -159,7 +152,7 @@ fn agent_table(
                 {agents.into_iter().map(|(name, t, place)| view! {
                     <tr>
                         <th scope="row">{match place {
-                            Some((thread, item)) => Either::Left(view! { <button class="cctv-link" on:click=move |_| go(thread, item)><bdi>{name.clone()}</bdi></button> }),
+                            Some(at) => Either::Left(view! { <button class="cctv-link" on:click=move |_| go(at)><bdi>{name.clone()}</bdi></button> }),
                             None => Either::Right(view! { <bdi>{name.clone()}</bdi> }),
                         }}</th>
                         <td>{thousands(t.responses)}</td>
@@ -173,7 +166,7 @@ fn agent_table(
 }
 
 /// Each tool's calls, errors and time, with a link to its longest call.
-fn tools_table(tools: Vec<ToolTotal>, go: impl Fn(ThreadRef, u32) + Copy + 'static) -> impl IntoView {
+fn tools_table(tools: Vec<ToolTotal>, go: impl Fn(ItemRef) + Copy + 'static) -> impl IntoView {
     view! {
         <div class="cctv-overview__wide"><table class="cctv-overview__table">
             <thead><tr><th scope="col">"Tool"</th><th scope="col">"Calls"</th><th scope="col">"Errors"</th><th scope="col">"Time in all"</th><th scope="col">"Longest"</th></tr></thead>
@@ -184,8 +177,8 @@ fn tools_table(tools: Vec<ToolTotal>, go: impl Fn(ThreadRef, u32) + Copy + 'stat
                         <td>{thousands(t.calls)}</td>
                         <td>{thousands(t.errors)}</td>
                         <td>{(t.timed > 0).then(|| duration(t.total_ms as f64))}</td>
-                        <td>{t.longest.map(|(thread, item)| view! {
-                            <button class="cctv-link" title="open the longest call" on:click=move |_| go(thread, item)>{duration(t.longest_ms as f64)}</button>
+                        <td>{t.longest.map(|at| view! {
+                            <button class="cctv-link" title="open the longest call" on:click=move |_| go(at)>{duration(t.longest_ms as f64)}</button>
                         })}</td>
                     </tr>
                 }).collect_view()}
@@ -214,7 +207,7 @@ fn per_turn(ws: &Workspace, session: usize, cost: &SessionCost) -> Option<AnyVie
                             let first = turn.items.start as u32;
                             view! {
                                 <tr>
-                                    <th scope="row"><button class="cctv-link" on:click=move |_| go_to(viewer, session, ThreadRef::Main, first)><bdi>{turn.label}</bdi></button></th>
+                                    <th scope="row"><button class="cctv-link" on:click=move |_| go_to(viewer, session, ItemRef::new(ThreadRef::Main, first))><bdi>{turn.label}</bdi></button></th>
                                     <td>{thousands(t.responses)}</td>
                                     <td>{thousands(t.tokens.total())}</td>
                                     <td>{dollars_label(t.dollars)}</td>
@@ -325,7 +318,7 @@ fn file_view(ws: Arc<Workspace>, session: usize, f: FileChange, turns: Arc<[Turn
                 view! {
             {note.map(|n| view! { <p class="cctv-muted">{n}</p> })}
             <p>
-                {first_call.map(|(thread, item)| view! { <button class="cctv-link" on:click=move |_| go_to(viewer, session, thread, item)>"its first change"</button> })}
+                {first_call.map(|at| view! { <button class="cctv-link" on:click=move |_| go_to(viewer, session, at)>"its first change"</button> })}
                 " · "
                 <label>
                     "the file after "
@@ -347,7 +340,7 @@ fn file_view(ws: Arc<Workspace>, session: usize, f: FileChange, turns: Arc<[Turn
 }
 
 /// The context chart, with a table of the same figures for screen readers.
-fn context_view(context: &Context, go: impl Fn(ThreadRef, u32) + Copy + 'static) -> AnyView {
+fn context_view(context: &Context, go: impl Fn(ItemRef) + Copy + 'static) -> AnyView {
     if context.points.is_empty() {
         return view! { <p class="cctv-muted">"No response in this session says how much context it had."</p> }.into_any();
     }
@@ -397,7 +390,7 @@ fn timeline_view(ws: &Workspace, session: usize) -> AnyView {
         }
     );
     let chart = move || {
-        let go = move |thread, item| go_to(viewer, session, thread, item);
+        let go = move |at| go_to(viewer, session, at);
         timeline_svg(timeline_chart(&line, zoom.get()), go, &zone)
     };
     view! {
@@ -416,7 +409,7 @@ fn timeline_view(ws: &Workspace, session: usize) -> AnyView {
 /// starts, the cuts, a tick per prompt and a bar per call, each leading to its row.
 fn timeline_svg(
     chart: TimelineChart,
-    go: impl Fn(ThreadRef, u32) + Copy + 'static,
+    go: impl Fn(ItemRef) + Copy + 'static,
     zone: &impl Fn(i64) -> i32,
 ) -> impl IntoView {
     view! {
@@ -433,7 +426,7 @@ fn timeline_svg(
                 <text class="cctv-timeline__clock" x=*x y=chart.height - 2.0 text-anchor="middle">{label.clone()}</text>
             }).collect_view()}
             {chart.prompts.iter().map(|&(x, item)| view! {
-                <g class="cctv-timeline__prompt" on:click=move |_| go(ThreadRef::Main, item)>
+                <g class="cctv-timeline__prompt" on:click=move |_| go(ItemRef::new(ThreadRef::Main, item))>
                     <title>"a prompt"</title>
                     <path d=format!("M{} 16 l-4 -6 h8 z", x) />
                     <line x1=x x2=x y1="16" y2=chart.lanes.first().map_or(40.0, |(y, h, _)| y + h) />
@@ -445,7 +438,7 @@ fn timeline_svg(
                     <rect
                         class=if b.failed { "cctv-timeline__bar cctv-timeline__bar--failed" } else { "cctv-timeline__bar" }
                         x=b.x y=b.y width=b.width height=BAR_ROW - 3.0 rx="2"
-                        on:click=move |_| go(thread, item)
+                        on:click=move |_| go(ItemRef::new(thread, item))
                     >
                         <title>{b.label}</title>
                     </rect>
@@ -457,7 +450,7 @@ fn timeline_svg(
 
 /// A line chart as SVG: rules, the limit, marks, the line, and a point per response that opens
 /// its row. Hidden from screen readers, which read the table beside it.
-fn chart_svg(chart: LineChart, go: impl Fn(ThreadRef, u32) + Copy + 'static) -> impl IntoView {
+fn chart_svg(chart: LineChart, go: impl Fn(ItemRef) + Copy + 'static) -> impl IntoView {
     let (left, top, right, bottom) = chart.plot;
     view! {
         <svg
@@ -476,7 +469,7 @@ fn chart_svg(chart: LineChart, go: impl Fn(ThreadRef, u32) + Copy + 'static) -> 
             {chart.marks.into_iter().map(|m| {
                 let item = m.item;
                 view! {
-                    <g class=if m.faint { "cctv-chart__mark cctv-chart__mark--faint" } else { "cctv-chart__mark" } on:click=move |_| go(ThreadRef::Main, item)>
+                    <g class=if m.faint { "cctv-chart__mark cctv-chart__mark--faint" } else { "cctv-chart__mark" } on:click=move |_| go(ItemRef::new(ThreadRef::Main, item))>
                         <title>{m.label.clone()}</title>
                         <line x1=m.x x2=m.x y1=top y2=bottom />
                         <rect x=m.x - 4.0 y=top width="8" height=bottom - top />
@@ -487,7 +480,7 @@ fn chart_svg(chart: LineChart, go: impl Fn(ThreadRef, u32) + Copy + 'static) -> 
             {chart.points.into_iter().map(|p| {
                 let item = p.item;
                 view! {
-                    <circle class="cctv-chart__point" cx=p.x cy=p.y r="3" on:click=move |_| go(ThreadRef::Main, item)>
+                    <circle class="cctv-chart__point" cx=p.x cy=p.y r="3" on:click=move |_| go(ItemRef::new(ThreadRef::Main, item))>
                         <title>{p.label}</title>
                     </circle>
                 }
@@ -497,8 +490,8 @@ fn chart_svg(chart: LineChart, go: impl Fn(ThreadRef, u32) + Copy + 'static) -> 
 }
 
 /// Leaves the overview for row `item` of `thread`.
-fn go_to(viewer: Viewer, session: usize, thread: ThreadRef, item: u32) {
+fn go_to(viewer: Viewer, session: usize, at: ItemRef) {
     let Some(ws) = viewer.workspace.get_untracked() else { return };
     viewer.overview.set(false);
-    reveal(viewer, &ws, session, thread, item);
+    reveal(viewer, &ws, session, at.thread, at.item);
 }

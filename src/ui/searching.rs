@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use super::state::Viewer;
 use crate::browser::timers::{next_frame, now};
-use crate::present::rows::ThreadRef;
+use crate::normalize::ItemRef;
 use crate::query::search::{Matcher, Search};
 
 /// How long a search runs before the page may paint, and the text it reads between looks at
@@ -16,18 +16,18 @@ const STEP_BYTES: usize = 256 * 1024;
 
 /// What the running search found so far.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Found {
+pub struct SearchState {
     /// The search these are the hits of (the box may already hold a newer one).
     pub matcher: Option<Matcher>,
-    pub hits: Vec<(ThreadRef, u32)>,
+    pub hits: Vec<ItemRef>,
     /// How much of the session was searched, from 0 to 1.
     pub done: f64,
 }
 
 /// Starts searching whenever the query, the files or the session change; returns what is found,
 /// growing as the search goes.
-pub fn run(viewer: Viewer) -> RwSignal<Found> {
-    let found = RwSignal::new(Found { matcher: None, hits: Vec::new(), done: 1.0 });
+pub fn run(viewer: Viewer) -> RwSignal<SearchState> {
+    let found = RwSignal::new(SearchState { matcher: None, hits: Vec::new(), done: 1.0 });
     // Each search has a number; a search whose number is no longer the latest stops.
     let latest = StoredValue::new(0u64);
     // A new query's search has yet to finish (one started for more of the files takes it over).
@@ -45,15 +45,15 @@ pub fn run(viewer: Viewer) -> RwSignal<Found> {
             new_query_pending.set_value(matcher.is_some());
         }
         let (Some(m), Some(ws)) = (matcher.clone(), workspace) else {
-            found.set(Found { matcher: None, hits: Vec::new(), done: 1.0 });
+            found.set(SearchState { matcher: None, hits: Vec::new(), done: 1.0 });
             return matcher;
         };
         // Until its first step, the count says the search has begun, not "no matches".
-        found.set(Found { matcher: Some(m.clone()), hits: Vec::new(), done: 0.0 });
+        found.set(SearchState { matcher: Some(m.clone()), hits: Vec::new(), done: 0.0 });
         leptos::task::spawn_local(async move {
             let Some(s) = ws.sessions.get(session) else {
                 if latest.try_get_value() == Some(number) {
-                    found.set(Found { matcher: Some(m), hits: Vec::new(), done: 1.0 });
+                    found.set(SearchState { matcher: Some(m), hits: Vec::new(), done: 1.0 });
                 }
                 return;
             };
@@ -68,7 +68,7 @@ pub fn run(viewer: Viewer) -> RwSignal<Found> {
                     return;
                 }
                 let done = if finished { 1.0 } else { search.done() };
-                found.set(Found { matcher: Some(m.clone()), hits: search.hits.clone(), done });
+                found.set(SearchState { matcher: Some(m.clone()), hits: search.hits.clone(), done });
                 if finished {
                     break;
                 }

@@ -22,7 +22,7 @@ use crate::text::format::size;
 #[derive(Clone, Copy)]
 pub struct Share {
     /// What was found in the files shown (by the load they belong to), once looked for.
-    found: RwSignal<Option<Found>>,
+    found: RwSignal<Option<Scan>>,
     /// Findings the reader flipped from their default (a certain one masked, a candidate kept),
     /// by text.
     flipped: RwSignal<HashSet<String>>,
@@ -41,7 +41,7 @@ pub struct Share {
 /// followed one, is another workspace, and may lie where a freed one did) and the reader's
 /// patterns then.
 #[derive(Clone)]
-struct Found {
+struct Scan {
     workspace: Generation,
     patterns: String,
     result: Result<Arc<Vec<Finding>>, String>,
@@ -49,7 +49,7 @@ struct Found {
 
 impl Share {
     pub fn new(side_tab: RwSignal<Option<SideTab>>) -> Share {
-        let found = RwSignal::new(None::<Found>);
+        let found = RwSignal::new(None::<Scan>);
         let flipped = RwSignal::new(HashSet::new());
         // Built again only when what it depends on changes, not on each read.
         let highlights = Memo::new_with_compare(
@@ -96,7 +96,7 @@ impl Share {
             return found.result;
         }
         let result = look(ws, &patterns);
-        self.found.set(Some(Found { workspace, patterns, result: result.clone() }));
+        self.found.set(Some(Scan { workspace, patterns, result: result.clone() }));
         result
     }
 
@@ -252,7 +252,7 @@ fn found_view(ws: Arc<Workspace>, findings: Arc<Vec<Finding>>) -> AnyView {
     view! {
         <p class="cctv-share__counts" role="status">{counts}</p>
         {(!certain.is_empty()).then(|| view! {
-            <h2>"Found"</h2>
+            <h2>"Scan"</h2>
             {finding_list(ws.clone(), certain)}
         })}
         {(!candidates.is_empty()).then(|| view! {

@@ -9,20 +9,38 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::browser::load::Progress;
-use crate::normalize::Workspace;
+use crate::normalize::{ItemRef, Workspace};
 pub use crate::present::filter::Filter;
 use crate::present::link::Link;
-use crate::present::rows::{Choices, ThreadRef};
+use crate::present::rows::{Choices, Row, ThreadRef};
 use crate::query::search::{Matcher, Query};
 
-/// A panel, by the item it belongs to and which of its parts.
-pub type PanelKey = (ThreadRef, u32, u8);
+/// A panel: the item it belongs to, and which of its parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PanelKey {
+    pub at: ItemRef,
+    pub part: Part,
+}
+
+impl PanelKey {
+    pub fn new(row: Row, part: Part) -> PanelKey {
+        PanelKey { at: row.at(), part }
+    }
+}
 
 /// Parts of an item that open on their own.
-pub mod part {
-    pub const BODY: u8 = 0;
-    pub const RAW: u8 = 1;
-    pub const PROMPT: u8 = 2;
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// What the row holds: a call's panel, thinking, a folded prompt, a compaction's summary.
+    Body,
+    /// An event's raw line.
+    Raw,
+    /// The prompt a sub-agent was given.
+    Prompt,
+}
+
+impl Part {
+    pub const ALL: [Part; 3] = [Part::Body, Part::Raw, Part::Prompt];
 }
 
 /// Which part of the side panel shows.
@@ -70,7 +88,7 @@ pub struct Viewer {
     pub share: super::share::Share,
     pub progress: RwSignal<Option<Progress>>,
     /// The item to scroll to and highlight.
-    pub target: RwSignal<Option<(ThreadRef, u32)>>,
+    pub target: RwSignal<Option<ItemRef>>,
     /// The last item highlighted with `target`, in its thread: a link to a turn or to a
     /// sub-agent's conversation highlights all of it.
     pub span: RwSignal<u32>,
@@ -200,10 +218,10 @@ impl Viewer {
         if kept != choices {
             self.choices.set(kept);
         }
-        if self.open.with_untracked(|open| open.iter().any(|(thread, item, _)| !same_row(*thread, *item))) {
-            self.open.update(|open| open.retain(|(thread, item, _)| same_row(*thread, *item)));
+        if self.open.with_untracked(|open| open.iter().any(|key| !same_row(key.at.thread, key.at.item))) {
+            self.open.update(|open| open.retain(|key| same_row(key.at.thread, key.at.item)));
         }
-        if self.target.get_untracked().is_some_and(|(thread, item)| !same_row(thread, item)) {
+        if self.target.get_untracked().is_some_and(|at| !same_row(at.thread, at.item)) {
             self.target.set(None);
         }
         self.workspace.set(Some(Arc::new(workspace)));
@@ -231,12 +249,12 @@ impl Viewer {
     pub fn is_highlighted(&self, thread: ThreadRef, item: u32) -> bool {
         self.target
             .get()
-            .is_some_and(|(t, first)| t == thread && (first..=self.span.get().max(first)).contains(&item))
+            .is_some_and(|at| at.thread == thread && (at.item..=self.span.get().max(at.item)).contains(&item))
     }
 
-    pub fn go_to(&self, target: (ThreadRef, u32)) {
+    pub fn go_to(&self, target: ItemRef) {
         self.target.set(Some(target));
-        self.span.set(target.1);
+        self.span.set(target.item);
         self.scroll_request.update(|n| *n += 1);
     }
 }

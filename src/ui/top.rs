@@ -7,10 +7,11 @@ use leptos::prelude::*;
 use super::folders;
 use super::load;
 use super::navigation::reveal;
-use super::searching::{self, Found};
-use super::state::{part, use_viewer, Filter, Theme, Viewer};
+use super::searching::{self, SearchState};
+use super::state::{use_viewer, Filter, PanelKey, Part, Theme, Viewer};
 use crate::browser::folders::{can_pick, kept as kept_folder};
 use crate::browser::read::from_file_list;
+use crate::normalize::ItemRef;
 use crate::present::session::{session_groups, session_label, SessionLabel};
 use crate::query::search::{count_label, searching_label, Query, Scope};
 use crate::text::format::isolate;
@@ -167,7 +168,7 @@ fn SearchBox() -> impl IntoView {
 }
 
 /// Goes to the next match after the target (or the one before it), opening its row.
-fn step_to_match(viewer: Viewer, found: RwSignal<Found>, forward: bool) {
+fn step_to_match(viewer: Viewer, found: RwSignal<SearchState>, forward: bool) {
     let hits = found.with_untracked(|f| f.hits.clone());
     if hits.is_empty() {
         return;
@@ -178,19 +179,19 @@ fn step_to_match(viewer: Viewer, found: RwSignal<Found>, forward: bool) {
         Some(i) => (i + n - 1) % n,
         None => 0,
     };
-    let (thread, item) = hits[next];
+    let at = hits[next];
     if let Some(ws) = viewer.workspace.get_untracked() {
         let session = viewer.session.get_untracked();
         viewer.open.update(|o| {
-            o.insert((thread, item, part::BODY));
+            o.insert(PanelKey { at, part: Part::Body });
         });
-        reveal(viewer, &ws, session, thread, item);
+        reveal(viewer, &ws, session, at.thread, at.item);
         viewer.reveal_match.set(true);
     }
 }
 
 /// What the search found so far, and which match is the target; or why the query is wrong.
-fn match_count(viewer: Viewer, found: RwSignal<Found>) -> String {
+fn match_count(viewer: Viewer, found: RwSignal<SearchState>) -> String {
     match viewer.matcher.get() {
         Err(message) => message,
         Ok(None) => String::new(),
@@ -455,8 +456,8 @@ pub fn expand_all(viewer: Viewer, open: bool) {
         for item in 0..thread.items.len() as u32 {
             // Every part that folds: tool panels and thinking, event lines, prompts inside calls,
             // expanded prompts of commands.
-            for part in [part::BODY, part::RAW, part::PROMPT] {
-                keys.insert((thread_ref, item, part));
+            for part in Part::ALL {
+                keys.insert(PanelKey { at: ItemRef::new(thread_ref, item), part });
             }
         }
     }

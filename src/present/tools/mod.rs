@@ -33,7 +33,7 @@ pub use lsp::LspBody;
 pub use mcp::McpBody;
 pub use read::{ReadBody, ReadContent};
 pub use schedule::{Job, ScheduleBody};
-pub use search::{Found, SearchBody};
+pub use search::{SearchBody, SearchOutput};
 pub use skill::SkillBody;
 pub use tasks::{Task, TaskBoard, TasksBody};
 pub use team::{MessageBody, TeamBody};

@@ -11,13 +11,13 @@ pub struct SearchBody {
     pub path: Option<String>,
     /// Grep's file filter.
     pub glob: Option<String>,
-    pub found: Answer<Found>,
+    pub found: Answer<SearchOutput>,
     /// Glob stopped at its limit: there are more files than listed.
     pub truncated: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Found {
+pub enum SearchOutput {
     /// Matching lines (Grep in content mode), as the terminal showed them.
     Lines(String),
     /// Matching files.
@@ -28,13 +28,13 @@ impl SearchBody {
     pub fn of(call: &CallView) -> SearchBody {
         let found = match call.structured() {
             Some(ToolUseResult::Grep(g)) => match &g.content {
-                Some(content) => Answer::Structured(Found::Lines(content.clone())),
-                None => Answer::Structured(Found::Files(g.filenames.clone())),
+                Some(content) => Answer::Structured(SearchOutput::Lines(content.clone())),
+                None => Answer::Structured(SearchOutput::Files(g.filenames.clone())),
             },
-            Some(ToolUseResult::Glob(g)) => Answer::Structured(Found::Files(g.filenames.clone())),
+            Some(ToolUseResult::Glob(g)) => Answer::Structured(SearchOutput::Files(g.filenames.clone())),
             // LS (before 2.0) kept the tree it printed, without the note to the model after it.
             Some(ToolUseResult::Text(tree)) if call.tool == Tool::LS => {
-                Answer::Structured(Found::Lines(tree.clone()))
+                Answer::Structured(SearchOutput::Lines(tree.clone()))
             }
             _ => Answer::Plain(Output::of(call)),
         };
@@ -53,7 +53,7 @@ impl SearchBody {
 mod tests {
     use super::super::test_support::calls;
     use super::super::{tool_body, Answer, ToolBody};
-    use super::Found;
+    use super::SearchOutput;
     use crate::fixtures::workspace;
 
     #[test]
@@ -67,7 +67,7 @@ mod tests {
                     panic!("{name} gets the search body")
                 };
                 assert_eq!(body.pattern, call.text("pattern").unwrap());
-                if let Answer::Structured(Found::Files(files)) = &body.found {
+                if let Answer::Structured(SearchOutput::Files(files)) = &body.found {
                     found_files += files.len();
                 }
             }

@@ -8,14 +8,14 @@ use crate::present::tools::{AgentBody, Answer};
 use crate::ui::content::field;
 use crate::ui::markup::markdown;
 use crate::ui::panel::panel;
-use crate::ui::state::part;
+use crate::ui::state::{PanelKey, Part};
 
 pub fn view(row: Row, body: AgentBody) -> AnyView {
     let prompt = body.prompt;
     view! {
         {body.agent_type.map(|k| field("agent", k))}
         {body.status.map(|s| field("status", s))}
-        {panel((row.thread, row.item, part::PROMPT), "cctv-prompt", view! { <span>"Prompt"</span> }.into_any(), move || markdown(&prompt))}
+        {panel(PanelKey::new(row, Part::Prompt), "cctv-prompt", view! { <span>"Prompt"</span> }.into_any(), move || markdown(&prompt))}
         {match body.answer {
             Answer::Structured(answer) => markdown(&answer),
             Answer::Plain(o) => output(&o),

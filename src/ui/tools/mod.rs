@@ -29,7 +29,7 @@ pub use todo::todo_list;
 use super::content::result_content;
 use super::hooks::{hook, progress};
 use super::panel::panel;
-use super::state::{part, use_viewer};
+use super::state::{use_viewer, PanelKey, Part};
 use crate::present::calls::Outcome;
 use crate::present::item::{AgentSummary, CallRow};
 use crate::present::rows::Row;
@@ -56,7 +56,7 @@ pub fn tool_call(row: Row, call: CallRow) -> AnyView {
         {outcome_badge.map(|(text, class)| view! { <span class=class>{text}</span> })}
     }
     .into_any();
-    let key = (row.thread, row.item, part::BODY);
+    let key = PanelKey::new(row, Part::Body);
     let agent_toggles = call.agents.clone().into_iter().map(agent_button).collect_view();
     let body = move || {
         let Some(ws) = viewer.workspace.get_untracked() else { return ().into_any() };

@@ -3,14 +3,14 @@
 use leptos::prelude::*;
 
 use super::output;
-use crate::present::tools::{Answer, Found, SearchBody};
+use crate::present::tools::{Answer, SearchBody, SearchOutput};
 use crate::ui::content::field;
 use crate::ui::markup::terminal;
 
 pub fn view(body: SearchBody) -> AnyView {
     let found = match body.found {
-        Answer::Structured(Found::Lines(text)) => terminal(&text, "cctv-out"),
-        Answer::Structured(Found::Files(files)) => file_list(files),
+        Answer::Structured(SearchOutput::Lines(text)) => terminal(&text, "cctv-out"),
+        Answer::Structured(SearchOutput::Files(files)) => file_list(files),
         Answer::Plain(o) => output(&o),
     };
     view! {
