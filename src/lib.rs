@@ -25,7 +25,7 @@ pub mod api;
 
 /// The browser's I/O under the components: files read, sessions followed, workers, fetches.
 #[cfg(feature = "ui")]
-pub mod browser;
+pub(crate) mod browser;
 
 /// The real transcripts in `../shared/fixtures`, read for the tests: one file shared with the
 /// integration tests (`tests/common`), so both read them the same way.

@@ -1,6 +1,6 @@
 //! Writes the npm package's `cctv-shared.js.txt`: its wasm-bindgen script (`cctv.js`) with the
 //! snippets it imports inlined, which is the script a shared HTML page holds
-//! (`present::to_html`). A page that bundles cctv (Vite, webpack) has no `cctv.js` or snippets
+//! (`export::to_html`). A page that bundles cctv (Vite, webpack) has no `cctv.js` or snippets
 //! of its own to copy into a shared page; the package names this file through
 //! `new URL(…, import.meta.url)`, so the bundler serves it as it is. The name does not end in
 //! `.js`, so that no bundler transforms or minifies it (the shared page calls the script's own

@@ -11,7 +11,7 @@ fn main() {
     if web_sys::window().is_none() {
         return;
     }
-    // A shared page (src/present/to_html.rs) starts its session itself, through openShared.
+    // A shared page (src/export/to_html.rs) starts its session itself, through openShared.
     if cctv::ui::shared::is_shared_page() {
         return;
     }

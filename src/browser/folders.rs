@@ -47,55 +47,55 @@ extern "C" {
 }
 
 /// Whether folders are picked here with a handle that can be kept.
-pub fn can_pick() -> bool {
+pub(crate) fn can_pick() -> bool {
     can_pick_folder()
 }
 
 /// Asks for a folder (and keeps it): its files, or `None` when the reader cancels.
-pub async fn pick() -> Result<Option<Vec<Named>>, String> {
+pub(crate) async fn pick() -> Result<Option<Vec<Named>>, String> {
     let files = pick_folder().await.map_err(|e| describe(&e))?;
     Ok((!files.is_null()).then(|| named(&files)))
 }
 
 /// The name of the folder a reader opened on an earlier visit, if one was kept.
-pub async fn kept() -> Option<String> {
+pub(crate) async fn kept() -> Option<String> {
     kept_folder().await.ok()?.as_string()
 }
 
 /// The files of the folder kept from an earlier visit, once the reader allows it.
-pub async fn reopen() -> Result<Vec<Named>, String> {
+pub(crate) async fn reopen() -> Result<Vec<Named>, String> {
     reopen_folder().await.map(|files| named(&files)).map_err(|e| describe(&e))
 }
 
 /// What is followed: a project folder (its newest session, with its sub-agents), or a session's
 /// file (the installed app opened with it).
-pub struct Followed(JsValue);
+pub(crate) struct Followed(JsValue);
 
 impl Followed {
     /// Whether this browser can follow a file as it grows.
-    pub fn can() -> bool {
+    pub(crate) fn can() -> bool {
         can_follow()
     }
 
     /// Asks for a project folder to follow (and keeps it); `None` when the reader cancels.
-    pub async fn pick() -> Result<Option<Followed>, String> {
+    pub(crate) async fn pick() -> Result<Option<Followed>, String> {
         let handle = pick_to_follow().await.map_err(|e| describe(&e))?;
         Ok((!handle.is_null()).then_some(Followed(handle)))
     }
 
     /// The name of what was followed on an earlier visit.
-    pub async fn kept_name() -> Option<String> {
+    pub(crate) async fn kept_name() -> Option<String> {
         kept_followed().await.ok().and_then(|n| n.as_string())
     }
 
     /// What was followed on an earlier visit, once the reader allows reading it again.
-    pub async fn reopen() -> Result<Followed, String> {
+    pub(crate) async fn reopen() -> Result<Followed, String> {
         reopen_followed().await.map(Followed).map_err(|e| describe(&e))
     }
 
     /// Has `open` follow each file the page is handed from the desktop (cctv installed as an
     /// app, "Open with"), kept first as the one followed last.
-    pub fn on_launch<F: Future<Output = ()> + 'static>(open: impl Fn(Followed) -> F + 'static) {
+    pub(crate) fn on_launch<F: Future<Output = ()> + 'static>(open: impl Fn(Followed) -> F + 'static) {
         let open = Rc::new(open);
         let launched = Closure::<dyn FnMut(Array)>::new(move |handles: Array| {
             let handle = handles.get(0);
@@ -110,13 +110,13 @@ impl Followed {
         launched.forget();
     }
 
-    pub fn name(&self) -> Option<String> {
+    pub(crate) fn name(&self) -> Option<String> {
         js_sys::Reflect::get(&self.0, &"name".into()).ok()?.as_string()
     }
 
     /// The followed session's files now, each with the name it is shown by. `chosen` is the
     /// session's file name, once known: a folder's newest session is chosen on the first call.
-    pub async fn files(&self, chosen: &Option<String>) -> Result<Vec<Named>, String> {
+    pub(crate) async fn files(&self, chosen: &Option<String>) -> Result<Vec<Named>, String> {
         let pairs = followed_files(&self.0, chosen.clone()).await.map_err(|e| describe(&e))?;
         let mut seen = HashSet::new();
         let mut files = named(&pairs);
@@ -126,13 +126,13 @@ impl Followed {
 
     /// The names of the sessions in a followed folder (none when a file is followed); `None`
     /// when the folder cannot be listed now.
-    pub async fn sessions(&self) -> Option<HashSet<String>> {
+    pub(crate) async fn sessions(&self) -> Option<HashSet<String>> {
         let names = session_names(&self.0).await.ok()?;
         Some(Array::from(&names).iter().filter_map(|name| name.as_string()).collect())
     }
 
     /// Of `names` (sessions in the folder), the one written to last, leaving out empty files.
-    pub async fn newest(&self, names: &[String]) -> Option<String> {
+    pub(crate) async fn newest(&self, names: &[String]) -> Option<String> {
         newest_session(&self.0, names.iter().map(JsValue::from).collect()).await.ok()?.as_string()
     }
 }

@@ -32,7 +32,7 @@ const FAILURES: u32 = 5;
 const NEW_SESSION_EVERY: u32 = 3;
 
 /// The viewer a follower shows the session in.
-pub trait FollowTarget {
+pub(crate) trait FollowTarget {
     /// Whether this follower is still wanted (the reader did not stop it or follow another).
     fn running(&self) -> bool;
     /// Opens `files` as any files are opened; the files it was given, as it holds them, or
@@ -84,7 +84,7 @@ enum Reading {
 
 /// The session `handle` is (a file, or the newest in a folder), followed until the reader stops,
 /// opens something else, or it can no longer be read.
-pub async fn follow(target: impl FollowTarget, handle: Followed) {
+pub(crate) async fn follow(target: impl FollowTarget, handle: Followed) {
     // The sessions in the folder before the files are first chosen: any other that appears later
     // is new. (Listed at the first listing that works, if this one fails.)
     let known = handle.sessions().await;

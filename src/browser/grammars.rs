@@ -16,11 +16,11 @@ use crate::text::highlight::load_grammars;
 )]
 extern "C" {
     /// Where the grammars are served.
-    pub fn grammars_url() -> String;
+    pub(crate) fn grammars_url() -> String;
 }
 
 /// Fetches the grammars and loads them into the highlighter.
-pub async fn fetch() -> Result<(), String> {
+pub(crate) async fn fetch() -> Result<(), String> {
     let url = grammars_url();
     let failed = |e: JsValue| format!("{url}: {}", describe(&e));
     let window = web_sys::window().ok_or("no window")?;

@@ -46,17 +46,17 @@ const SHOW_EVERY_MS: f64 = 250.0;
 
 /// What a search across sessions found in one session.
 #[derive(Clone, Debug, PartialEq)]
-pub struct FoundIn {
+pub(crate) struct FoundIn {
     /// Into the shelf's sessions.
-    pub session: usize,
+    pub(crate) session: usize,
     /// The project's path, on the first result of a project.
-    pub project: Option<String>,
-    pub found: Vec<SessionHit>,
-    pub total: usize,
+    pub(crate) project: Option<String>,
+    pub(crate) found: Vec<SessionHit>,
+    pub(crate) total: usize,
 }
 
 /// The list a job reports to, as the ui keeps it.
-pub trait ListTarget {
+pub(crate) trait ListTarget {
     /// Whether this job is still wanted (the folder is still open, the search the latest).
     fn is_latest(&self) -> bool;
     /// `f` of the shelf, while a folder is open.
@@ -75,7 +75,7 @@ pub trait ListTarget {
 /// The folder's files, the grams the workers found in its sessions, and the workers: what the
 /// list's jobs share.
 #[derive(Clone, Default)]
-pub struct Folder(Rc<RefCell<Held>>);
+pub(crate) struct Folder(Rc<RefCell<Held>>);
 
 #[derive(Default)]
 struct Held {
@@ -91,7 +91,7 @@ struct Held {
 
 impl Folder {
     /// Forgets the folder's files: their jobs stop (the workers stay for the next folder).
-    pub fn close(&self) {
+    pub(crate) fn close(&self) {
         let mut held = self.0.borrow_mut();
         held.searching = false;
         held.grams.clear();
@@ -105,7 +105,7 @@ impl Folder {
     }
 
     /// Stops the search running, if any.
-    pub fn stop_search(&self) {
+    pub(crate) fn stop_search(&self) {
         self.0.borrow_mut().searching = false;
         let pool = self.0.borrow().pool.clone();
         if let Some(pool) = pool {
@@ -114,7 +114,7 @@ impl Folder {
     }
 
     /// The files of `session` on `shelf`, to open it.
-    pub fn session_files(&self, shelf: &Shelf, session: usize) -> Vec<Named> {
+    pub(crate) fn session_files(&self, shelf: &Shelf, session: usize) -> Vec<Named> {
         let held = self.0.borrow();
         let Some(listed) = shelf.sessions.get(session) else { return Vec::new() };
         listed
@@ -151,7 +151,7 @@ impl Folder {
 }
 
 /// Whether `files` are many sessions (so open on the list rather than all loaded at once).
-pub fn holds_many_sessions(files: &[Named]) -> bool {
+pub(crate) fn holds_many_sessions(files: &[Named]) -> bool {
     let infos = files.iter().map(|f| FileInfo { name: f.name.clone(), size: 0 }).collect();
     let shelf = Shelf::new(infos);
     shelf.sessions.len() + usize::from(!shelf.loose.is_empty()) > 1
@@ -159,7 +159,11 @@ pub fn holds_many_sessions(files: &[Named]) -> bool {
 
 /// Takes `files` as the folder's, and says their names and sizes for its shelf; `None` when the
 /// job stopped meanwhile.
-pub async fn list(folder: &Folder, target: &impl ListTarget, files: Vec<Named>) -> Option<Vec<FileInfo>> {
+pub(crate) async fn list(
+    folder: &Folder,
+    target: &impl ListTarget,
+    files: Vec<Named>,
+) -> Option<Vec<FileInfo>> {
     let mut infos = Vec::with_capacity(files.len());
     let mut since = now();
     for f in &files {
@@ -179,7 +183,7 @@ pub async fn list(folder: &Folder, target: &impl ListTarget, files: Vec<Named>) 
 
 /// Reads the two ends of every session's file (and the first lines of sub-agent files that only
 /// say in them whose they are), a batch at a time.
-pub async fn read_ends(folder: &Folder, target: &impl ListTarget) {
+pub(crate) async fn read_ends(folder: &Folder, target: &impl ListTarget) {
     let Some((jobs, loose)) = target.shelf(|s| {
         let jobs: Vec<(usize, usize)> =
             s.sessions.iter().enumerate().filter_map(|(i, l)| Some((i, l.file?))).collect();
@@ -306,7 +310,7 @@ async fn whole_lines(info: &FileInfo, file: &File, mut head: Vec<u8>, mut tail: 
 
 /// Has each session read whole by the workers, newest first, for its counts and grams; the
 /// list is updated a few times a second, not per session. A search stops it; it goes on after.
-pub async fn count(folder: &Folder, target: &impl ListTarget) {
+pub(crate) async fn count(folder: &Folder, target: &impl ListTarget) {
     let order = newest_first(target);
     let total = order.len();
     let pool = folder.pool();
@@ -438,7 +442,7 @@ fn newest_first(target: &impl ListTarget) -> Vec<usize> {
 /// the others are read by the workers, which parse only those whose raw bytes may hold it.
 /// Results are handed over in order as they come. Counting stops meanwhile: a reader who
 /// searches wants the answer first.
-pub async fn search(folder: &Folder, target: &impl ListTarget, query: Query, matcher: &Matcher) {
+pub(crate) async fn search(folder: &Folder, target: &impl ListTarget, query: Query, matcher: &Matcher) {
     folder.0.borrow_mut().searching = true;
     let pool = folder.pool();
     pool.stop(Kind::Search);

@@ -16,14 +16,14 @@ use crate::normalize::{self, Input, Workspace};
 
 /// Files being read and parsed.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Progress {
-    pub label: String,
-    pub done: f64,
-    pub total: f64,
+pub(crate) struct Progress {
+    pub(crate) label: String,
+    pub(crate) done: f64,
+    pub(crate) total: f64,
 }
 
 /// What a load reports to: a viewer the reader may hand other files meanwhile.
-pub trait LoadTarget {
+pub(crate) trait LoadTarget {
     /// Whether this load is still the one wanted (no other files were opened meanwhile, and the
     /// viewer is still there); checked after every wait.
     fn is_latest(&self) -> bool;
@@ -65,7 +65,7 @@ fn still(target: &impl LoadTarget) -> Result<(), Superseded> {
 
 /// Reads `files` and loads them into `target`, showing progress. Returns whether it showed them
 /// (not when there were none, they were too large, or other files were opened meanwhile).
-pub async fn load(target: impl LoadTarget, mut files: Vec<Named>) -> bool {
+pub(crate) async fn load(target: impl LoadTarget, mut files: Vec<Named>) -> bool {
     if files.is_empty() {
         return false;
     }

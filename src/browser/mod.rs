@@ -6,14 +6,14 @@
 //! passes in what implements a small trait (`load::LoadTarget`, `follow::FollowTarget`,
 //! `library::ListTarget`).
 
-pub mod folders;
-pub mod follow;
-pub mod grammars;
-pub mod js_error;
-pub mod library;
-pub mod load;
+pub(crate) mod folders;
+pub(crate) mod follow;
+pub(crate) mod grammars;
+pub(crate) mod js_error;
+pub(crate) mod library;
+pub(crate) mod load;
 mod pool;
-pub mod read;
-pub mod timers;
-pub mod viewer_files;
+pub(crate) mod read;
+pub(crate) mod timers;
+pub(crate) mod viewer_files;
 mod worker;

@@ -31,24 +31,24 @@ const JOBS_PER_WORKER: usize = 32;
 const RECYCLE_BYTES: f64 = 512.0 * 1024.0 * 1024.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Count,
     Search,
 }
 
 /// A worker's answer: what it did, and for a count the session's grams.
-pub struct Answer {
-    pub done: Done,
-    pub grams: Option<Grams>,
+pub(crate) struct Answer {
+    pub(crate) done: Done,
+    pub(crate) grams: Option<Grams>,
 }
 
 /// A job stopped before it was done ([`Pool::stop`]).
 #[derive(Debug)]
-pub struct Stopped;
+pub(crate) struct Stopped;
 
 /// The workers, shared by the list's jobs.
 #[derive(Clone)]
-pub struct Pool(Rc<RefCell<Inner>>);
+pub(crate) struct Pool(Rc<RefCell<Inner>>);
 
 struct Inner {
     slots: Vec<Slot>,
@@ -89,7 +89,7 @@ struct Pending {
 }
 
 impl Pool {
-    pub fn new() -> Pool {
+    pub(crate) fn new() -> Pool {
         let pool = Pool(Rc::new(RefCell::new(Inner {
             slots: Vec::new(),
             queue: VecDeque::new(),
@@ -105,7 +105,7 @@ impl Pool {
     }
 
     /// How many jobs are worth having asked at once.
-    pub fn depth(&self) -> usize {
+    pub(crate) fn depth(&self) -> usize {
         let inner = self.0.borrow();
         if inner.on_page {
             1
@@ -116,7 +116,7 @@ impl Pool {
 
     /// Asks for `work` on a session's `files` (name, file). The job is queued now; the future
     /// says how it went.
-    pub fn run(
+    pub(crate) fn run(
         &self,
         kind: Kind,
         work: Work,
@@ -158,7 +158,7 @@ impl Pool {
 
     /// Stops every job of `kind`: those queued are dropped, and a worker doing one is replaced
     /// (a worker cannot be interrupted in the middle of parsing).
-    pub fn stop(&self, kind: Kind) {
+    pub(crate) fn stop(&self, kind: Kind) {
         let mut inner = self.0.borrow_mut();
         let (stopped, kept): (Vec<_>, Vec<_>) = inner.queue.drain(..).partition(|p| p.kind == kind);
         inner.queue = kept.into();

@@ -11,13 +11,13 @@ use super::js_error::describe;
 use crate::normalize::beside::beside;
 
 /// A file to read, with the name it should carry (its path inside a dropped folder).
-pub struct Named {
-    pub name: String,
-    pub file: File,
+pub(crate) struct Named {
+    pub(crate) name: String,
+    pub(crate) file: File,
 }
 
 /// The files of a picker (`<input type=file>`, with `webkitdirectory` for folders).
-pub fn from_file_list(list: &web_sys::FileList) -> Vec<Named> {
+pub(crate) fn from_file_list(list: &web_sys::FileList) -> Vec<Named> {
     (0..list.length())
         .filter_map(|i| list.get(i))
         .map(|file| {
@@ -44,12 +44,12 @@ fn strip_top_folder(path: String) -> String {
 /// Inside folders only transcripts and the files Claude Code writes beside them are read; files
 /// dropped or picked one by one are always read, so a wrong file gets a message instead of
 /// silence.
-pub fn wanted(name: &str, in_folder: bool) -> bool {
+pub(crate) fn wanted(name: &str, in_folder: bool) -> bool {
     !in_folder || name.ends_with(".jsonl") || beside(name).is_some()
 }
 
 /// Everything a drop holds: files, and folders walked to the bottom; and whether it held a folder.
-pub async fn from_drop(transfer: DataTransfer) -> (Vec<Named>, bool) {
+pub(crate) async fn from_drop(transfer: DataTransfer) -> (Vec<Named>, bool) {
     let mut out = Vec::new();
     let items = transfer.items();
     let mut entries = Vec::new();
@@ -111,7 +111,7 @@ async fn walk(entry: FileSystemEntry, prefix: String, top: bool, out: &mut Vec<N
 
 /// Starts reading `file[from..to]` of a file of `size` bytes: the whole file without a slice,
 /// which costs the browser a round trip per call (2 s of 17 in a search through 2,000 files).
-pub fn read_promise(file: &File, from: f64, to: f64, size: f64) -> Promise {
+pub(crate) fn read_promise(file: &File, from: f64, to: f64, size: f64) -> Promise {
     let read = if from <= 0.0 && to >= size {
         Ok(file.array_buffer())
     } else {
@@ -121,13 +121,13 @@ pub fn read_promise(file: &File, from: f64, to: f64, size: f64) -> Promise {
 }
 
 /// Starts reading `file[from..to]` as a slice; the future is its `ArrayBuffer`.
-pub fn read_slice(file: &File, from: f64, to: f64) -> JsFuture {
+pub(crate) fn read_slice(file: &File, from: f64, to: f64) -> JsFuture {
     let read = file.slice_with_f64_and_f64(from, to).map(|b| b.array_buffer());
     JsFuture::from(read.unwrap_or_else(|e| Promise::reject(&e)))
 }
 
 /// `file[from..to]`, read.
-pub async fn read_bytes(file: &File, from: f64, to: f64) -> Result<Vec<u8>, String> {
+pub(crate) async fn read_bytes(file: &File, from: f64, to: f64) -> Result<Vec<u8>, String> {
     let buffer = JsFuture::from(read_promise(file, from, to, file.size())).await.map_err(|e| describe(&e))?;
     Ok(Uint8Array::new(&buffer).to_vec())
 }

@@ -12,25 +12,25 @@ use wasm_bindgen_futures::JsFuture;
 use crate::normalize::pace::Pause;
 
 /// How long work runs before it lets the browser paint and handle input.
-pub const TASK_BUDGET_MS: f64 = 40.0;
+pub(crate) const TASK_BUDGET_MS: f64 = 40.0;
 
 /// Milliseconds since the page began (`performance.now()`; 0 where there is no window).
-pub fn now() -> f64 {
+pub(crate) fn now() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
 
 /// A mark in the Performance panel, for benchmarks and the curious.
-pub fn mark(name: &str) {
+pub(crate) fn mark(name: &str) {
     let _ = web_sys::window().and_then(|w| w.performance()).map(|p| p.mark(name));
 }
 
 /// Lets the browser paint before the next long step.
-pub async fn next_frame() {
+pub(crate) async fn next_frame() {
     sleep(0).await;
 }
 
 /// Waits `ms` milliseconds (a timer: the page is free meanwhile).
-pub async fn sleep(ms: i32) {
+pub(crate) async fn sleep(ms: i32) {
     let promise = Promise::new(&mut |resolve, _| {
         if let Some(window) = web_sys::window() {
             let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
@@ -41,7 +41,7 @@ pub async fn sleep(ms: i32) {
 
 /// Lets a paced normalize pause every [`TASK_BUDGET_MS`] for the page's next task: a GB session
 /// takes about a second to link, and the page paints and takes input meanwhile.
-pub struct PageTurns {
+pub(crate) struct PageTurns {
     /// When the current task began.
     since: Rc<Cell<f64>>,
     /// How long the pauses took in all, so that the time normalize took can be told apart.
@@ -49,12 +49,12 @@ pub struct PageTurns {
 }
 
 impl PageTurns {
-    pub fn from_now() -> PageTurns {
+    pub(crate) fn from_now() -> PageTurns {
         PageTurns { since: Rc::new(Cell::new(now())), waited: Rc::default() }
     }
 
     /// How long the pauses took in all.
-    pub fn waited(&self) -> f64 {
+    pub(crate) fn waited(&self) -> f64 {
         self.waited.get()
     }
 }

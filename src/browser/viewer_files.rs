@@ -1,7 +1,7 @@
 //! What this viewer is made of, fetched from where it is served: its wasm-bindgen script, the
 //! wasm beside it, the grammars and the script's snippets; or, in an app that bundles the npm
 //! package, the package's `cctv-shared.js.txt` (the script with its snippets in it) and wasm,
-//! wherever the bundler put them. A shared page (`present::to_html`) holds copies of them.
+//! wherever the bundler put them. A shared page (`export::to_html`) holds copies of them.
 
 use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
@@ -34,14 +34,14 @@ extern "C" {
 }
 
 /// The address of the wasm-bindgen script: the files beside it are found from there.
-pub fn script_url() -> String {
+pub(crate) fn script_url() -> String {
     IMPORT_META.with(ImportMeta::url)
 }
 
 /// The viewer's files, as its host serves them: beside its script (the site, the npm package in
 /// a plain page), or else where a bundler put the package's (Vite, webpack, which fold the
 /// script into their own).
-pub async fn fetch() -> Result<ViewerFiles, String> {
+pub(crate) async fn fetch() -> Result<ViewerFiles, String> {
     let from_file =
         web_sys::window().and_then(|w| w.location().protocol().ok()).is_some_and(|p| p == "file:");
     if from_file {

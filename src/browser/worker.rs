@@ -20,15 +20,15 @@ use crate::query::search::Query;
 /// A session asked of a worker: its files' names and sizes (the `File`s go beside, in the
 /// message), and what to do with it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Job {
-    pub id: u32,
-    pub names: Vec<String>,
-    pub sizes: Vec<f64>,
-    pub work: Work,
+pub(crate) struct Job {
+    pub(crate) id: u32,
+    pub(crate) names: Vec<String>,
+    pub(crate) sizes: Vec<f64>,
+    pub(crate) work: Work,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub enum Work {
+pub(crate) enum Work {
     /// What the list says about it once every line is read, and its three-byte sequences.
     Count,
     /// The matches of a query, the first `limit` of each session.
@@ -37,7 +37,7 @@ pub enum Work {
 
 /// What a worker answers.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub enum Done {
+pub(crate) enum Done {
     /// `None` when the files hold no conversation. The grams go beside, as bytes.
     Counted(Option<Summary>),
     Searched(Vec<FoundSet>),
@@ -46,12 +46,12 @@ pub enum Done {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Reply {
-    pub id: u32,
-    pub done: Done,
+pub(crate) struct Reply {
+    pub(crate) id: u32,
+    pub(crate) done: Done,
     /// The worker's wasm memory, in bytes: it never shrinks, so a worker that read a large
     /// session is replaced once idle.
-    pub memory: f64,
+    pub(crate) memory: f64,
 }
 
 /// Bytes read per slice of a large file (one read each for smaller ones).
@@ -81,7 +81,7 @@ pub fn start_list_worker() {
 }
 
 /// The answer to a message `{ job, files }` (see [`reply_message`]).
-pub async fn answer(message: JsValue) -> JsValue {
+pub(crate) async fn answer(message: JsValue) -> JsValue {
     // The job's number, read apart from the rest: an answer the page can match to its job even
     // when the job could not be read.
     let raw_id = Reflect::get(&message, &"job".into())
@@ -106,7 +106,7 @@ pub async fn answer(message: JsValue) -> JsValue {
 
 /// An answer as the page reads it: `{ id, reply, grams? }`, the job's number apart from the
 /// reply so that it is there even if the reply does not serialize.
-pub fn reply_message(reply: Reply, grams: Option<Vec<u8>>) -> JsValue {
+pub(crate) fn reply_message(reply: Reply, grams: Option<Vec<u8>>) -> JsValue {
     let out = Object::new();
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
     let _ = Reflect::set(&out, &"id".into(), &reply.id.into());
@@ -119,7 +119,7 @@ pub fn reply_message(reply: Reply, grams: Option<Vec<u8>>) -> JsValue {
 
 /// Reads the job's files (all at once; a large one a slice at a time), then does its work.
 /// Returns the grams, as bytes, for a count.
-pub async fn work(job: &Job, files: &Array) -> (Done, Option<Vec<u8>>) {
+pub(crate) async fn work(job: &Job, files: &Array) -> (Done, Option<Vec<u8>>) {
     let files: Vec<File> = files.iter().map(JsCast::unchecked_into).collect();
     if files.len() != job.names.len() {
         return (Done::Failed("the files were not all handed over".into()), None);

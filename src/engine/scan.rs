@@ -1,6 +1,6 @@
 //! One session of a folder read whole, off the page: its files fed as they are read (a slice at
 //! a time for a large one), then counted ([`Scanned::count`]) or searched ([`Scanned::search`]).
-//! The page's workers run this (`ui::worker`); it needs no browser, so it is tested natively.
+//! The page's workers run this (`browser::worker`); it needs no browser, so it is tested natively.
 
 use crate::catalog::summary::{whole, Summary};
 use crate::model::GrowingTranscript;

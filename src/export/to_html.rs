@@ -38,7 +38,7 @@ const PAGE_CSS: &str = include_str!("../../www/page.css");
 
 /// Runs after the wasm-bindgen script, in the same module: `__wbg_init` and `openShared` are its.
 const START: &str = r#"
-// cctv: start the viewer on the session this file holds (src/present/to_html.rs).
+// cctv: start the viewer on the session this file holds (src/export/to_html.rs).
 const block = (id) => Uint8Array.from(atob(document.getElementById(id).textContent.trim()), (c) => c.charCodeAt(0));
 const gunzip = (bytes) => new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
 try {

@@ -10,7 +10,7 @@ use crate::text::highlight::highlight_lines;
 
 /// Text with line numbers starting at `first`, highlighted when its language is known, with a
 /// button that copies it.
-pub fn numbered(text: &str, first: u64, language: Option<&str>) -> AnyView {
+pub(crate) fn numbered(text: &str, first: u64, language: Option<&str>) -> AnyView {
     let lines = highlight_lines(text, language);
     view! {
         <div class="cctv-copyable">
@@ -34,7 +34,7 @@ const IMAGE_TYPES: &[&str] =
     &["image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/avif"];
 
 /// An image from its data, never from the network; click to enlarge.
-pub fn image(source: &ImageSource) -> AnyView {
+pub(crate) fn image(source: &ImageSource) -> AnyView {
     match source {
         ImageSource::Base64 { media_type, data } => {
             let base64 = data.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'\n' | b'\r'));
@@ -61,13 +61,13 @@ pub fn image(source: &ImageSource) -> AnyView {
     }
 }
 
-pub fn json(value: &Value) -> AnyView {
+pub(crate) fn json(value: &Value) -> AnyView {
     let text = serde_json::to_string_pretty(value).unwrap_or_default();
     view! { <pre class="cctv-json">{text}</pre> }.into_any()
 }
 
 /// What a tool told the model: text (terminal-style), images, tool references.
-pub fn result_content(content: &ToolResultContent, error: bool) -> AnyView {
+pub(crate) fn result_content(content: &ToolResultContent, error: bool) -> AnyView {
     let class = if error { "cctv-out cctv-out--error" } else { "cctv-out" };
     match content {
         ToolResultContent::Text(text) if text.is_empty() => {
@@ -94,7 +94,7 @@ pub fn result_content(content: &ToolResultContent, error: bool) -> AnyView {
 }
 
 /// A labelled value on one line.
-pub fn field(label: &'static str, value: String) -> AnyView {
+pub(crate) fn field(label: &'static str, value: String) -> AnyView {
     view! {
         <div class="cctv-field">
             <span class="cctv-field__label">{label}</span>

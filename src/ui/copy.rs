@@ -3,13 +3,17 @@
 use leptos::prelude::*;
 
 /// A small button that copies `text` (a code block, a command, a file, an output).
-pub fn copy_button(title: &'static str, text: String) -> AnyView {
+pub(crate) fn copy_button(title: &'static str, text: String) -> AnyView {
     copy_with(title, "copy", move || text.clone())
 }
 
 /// A button labelled `label` that copies what `text` makes when clicked (made then, not before:
 /// a turn as Markdown is only worth building when asked for).
-pub fn copy_with(title: &'static str, label: &'static str, text: impl Fn() -> String + 'static) -> AnyView {
+pub(crate) fn copy_with(
+    title: &'static str,
+    label: &'static str,
+    text: impl Fn() -> String + 'static,
+) -> AnyView {
     let copied = RwSignal::new(false);
     view! {
         <button

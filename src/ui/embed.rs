@@ -11,14 +11,14 @@ use super::App;
 use crate::normalize::{Input, ItemRef};
 
 /// A viewer mounted in a host element. Dropping it (or `destroy`) removes it.
-pub struct Embedded {
+pub(crate) struct Embedded {
     viewer: Viewer,
     /// Leptos' handle for what it mounted; dropping it unmounts.
     mounted: Option<Box<dyn Any>>,
 }
 
 impl Embedded {
-    pub fn mount(
+    pub(crate) fn mount(
         element: web_sys::HtmlElement,
         files: Vec<Input>,
         theme: Theme,
@@ -48,27 +48,27 @@ impl Embedded {
         Embedded { viewer, mounted: Some(Box::new(mounted)) }
     }
 
-    pub fn viewer(&self) -> Viewer {
+    pub(crate) fn viewer(&self) -> Viewer {
         self.viewer
     }
 
     /// Shows the item with this anchor id (or the place a link fragment names); false if no
     /// loaded session has it.
-    pub fn scroll_to(&self, id: &str) -> bool {
+    pub(crate) fn scroll_to(&self, id: &str) -> bool {
         super::navigation::go_to_link(self.viewer, id)
     }
 
-    pub fn destroy(&mut self) {
+    pub(crate) fn destroy(&mut self) {
         self.mounted = None;
     }
 
-    pub fn is_mounted(&self) -> bool {
+    pub(crate) fn is_mounted(&self) -> bool {
         self.mounted.is_some()
     }
 }
 
 /// The theme names JavaScript passes.
-pub fn theme_named(name: &str) -> Option<Theme> {
+pub(crate) fn theme_named(name: &str) -> Option<Theme> {
     match name {
         "light" => Some(Theme::Light),
         "dark" => Some(Theme::Dark),

@@ -8,7 +8,7 @@ use super::state::Viewer;
 use crate::browser::folders;
 
 /// Asks for a folder and opens it (nothing when the reader cancels).
-pub async fn pick(viewer: Viewer) {
+pub(crate) async fn pick(viewer: Viewer) {
     match folders::pick().await {
         Ok(None) => {}
         Ok(Some(files)) => load::open(viewer, files, true).await,
@@ -17,7 +17,7 @@ pub async fn pick(viewer: Viewer) {
 }
 
 /// Opens the folder kept from an earlier visit, once the reader allows it.
-pub async fn reopen(viewer: Viewer, name: String) {
+pub(crate) async fn reopen(viewer: Viewer, name: String) {
     match folders::reopen().await {
         Ok(files) => load::open(viewer, files, true).await,
         Err(e) => said(viewer, &name, &e),

@@ -18,25 +18,25 @@ use crate::normalize::{Input, Workspace};
 
 /// What is followed, as the bar and the conversation show it.
 #[derive(Clone, Copy)]
-pub struct Following {
+pub(crate) struct Following {
     /// The name of what is followed, while it is.
-    pub name: RwSignal<Option<String>>,
+    pub(crate) name: RwSignal<Option<String>>,
     /// Keep the newest row in view as rows arrive.
-    pub stick: RwSignal<bool>,
+    pub(crate) stick: RwSignal<bool>,
     /// Rows that arrived after the last one while the reader was not at the end, until they
     /// scroll down to them.
-    pub fresh: RwSignal<usize>,
+    pub(crate) fresh: RwSignal<usize>,
     /// What was followed on an earlier visit, to follow again.
-    pub kept: RwSignal<Option<String>>,
+    pub(crate) kept: RwSignal<Option<String>>,
     /// What happened to the followed files last (read again whole, another session followed), for
     /// the bar: not a problem, so not among the page's problems.
-    pub event: RwSignal<Option<String>>,
+    pub(crate) event: RwSignal<Option<String>>,
     /// Bumped to stop the follower that runs.
     run: StoredValue<u64>,
 }
 
 impl Following {
-    pub fn new() -> Following {
+    pub(crate) fn new() -> Following {
         Following {
             name: RwSignal::new(None),
             stick: RwSignal::new(false),
@@ -48,7 +48,7 @@ impl Following {
     }
 
     /// Stops following (what is shown stays).
-    pub fn stop(&self) {
+    pub(crate) fn stop(&self) {
         self.run.update_value(|n| *n += 1);
         self.name.set(None);
         self.fresh.set(0);
@@ -63,11 +63,11 @@ impl Default for Following {
 }
 
 /// What a browser without the File System Access API says when asked to follow.
-pub const NEEDS_CHROMIUM: &str = "following a session as Claude Code writes it needs a Chromium-based browser (Chrome, Edge, Brave, Opera): this browser cannot read a file again once it was opened. Open the file instead, and open it again to see what was added.";
+pub(crate) const NEEDS_CHROMIUM: &str = "following a session as Claude Code writes it needs a Chromium-based browser (Chrome, Edge, Brave, Opera): this browser cannot read a file again once it was opened. Open the file instead, and open it again to see what was added.";
 
 /// Learns what was followed on an earlier visit, and follows files opened from the desktop
 /// (cctv installed as an app, "Open with").
-pub fn init(viewer: Viewer) {
+pub(crate) fn init(viewer: Viewer) {
     if !Followed::can() {
         return;
     }
@@ -78,7 +78,7 @@ pub fn init(viewer: Viewer) {
 }
 
 /// Asks for a project folder and follows its newest session.
-pub async fn pick(viewer: Viewer) {
+pub(crate) async fn pick(viewer: Viewer) {
     if !Followed::can() {
         said(viewer, "Follow", NEEDS_CHROMIUM);
         return;
@@ -94,7 +94,7 @@ pub async fn pick(viewer: Viewer) {
 }
 
 /// Follows again what was followed on an earlier visit, once the reader allows it.
-pub async fn reopen(viewer: Viewer) {
+pub(crate) async fn reopen(viewer: Viewer) {
     match Followed::reopen().await {
         Ok(handle) => follow(viewer, handle).await,
         Err(e) => said(viewer, "Follow again", &e),
@@ -106,7 +106,7 @@ fn said(viewer: Viewer, what: &str, reason: &str) {
 }
 
 /// Follows the session `handle` is in the viewer, stopping the follower that ran.
-pub async fn follow(viewer: Viewer, handle: Followed) {
+pub(crate) async fn follow(viewer: Viewer, handle: Followed) {
     let following = viewer.following;
     following.run.update_value(|n| *n += 1);
     let run = following.run.get_value();
@@ -173,7 +173,7 @@ impl FollowTarget for ViewerFollowing {
 /// and, on the first screen of a visit, the one that follows again what was followed last time.
 /// (A single file is followed when the installed app is opened with it.)
 #[component]
-pub fn FollowButtons() -> AnyView {
+pub(crate) fn FollowButtons() -> AnyView {
     let viewer = use_viewer();
     let following = viewer.following;
     // Inside a host page the host decides what is shown.
@@ -204,7 +204,7 @@ pub fn FollowButtons() -> AnyView {
 /// While a session is followed: what, the choice to keep the newest row in view, and a way to
 /// stop.
 #[component]
-pub fn FollowBar() -> impl IntoView {
+pub(crate) fn FollowBar() -> impl IntoView {
     let following = use_viewer().following;
     move || {
         following.name.get().map(|name| view! {

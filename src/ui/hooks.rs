@@ -8,7 +8,7 @@ use crate::normalize::{LineRef, Workspace};
 use crate::present::hooks::{raw_text, HookView, ProgressView};
 use crate::text::format::plural;
 
-pub fn hook(hook: HookView) -> AnyView {
+pub(crate) fn hook(hook: HookView) -> AnyView {
     let class = if hook.failed { "cctv-hook cctv-hook--failed" } else { "cctv-hook" };
     view! {
         <div class=class>
@@ -29,7 +29,7 @@ pub fn hook(hook: HookView) -> AnyView {
 }
 
 /// A call's progress lines, folded into notes and the last output.
-pub fn progress(progress: ProgressView) -> AnyView {
+pub(crate) fn progress(progress: ProgressView) -> AnyView {
     view! {
         <div class="cctv-progress-lines">
             <div class="cctv-out__label">{format!("progress ({})", plural(progress.lines as u64, "line"))}</div>
@@ -41,6 +41,6 @@ pub fn progress(progress: ProgressView) -> AnyView {
 }
 
 /// The raw JSON of a line, pretty-printed, or its text when it is not JSON.
-pub fn raw_line(ws: &Workspace, line: LineRef) -> AnyView {
+pub(crate) fn raw_line(ws: &Workspace, line: LineRef) -> AnyView {
     view! { <pre class="cctv-json">{raw_text(ws, line)}</pre> }.into_any()
 }

@@ -22,7 +22,7 @@ use crate::text::format::plural;
 /// A row lives on while newer workspaces show it the same (more of a growing file arrived), so
 /// what it does later (open a panel, copy its turn) reads the workspace shown then, never a
 /// captured one: holding on to it would keep every earlier copy of a followed session in memory.
-pub fn row_view(ws: &Workspace, session: usize, row: Row, view: ItemView) -> AnyView {
+pub(crate) fn row_view(ws: &Workspace, session: usize, row: Row, view: ItemView) -> AnyView {
     let viewer = use_viewer();
     let highlighted = move || viewer.is_highlighted(row.thread, row.item);
     let (meta, synthetic) = (view.meta, view.synthetic);
@@ -112,7 +112,7 @@ fn role_class(role: Role) -> &'static str {
 }
 
 /// The reader's time zone, as the browser knows it: minutes east of UTC at an instant.
-pub fn reader_zone() -> impl Fn(i64) -> i32 {
+pub(crate) fn reader_zone() -> impl Fn(i64) -> i32 {
     |ms| -(js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ms as f64)).get_timezone_offset() as i32)
 }
 

@@ -22,37 +22,37 @@ use crate::query::search::{Matcher, Query};
 
 /// The list's state: the shelf and the files behind it, what the reader chose, and the jobs.
 #[derive(Clone, Copy)]
-pub struct Library {
+pub(crate) struct Library {
     /// `None` until a folder of sessions is opened.
-    pub shelf: RwSignal<Option<Shelf>>,
+    pub(crate) shelf: RwSignal<Option<Shelf>>,
     /// The folder's files, and what the workers learnt of them.
     folder: StoredValue<Folder, LocalStorage>,
     /// The list is on screen (else the session opened from it, or files opened without it).
-    pub showing: RwSignal<bool>,
+    pub(crate) showing: RwSignal<bool>,
     /// The project whose sessions are listed, by folder.
-    pub project: RwSignal<Option<String>>,
-    pub sort: RwSignal<SortBy>,
-    pub filter: RwSignal<ListFilter>,
-    pub query: RwSignal<Query>,
-    pub found: RwSignal<Vec<Arc<FoundIn>>>,
+    pub(crate) project: RwSignal<Option<String>>,
+    pub(crate) sort: RwSignal<SortBy>,
+    pub(crate) filter: RwSignal<ListFilter>,
+    pub(crate) query: RwSignal<Query>,
+    pub(crate) found: RwSignal<Vec<Arc<FoundIn>>>,
     /// What the listing and counting jobs are doing; empty once done.
-    pub status: RwSignal<String>,
-    pub search_status: RwSignal<String>,
+    pub(crate) status: RwSignal<String>,
+    pub(crate) search_status: RwSignal<String>,
     /// Each folder opened has a number; jobs of an older one stop.
     number: StoredValue<u64>,
     search_number: StoredValue<u64>,
     /// Where the sessions list was scrolled when a session was opened from it.
-    pub scroll: StoredValue<i32>,
+    pub(crate) scroll: StoredValue<i32>,
     /// Inside a host page: the address is the host's.
-    pub embedded: StoredValue<bool>,
+    pub(crate) embedded: StoredValue<bool>,
     /// A search result was opened: its row opens on the match once the session is shown.
     opening_found: StoredValue<bool>,
     /// What the last search looked for (unless stopped): back on the list, it is not run again.
-    pub searched: StoredValue<Option<Matcher>>,
+    pub(crate) searched: StoredValue<Option<Matcher>>,
 }
 
 impl Library {
-    pub fn new() -> Library {
+    pub(crate) fn new() -> Library {
         Library {
             shelf: RwSignal::new(None),
             folder: StoredValue::new_local(Folder::default()),
@@ -74,12 +74,12 @@ impl Library {
     }
 
     /// Whether a folder of sessions is open (its list may be hidden behind a session).
-    pub fn is_open(&self) -> bool {
+    pub(crate) fn is_open(&self) -> bool {
         self.shelf.with_untracked(Option::is_some)
     }
 
     /// Closes the list (other files were opened on their own): its jobs stop.
-    pub fn close(&self) {
+    pub(crate) fn close(&self) {
         self.number.update_value(|n| *n += 1);
         self.search_number.update_value(|n| *n += 1);
         self.searched.set_value(None);
@@ -92,14 +92,14 @@ impl Library {
     }
 
     /// Whether the place being gone to is a search result's (once: asking clears it).
-    pub fn take_opening_found(&self) -> bool {
+    pub(crate) fn take_opening_found(&self) -> bool {
         let opening = self.opening_found.get_value();
         self.opening_found.set_value(false);
         opening
     }
 
     /// The session named `key` on the shelf.
-    pub fn find(&self, key: &str) -> Option<usize> {
+    pub(crate) fn find(&self, key: &str) -> Option<usize> {
         self.shelf.with_untracked(|s| s.as_ref()?.sessions.iter().position(|l| l.key == key))
     }
 }
@@ -112,7 +112,7 @@ impl Default for Library {
 
 /// Opens `files` on the list: sorts them onto the shelf by name, reads the ends of each
 /// session, then counts each session read whole.
-pub async fn open(viewer: Viewer, files: Vec<Named>) {
+pub(crate) async fn open(viewer: Viewer, files: Vec<Named>) {
     let library = viewer.library;
     library.close();
     // A load still running stops; the session shown goes.
@@ -186,7 +186,7 @@ impl ListTarget for OnList {
 
 /// Searches every session of the folder for `query` (see `browser::library::search`); stops
 /// the search before it.
-pub async fn search(viewer: Viewer, query: Query, matcher: Matcher) {
+pub(crate) async fn search(viewer: Viewer, query: Query, matcher: Matcher) {
     let library = viewer.library;
     let number = library.search_number.get_value() + 1;
     library.search_number.set_value(number);
@@ -198,7 +198,7 @@ pub async fn search(viewer: Viewer, query: Query, matcher: Matcher) {
 }
 
 /// Stops the search running, if any.
-pub fn stop_search(library: Library) {
+pub(crate) fn stop_search(library: Library) {
     library.search_number.update_value(|n| *n += 1);
     library.searched.set_value(None);
     library.search_status.set(String::new());
@@ -206,14 +206,14 @@ pub fn stop_search(library: Library) {
 }
 
 /// Opens a search result: its session at its row, the row open on the match.
-pub fn open_found(viewer: Viewer, session: usize, fragment: String) {
+pub(crate) fn open_found(viewer: Viewer, session: usize, fragment: String) {
     viewer.query.set(viewer.library.query.get_untracked());
     viewer.library.opening_found.set_value(true);
     open_session(viewer, session, Some(fragment));
 }
 
 /// Opens a session of the list in the viewer (at `fragment`'s place, else at its start).
-pub fn open_session(viewer: Viewer, session: usize, fragment: Option<String>) {
+pub(crate) fn open_session(viewer: Viewer, session: usize, fragment: Option<String>) {
     let library = viewer.library;
     let Some((key, named)) = library.shelf.with_untracked(|s| {
         let s = s.as_ref()?;
@@ -236,7 +236,7 @@ pub fn open_session(viewer: Viewer, session: usize, fragment: Option<String>) {
 }
 
 /// Back to the list from the session opened from it.
-pub fn show_list(viewer: Viewer) {
+pub(crate) fn show_list(viewer: Viewer) {
     viewer.library.showing.set(true);
     if !viewer.library.embedded.get_value() && !window().location().hash().unwrap_or_default().is_empty() {
         // A step in the history: Back returns to the session.
@@ -246,7 +246,7 @@ pub fn show_list(viewer: Viewer) {
 
 /// Follows an address in a folder opened on the list: no place shows the list, a session of the
 /// folder not loaded yet is opened. Returns whether it was handled here.
-pub fn follow(viewer: Viewer, hash: &str) -> bool {
+pub(crate) fn follow(viewer: Viewer, hash: &str) -> bool {
     let library = viewer.library;
     if !library.is_open() {
         return false;

@@ -18,7 +18,7 @@ use crate::text::format::{plural, size};
 /// A folder of many sessions: its bar, and either its projects and their sessions or what a
 /// search across all of them found.
 #[component]
-pub fn LibraryView() -> impl IntoView {
+pub(crate) fn LibraryView() -> impl IntoView {
     let library = use_viewer().library;
     let projects =
         Memo::new(move |_| library.shelf.with(|s| s.as_ref().map(|s| s.projects()).unwrap_or_default()));

@@ -200,7 +200,7 @@ impl Scroller {
 /// The conversation's rows, virtualized, with what follow mode adds below them: the button to
 /// the rows that arrived out of view.
 #[component]
-pub fn ConversationList(
+pub(crate) fn ConversationList(
     /// The rows to show, in order.
     rows: Memo<Vec<Row>>,
     /// What is said above some rows: the date where it changes, a long pause.

@@ -11,7 +11,7 @@ use crate::normalize::Workspace;
 
 /// Opens what the reader handed over: a folder of many sessions on their list, anything else in
 /// the viewer.
-pub async fn open(viewer: Viewer, files: Vec<Named>, in_folder: bool) {
+pub(crate) async fn open(viewer: Viewer, files: Vec<Named>, in_folder: bool) {
     if in_folder && holds_many_sessions(&files) {
         super::library::open(viewer, files).await;
     } else {
@@ -24,7 +24,7 @@ pub async fn open(viewer: Viewer, files: Vec<Named>, in_folder: bool) {
 
 /// Loads `files` into the viewer, the load before it stopped. Returns whether it showed them
 /// (not when there were none, they were too large, or other files were opened meanwhile).
-pub async fn load(viewer: Viewer, files: Vec<Named>) -> bool {
+pub(crate) async fn load(viewer: Viewer, files: Vec<Named>) -> bool {
     if files.is_empty() {
         return false;
     }

@@ -1,8 +1,8 @@
 //! Search matches marked in the rows on screen: `<mark>` elements around the matched words, in
 //! text nodes only, wherever a row draws them (Markdown, tool input and output, diffs, nested
 //! sub-agents); and, while the Share tab is open, the secrets and personal details it found,
-//! as masked or kept. Where they are is `present::search::Matcher`'s and
-//! `present::share::Highlights`' answer; this file only finds the text nodes and wraps the
+//! as masked or kept. Where they are is `query::search::Matcher`'s and
+//! `export::share::Highlights`' answer; this file only finds the text nodes and wraps the
 //! ranges it is given.
 //!
 //! The rows are drawn by many renderers and re-drawn as panels open and the list scrolls, so the
@@ -42,7 +42,7 @@ enum MarkKind {
 
 /// Keeps the marks in `list` up to date with the viewer's search, and brings the current row's
 /// first match into view inside its panel when a search step asks for it.
-pub fn watch(viewer: Viewer, list: NodeRef<Div>) {
+pub(crate) fn watch(viewer: Viewer, list: NodeRef<Div>) {
     let scheduled = Rc::new(Cell::new(false));
     let observer: Rc<Cell<Option<web_sys::MutationObserver>>> = Rc::new(Cell::new(None));
     let pass = {

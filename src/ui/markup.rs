@@ -1,4 +1,4 @@
-//! `present::markup` trees as elements. Only this file turns them into DOM, and it only ever
+//! `text::markup` trees as elements. Only this file turns them into DOM, and it only ever
 //! creates the fixed elements the tree names, with text as text.
 
 use leptos::prelude::*;
@@ -8,7 +8,7 @@ use crate::text::ansi;
 use crate::text::clip::{clip, Clipped};
 use crate::text::markup::{Element, Node, Tag};
 
-pub fn nodes(nodes: Vec<Node>) -> AnyView {
+pub(crate) fn nodes(nodes: Vec<Node>) -> AnyView {
     nodes.into_iter().map(node).collect_view().into_any()
 }
 
@@ -67,13 +67,13 @@ fn element_view(e: Element) -> AnyView {
 }
 
 /// Markdown text as elements.
-pub fn markdown(text: &str) -> AnyView {
+pub(crate) fn markdown(text: &str) -> AnyView {
     view! { <div class="cctv-md">{nodes(crate::text::markdown::render(text))}</div> }.into_any()
 }
 
 /// Terminal output as elements. A long output shows its first and last lines, with a button for
 /// what lies between ([`clip`]).
-pub fn terminal(text: &str, class: &'static str) -> AnyView {
+pub(crate) fn terminal(text: &str, class: &'static str) -> AnyView {
     let whole = move |text: &str| view! { <pre class=class>{nodes(ansi::render(text))}</pre> }.into_any();
     let Some(Clipped { head, hidden_lines, hidden_bytes, tail }) = clip(text) else {
         return whole(text);

@@ -12,7 +12,7 @@ use crate::present::rows::{self, Row};
 
 /// Shows the place the address names (`#s=…&i=…`, `#<uuid>`; see `present::link`). A link to
 /// a session that is not loaded yet is kept, and followed when its files are opened.
-pub fn go_to_hash(viewer: Viewer) {
+pub(crate) fn go_to_hash(viewer: Viewer) {
     let hash = window().location().hash().unwrap_or_default();
     if super::library::follow(viewer, &hash) {
         return;
@@ -21,7 +21,7 @@ pub fn go_to_hash(viewer: Viewer) {
 }
 
 /// Follows a link fragment (or a bare row id); false if no loaded session has the place.
-pub fn go_to_link(viewer: Viewer, fragment: &str) -> bool {
+pub(crate) fn go_to_link(viewer: Viewer, fragment: &str) -> bool {
     let Some(link) = Link::parse(fragment) else {
         viewer.wanted.set(None);
         return false;
@@ -50,7 +50,7 @@ pub fn go_to_link(viewer: Viewer, fragment: &str) -> bool {
 
 /// Opens the sub-agents and the branch an item is in, clears filters that hide it, and scrolls
 /// to it.
-pub fn reveal(viewer: Viewer, ws: &Workspace, session: usize, thread: ThreadRef, item: u32) {
+pub(crate) fn reveal(viewer: Viewer, ws: &Workspace, session: usize, thread: ThreadRef, item: u32) {
     let Some(s) = ws.sessions.get(session) else { return };
     let (agents, branch) = rows::path_to(s, thread);
     let copied = s.item(thread, item).is_some_and(|i| s.is_copied(i.line));
@@ -67,7 +67,7 @@ pub fn reveal(viewer: Viewer, ws: &Workspace, session: usize, thread: ThreadRef,
     viewer.go_to(ItemRef::new(thread, item));
 }
 
-pub fn keyboard(viewer: Viewer, rows: Memo<Vec<Row>>, embedded: bool, e: ev::KeyboardEvent) {
+pub(crate) fn keyboard(viewer: Viewer, rows: Memo<Vec<Row>>, embedded: bool, e: ev::KeyboardEvent) {
     // Where the key was pressed: the first of its path, since inside a shadow root (the
     // <cctv-viewer> element) the page sees the event come from the host element instead.
     let target = e.composed_path().get(0).dyn_into::<web_sys::Element>().ok();

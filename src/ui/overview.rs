@@ -29,7 +29,7 @@ use crate::text::highlight::language_of_path;
 type AgentRow = (String, Total, Option<ItemRef>);
 
 /// The overview of session `session` of `ws`.
-pub fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
+pub(crate) fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
     let viewer = use_viewer();
     let Some(s) = ws.sessions.get(session) else { return ().into_any() };
     // Focus moves into it as it opens, and Escape (navigation.rs) closes it.

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use super::state::{use_viewer, PanelKey};
 
 /// A panel whose open state lives in the viewer (so "expand all", search and links reach it).
-pub fn panel(
+pub(crate) fn panel(
     key: PanelKey,
     class: &'static str,
     header: AnyView,

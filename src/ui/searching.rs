@@ -16,17 +16,17 @@ const STEP_BYTES: usize = 256 * 1024;
 
 /// What the running search found so far.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct SearchState {
+pub(crate) struct SearchState {
     /// The search these are the hits of (the box may already hold a newer one).
-    pub matcher: Option<Matcher>,
-    pub hits: Vec<ItemRef>,
+    pub(crate) matcher: Option<Matcher>,
+    pub(crate) hits: Vec<ItemRef>,
     /// How much of the session was searched, from 0 to 1.
-    pub done: f64,
+    pub(crate) done: f64,
 }
 
 /// Starts searching whenever the query, the files or the session change; returns what is found,
 /// growing as the search goes.
-pub fn run(viewer: Viewer) -> RwSignal<SearchState> {
+pub(crate) fn run(viewer: Viewer) -> RwSignal<SearchState> {
     let found = RwSignal::new(SearchState { matcher: None, hits: Vec::new(), done: 1.0 });
     // Each search has a number; a search whose number is no longer the latest stops.
     let latest = StoredValue::new(0u64);

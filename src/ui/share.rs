@@ -20,7 +20,7 @@ use crate::text::format::size;
 
 /// The Share tab's state, kept while the panel is drawn again.
 #[derive(Clone, Copy)]
-pub struct Share {
+pub(crate) struct Share {
     /// What was found in the files shown (by the load they belong to), once looked for.
     found: RwSignal<Option<Scan>>,
     /// Findings the reader flipped from their default (a certain one masked, a candidate kept),
@@ -34,7 +34,7 @@ pub struct Share {
     /// What the last export did, or why it could not.
     status: RwSignal<Option<String>>,
     /// The findings marked in the rows: while the Share tab is open.
-    pub highlights: Signal<Option<Arc<Highlights>>>,
+    pub(crate) highlights: Signal<Option<Arc<Highlights>>>,
 }
 
 /// What was found, and in what: the workspace (by its generation: more of a large file, or of a
@@ -48,7 +48,7 @@ struct Scan {
 }
 
 impl Share {
-    pub fn new(side_tab: RwSignal<Option<SideTab>>) -> Share {
+    pub(crate) fn new(side_tab: RwSignal<Option<SideTab>>) -> Share {
         let found = RwSignal::new(None::<Scan>);
         let flipped = RwSignal::new(HashSet::new());
         // Built again only when what it depends on changes, not on each read.
@@ -79,7 +79,7 @@ impl Share {
     }
 
     /// Forgets what was found and chosen: other files are shown.
-    pub fn reset(&self) {
+    pub(crate) fn reset(&self) {
         self.found.set(None);
         self.flipped.set(HashSet::new());
         self.turns.set(None);
@@ -115,7 +115,7 @@ impl Share {
 
     /// The turn that begins at `row` (session, thread, item), as Markdown, masked as the Share
     /// tab says (every certain finding, until the reader says otherwise); or what went wrong.
-    pub fn turn_markdown(&self, ws: &Arc<Workspace>, row: (usize, ThreadRef, u32)) -> String {
+    pub(crate) fn turn_markdown(&self, ws: &Arc<Workspace>, row: (usize, ThreadRef, u32)) -> String {
         let result = self
             .findings_now(ws)
             .and_then(|findings| share::turn_masked(&ws.inputs(), &self.chosen(&findings), row));
@@ -139,7 +139,7 @@ fn look(ws: &Workspace, patterns: &str) -> Result<Arc<Vec<Finding>>, String> {
 const LISTED: usize = 200;
 
 /// The tab for session `session` of `ws`.
-pub fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
+pub(crate) fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
     let viewer = use_viewer();
     let share = viewer.share;
     // Looks when the tab opens (after a frame, so it shows that it is looking).

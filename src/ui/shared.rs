@@ -1,4 +1,4 @@
-//! A shared page (`present::to_html`) starting: the session and the grammars it holds, read from
+//! A shared page (`export::to_html`) starting: the session and the grammars it holds, read from
 //! its data blocks, shown by the full viewer. Its script calls this through `openShared`.
 
 use leptos::prelude::*;
@@ -13,7 +13,7 @@ pub fn is_shared_page() -> bool {
 }
 
 /// Shows the session this page holds; an error says what was wrong with it.
-pub fn open() -> Result<(), String> {
+pub(crate) fn open() -> Result<(), String> {
     let document = document();
     let block = |id: &str| document.get_element_by_id(id).and_then(|e| e.text_content());
     let files = files_from_page(&block(SESSION_ID).ok_or("this page holds no session")?)?;

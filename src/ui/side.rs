@@ -18,7 +18,7 @@ use crate::present::when;
 /// The side panel: the contents of the session, and what is known about it. Beside the
 /// conversation on a wide screen; over it, behind a button, on a narrow one. Drawn again as more
 /// of the files arrives, on the same tab.
-pub fn side(session: usize) -> impl IntoView {
+pub(crate) fn side(session: usize) -> impl IntoView {
     let viewer = use_viewer();
     move || viewer.workspace.get().map(|ws| panel(ws, session, viewer.side_tab))
 }

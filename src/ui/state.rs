@@ -10,27 +10,27 @@ use leptos::prelude::*;
 
 use crate::browser::load::Progress;
 use crate::normalize::{ItemRef, Workspace};
-pub use crate::present::filter::Filter;
+pub(crate) use crate::present::filter::Filter;
 use crate::present::link::Link;
 use crate::present::rows::{Choices, Row, ThreadRef};
 use crate::query::search::{Matcher, Query};
 
 /// A panel: the item it belongs to, and which of its parts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PanelKey {
-    pub at: ItemRef,
-    pub part: Part,
+pub(crate) struct PanelKey {
+    pub(crate) at: ItemRef,
+    pub(crate) part: Part,
 }
 
 impl PanelKey {
-    pub fn new(row: Row, part: Part) -> PanelKey {
+    pub(crate) fn new(row: Row, part: Part) -> PanelKey {
         PanelKey { at: row.at(), part }
     }
 }
 
 /// Parts of an item that open on their own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Part {
+pub(crate) enum Part {
     /// What the row holds: a call's panel, thinking, a folded prompt, a compaction's summary.
     Body,
     /// An event's raw line.
@@ -40,19 +40,19 @@ pub enum Part {
 }
 
 impl Part {
-    pub const ALL: [Part; 3] = [Part::Body, Part::Raw, Part::Prompt];
+    pub(crate) const ALL: [Part; 3] = [Part::Body, Part::Raw, Part::Prompt];
 }
 
 /// Which part of the side panel shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SideTab {
+pub(crate) enum SideTab {
     Contents,
     Session,
     Share,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Theme {
+pub(crate) enum Theme {
     /// Follow the system setting.
     System,
     Light,
@@ -61,64 +61,64 @@ pub enum Theme {
 
 #[derive(Clone, Copy)]
 pub struct Viewer {
-    pub workspace: RwSignal<Option<Arc<Workspace>>>,
+    pub(crate) workspace: RwSignal<Option<Arc<Workspace>>>,
     /// Bumped when other files are shown ([`show`](Viewer::show)), not when more of the same
     /// files arrives ([`show_more`](Viewer::show_more)): what the conversation is rebuilt on.
-    pub loaded: RwSignal<u64>,
-    pub session: RwSignal<usize>,
-    pub choices: RwSignal<Choices>,
-    pub open: RwSignal<HashSet<PanelKey>>,
-    pub filter: RwSignal<Filter>,
+    pub(crate) loaded: RwSignal<u64>,
+    pub(crate) session: RwSignal<usize>,
+    pub(crate) choices: RwSignal<Choices>,
+    pub(crate) open: RwSignal<HashSet<PanelKey>>,
+    pub(crate) filter: RwSignal<Filter>,
     /// What the reader searches for, with its options.
-    pub query: RwSignal<Query>,
+    pub(crate) query: RwSignal<Query>,
     /// `query` compiled: `Ok(None)` while there is too little to search for, `Err` for a regular
     /// expression that does not compile.
-    pub matcher: Memo<Result<Option<Matcher>, String>>,
+    pub(crate) matcher: Memo<Result<Option<Matcher>, String>>,
     /// A search step asks for its row's first match to be scrolled into view inside its panel;
     /// cleared once done.
-    pub reveal_match: RwSignal<bool>,
-    pub theme: RwSignal<Theme>,
+    pub(crate) reveal_match: RwSignal<bool>,
+    pub(crate) theme: RwSignal<Theme>,
     /// On a narrow screen, the side panel (contents and stats) is open over the conversation.
-    pub side_open: RwSignal<bool>,
+    pub(crate) side_open: RwSignal<bool>,
     /// The overview (cost, context, tools) shows over the conversation.
-    pub overview: RwSignal<bool>,
+    pub(crate) overview: RwSignal<bool>,
     /// The side panel's tab the reader chose (until they choose, it depends on the session).
-    pub side_tab: RwSignal<Option<SideTab>>,
+    pub(crate) side_tab: RwSignal<Option<SideTab>>,
     /// What a shared copy of the files would hold (the Share tab).
-    pub share: super::share::Share,
-    pub progress: RwSignal<Option<Progress>>,
+    pub(crate) share: super::share::Share,
+    pub(crate) progress: RwSignal<Option<Progress>>,
     /// The item to scroll to and highlight.
-    pub target: RwSignal<Option<ItemRef>>,
+    pub(crate) target: RwSignal<Option<ItemRef>>,
     /// The last item highlighted with `target`, in its thread: a link to a turn or to a
     /// sub-agent's conversation highlights all of it.
-    pub span: RwSignal<u32>,
+    pub(crate) span: RwSignal<u32>,
     /// A link whose place is in no loaded session (yet): the reader is told to open its files.
-    pub wanted: RwSignal<Option<Link>>,
+    pub(crate) wanted: RwSignal<Option<Link>>,
     /// Bumped to ask the list to scroll to `target` again.
-    pub scroll_request: RwSignal<u64>,
+    pub(crate) scroll_request: RwSignal<u64>,
     /// What went wrong loading files: (file, reason).
-    pub problems: RwSignal<Vec<(String, String)>>,
+    pub(crate) problems: RwSignal<Vec<(String, String)>>,
     /// The demo session is showing (until the reader opens files of their own).
-    pub demo: RwSignal<bool>,
+    pub(crate) demo: RwSignal<bool>,
     /// The number of the latest load: a load that is no longer the latest (the reader opened
     /// other files meanwhile) stops, and shows nothing.
-    pub load_number: StoredValue<u64>,
+    pub(crate) load_number: StoredValue<u64>,
     /// The syntax-highlighting grammars have arrived: code drawn before is drawn again.
-    pub grammars: RwSignal<bool>,
+    pub(crate) grammars: RwSignal<bool>,
     /// The most bytes of files opened at once: wasm32 memory ends at 4 GiB, and the bytes, the
     /// index and the page take about 1.2 times the files' size.
-    pub max_bytes: RwSignal<f64>,
+    pub(crate) max_bytes: RwSignal<f64>,
     /// A folder of many sessions, listed (`super::library`).
-    pub library: super::library::Library,
+    pub(crate) library: super::library::Library,
     /// A session followed as it is written (`super::follow`).
-    pub following: super::follow::Following,
+    pub(crate) following: super::follow::Following,
 }
 
 /// What `max_bytes` is unless a page says otherwise.
 pub const MAX_BYTES: f64 = 2.5e9;
 
 impl Viewer {
-    pub fn new() -> Viewer {
+    pub(crate) fn new() -> Viewer {
         let query = RwSignal::new(Query::default());
         let side_tab = RwSignal::new(None);
         Viewer {
@@ -152,7 +152,7 @@ impl Viewer {
     }
 
     /// Shows a newly loaded workspace from its first session.
-    pub fn show(&self, workspace: Workspace) {
+    pub(crate) fn show(&self, workspace: Workspace) {
         self.demo.set(false);
         self.share.reset();
         self.problems.set(workspace.rejected.clone());
@@ -165,7 +165,7 @@ impl Viewer {
     /// Starts a load: any load still running stops. Returns its number for [`is_latest_load`].
     ///
     /// [`is_latest_load`]: Viewer::is_latest_load
-    pub fn start_load(&self) -> u64 {
+    pub(crate) fn start_load(&self) -> u64 {
         let number = self.load_number.get_value() + 1;
         self.load_number.set_value(number);
         number
@@ -173,7 +173,7 @@ impl Viewer {
 
     /// Whether load `number` is the latest and the viewer is still there (an embed can be
     /// destroyed while a load awaits the next slice).
-    pub fn is_latest_load(&self, number: u64) -> bool {
+    pub(crate) fn is_latest_load(&self, number: u64) -> bool {
         self.load_number.try_get_value() == Some(number)
     }
 
@@ -182,7 +182,7 @@ impl Viewer {
     /// sub-agents, branch and panels they opened, where these are still the same things (the
     /// main line can turn out to be another branch once the whole file is read, and branches and
     /// sub-agents are numbered anew as more of them is known).
-    pub fn show_more(&self, workspace: Workspace) {
+    pub(crate) fn show_more(&self, workspace: Workspace) {
         let session = self.session.get_untracked();
         let before = self.workspace.get_untracked();
         let (Some(old), Some(new)) =
@@ -227,17 +227,17 @@ impl Viewer {
         self.workspace.set(Some(Arc::new(workspace)));
     }
 
-    pub fn reset_view(&self) {
+    pub(crate) fn reset_view(&self) {
         self.choices.set(Choices::default());
         self.open.set(HashSet::new());
         self.target.set(None);
     }
 
-    pub fn is_open(&self, key: PanelKey) -> bool {
+    pub(crate) fn is_open(&self, key: PanelKey) -> bool {
         self.open.with(|open| open.contains(&key))
     }
 
-    pub fn toggle(&self, key: PanelKey) {
+    pub(crate) fn toggle(&self, key: PanelKey) {
         self.open.update(|open| {
             if !open.remove(&key) {
                 open.insert(key);
@@ -246,13 +246,13 @@ impl Viewer {
     }
 
     /// Whether item `item` of `thread` is highlighted (the target, or within its span).
-    pub fn is_highlighted(&self, thread: ThreadRef, item: u32) -> bool {
+    pub(crate) fn is_highlighted(&self, thread: ThreadRef, item: u32) -> bool {
         self.target
             .get()
             .is_some_and(|at| at.thread == thread && (at.item..=self.span.get().max(at.item)).contains(&item))
     }
 
-    pub fn go_to(&self, target: ItemRef) {
+    pub(crate) fn go_to(&self, target: ItemRef) {
         self.target.set(Some(target));
         self.span.set(target.item);
         self.scroll_request.update(|n| *n += 1);
@@ -284,6 +284,6 @@ impl Default for Viewer {
     }
 }
 
-pub fn use_viewer() -> Viewer {
+pub(crate) fn use_viewer() -> Viewer {
     expect_context::<Viewer>()
 }

@@ -50,12 +50,12 @@ const CSS: &str = stylesheet!(
     "focus",       // where the keyboard is; reduced motion
     "copy",        // copy buttons (ui/copy.rs)
     "phone-panel", // under 700px: a call's header wraps (after `panel`, which it overrides)
-    "live",        // a followed session (ui/follow.rs): its bar and the fresh rows button
+    "live",        // a followed session (ui/follow.rs, browser/follow.rs): its bar and the fresh rows button
 );
 
 /// Adds the viewer's stylesheet once to where `within` is: the shadow root it is in (the
 /// `<cctv-viewer>` element, whose styles the host page's cannot reach), or else the document.
-pub fn ensure_style(within: Option<&web_sys::Element>) {
+pub(crate) fn ensure_style(within: Option<&web_sys::Element>) {
     let document = document();
     let shadow = within.and_then(|e| e.get_root_node().dyn_into::<web_sys::ShadowRoot>().ok());
     let present = match &shadow {

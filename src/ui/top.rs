@@ -18,7 +18,7 @@ use crate::text::format::isolate;
 
 /// The bar above a session: the pickers, the session, the search, the views, and the filters.
 #[component]
-pub fn TopBar() -> impl IntoView {
+pub(crate) fn TopBar() -> impl IntoView {
     let viewer = use_viewer();
     // On a phone the filters and the search options fold away behind a button.
     let options_open = RwSignal::new(false);
@@ -45,13 +45,13 @@ pub fn TopBar() -> impl IntoView {
 
 /// The name of the tool, in the bar's first corner.
 #[component]
-pub fn Brand() -> impl IntoView {
+pub(crate) fn Brand() -> impl IntoView {
     view! { <span class="cctv-brand" title="Claude Code Transcript Viewer">"cctv"</span> }
 }
 
 /// The button that unfolds, on a phone, what the bar folds away (the filters, search options).
 #[component]
-pub fn OptionsToggle(
+pub(crate) fn OptionsToggle(
     /// Whether they are unfolded.
     open: RwSignal<bool>,
 ) -> impl IntoView {
@@ -300,7 +300,7 @@ fn ToolFilter() -> impl IntoView {
 
 /// The search's options: case, whole words, regular expression, and where to look.
 #[component]
-pub fn SearchOptions(
+pub(crate) fn SearchOptions(
     /// The query they change.
     query: RwSignal<Query>,
 ) -> impl IntoView {
@@ -350,7 +350,7 @@ pub fn SearchOptions(
 
 /// The pickers: files, or a folder (a folder of many sessions opens on their list).
 #[component]
-pub fn OpenButtons() -> impl IntoView {
+pub(crate) fn OpenButtons() -> impl IntoView {
     let viewer = use_viewer();
     let files = NodeRef::<Input>::new();
     let folder = NodeRef::<Input>::new();
@@ -407,7 +407,7 @@ pub fn OpenButtons() -> impl IntoView {
 }
 
 #[component]
-pub fn ThemeButton() -> impl IntoView {
+pub(crate) fn ThemeButton() -> impl IntoView {
     let viewer = use_viewer();
     view! {
         <button class="cctv-button" title="switch the theme (t)" on:click=move |_| toggle_theme(viewer)>
@@ -421,7 +421,7 @@ fn set_filter(viewer: Viewer, set: fn(&mut Filter, bool), on: bool) {
     viewer.filter.update(|f| set(f, on));
 }
 
-pub fn toggle_theme(viewer: Viewer) {
+pub(crate) fn toggle_theme(viewer: Viewer) {
     viewer.theme.update(|t| {
         *t = match t {
             Theme::System => {
@@ -443,7 +443,7 @@ pub fn toggle_theme(viewer: Viewer) {
 }
 
 /// Opens (or closes) every panel of the session and every sub-agent's conversation.
-pub fn expand_all(viewer: Viewer, open: bool) {
+pub(crate) fn expand_all(viewer: Viewer, open: bool) {
     if !open {
         viewer.open.update(|o| o.clear());
         viewer.choices.update(|c| c.open_agents.clear());

@@ -18,7 +18,7 @@ const ROUNDS: u32 = 30;
 
 /// Once per page: a host that mounts several viewers pays for it with the first, after which
 /// the code is compiled.
-pub fn run() {
+pub(crate) fn run() {
     static WARMED: std::sync::Once = std::sync::Once::new();
     WARMED.call_once(|| {
         for _ in 0..ROUNDS {

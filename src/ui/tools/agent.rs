@@ -10,7 +10,7 @@ use crate::ui::markup::markdown;
 use crate::ui::panel::panel;
 use crate::ui::state::{PanelKey, Part};
 
-pub fn view(row: Row, body: AgentBody) -> AnyView {
+pub(crate) fn view(row: Row, body: AgentBody) -> AnyView {
     let prompt = body.prompt;
     view! {
         {body.agent_type.map(|k| field("agent", k))}

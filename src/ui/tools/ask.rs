@@ -6,7 +6,7 @@ use super::output;
 use crate::present::tools::{AskBody, PlanBody};
 use crate::ui::markup::markdown;
 
-pub fn ask(body: AskBody) -> AnyView {
+pub(crate) fn ask(body: AskBody) -> AnyView {
     view! {
         {body
             .questions
@@ -33,7 +33,7 @@ pub fn ask(body: AskBody) -> AnyView {
     .into_any()
 }
 
-pub fn plan(body: PlanBody) -> AnyView {
+pub(crate) fn plan(body: PlanBody) -> AnyView {
     // Entering plan mode has no plan yet: what the tool told the model is all there is.
     let plan = (!body.plan.is_empty()).then(|| view! { <div class="cctv-plan">{markdown(&body.plan)}</div> });
     view! { {plan} {output(&body.output)} }.into_any()

@@ -7,7 +7,7 @@ use crate::present::tools::{Answer, BackgroundAction, BackgroundBody};
 use crate::ui::content::field;
 use crate::ui::markup::terminal;
 
-pub fn view(body: BackgroundBody) -> AnyView {
+pub(crate) fn view(body: BackgroundBody) -> AnyView {
     let action = match body.action {
         BackgroundAction::Read { wait: true } => "waits for",
         BackgroundAction::Read { wait: false } => "reads",

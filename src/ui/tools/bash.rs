@@ -9,7 +9,7 @@ use crate::ui::content::image;
 use crate::ui::copy::copy_button;
 use crate::ui::markup::{nodes, terminal};
 
-pub fn view(body: BashBody) -> AnyView {
+pub(crate) fn view(body: BashBody) -> AnyView {
     let language = body.language;
     let out = match body.output {
         Answer::Structured(b) => view! {

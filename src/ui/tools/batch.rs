@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use super::output;
 use crate::present::tools::BatchBody;
 
-pub fn view(body: BatchBody) -> AnyView {
+pub(crate) fn view(body: BatchBody) -> AnyView {
     view! {
         {body.description.map(|d| view! { <div class="cctv-muted">{d}</div> })}
         <ul class="cctv-files">

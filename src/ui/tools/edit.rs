@@ -9,7 +9,7 @@ use crate::text::markup::Node;
 use crate::ui::content::{field, numbered, result_content};
 use crate::ui::markup::nodes;
 
-pub fn view(body: EditBody) -> AnyView {
+pub(crate) fn view(body: EditBody) -> AnyView {
     let language = body.language.as_deref();
     match body.change {
         Change::WholeFile { created, content } => view! {
@@ -30,7 +30,7 @@ pub fn view(body: EditBody) -> AnyView {
 
 /// A diff's rows, highlighted as the file's language: one grammar state runs through each hunk
 /// (a comment opened on one line is still a comment on the next), started again at every hunk.
-pub fn diff_view(rows: Vec<Row>, language: Option<&str>) -> AnyView {
+pub(crate) fn diff_view(rows: Vec<Row>, language: Option<&str>) -> AnyView {
     let mut highlighter = None;
     view! {
         <table class="cctv-diff">

@@ -7,7 +7,7 @@ use super::output;
 use crate::present::tools::Output;
 use crate::ui::content::json;
 
-pub fn view(input: &Value, result: &Output) -> AnyView {
+pub(crate) fn view(input: &Value, result: &Output) -> AnyView {
     view! {
         <div class="cctv-out__label">"input"</div>
         {json(input)}

@@ -7,7 +7,7 @@ use crate::present::tools::{Answer, LspBody};
 use crate::ui::content::field;
 use crate::ui::markup::terminal;
 
-pub fn view(body: LspBody) -> AnyView {
+pub(crate) fn view(body: LspBody) -> AnyView {
     let answer = match body.answer {
         Answer::Structured((text, counts)) => view! {
             {counts.map(|c| view! { <div class="cctv-muted">{c}</div> })}

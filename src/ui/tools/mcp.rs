@@ -7,7 +7,7 @@ use super::output;
 use crate::present::tools::McpBody;
 use crate::ui::content::json;
 
-pub fn view(body: McpBody) -> AnyView {
+pub(crate) fn view(body: McpBody) -> AnyView {
     view! {
         <div class="cctv-field">
             <span class="cctv-field__label">"server"</span>

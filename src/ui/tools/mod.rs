@@ -23,8 +23,8 @@ mod workflow;
 
 use leptos::prelude::*;
 
-pub use edit::diff_view;
-pub use todo::todo_list;
+pub(crate) use edit::diff_view;
+pub(crate) use todo::todo_list;
 
 use super::content::result_content;
 use super::hooks::{hook, progress};
@@ -36,7 +36,7 @@ use crate::present::rows::Row;
 use crate::present::tools::{Output, ToolBody};
 
 /// A tool call's row; its panel is made, when opened, from the workspace shown then.
-pub fn tool_call(row: Row, call: CallRow) -> AnyView {
+pub(crate) fn tool_call(row: Row, call: CallRow) -> AnyView {
     let viewer = use_viewer();
     let outcome_badge = call.outcome.badge().map(|text| {
         let class = match call.outcome {
@@ -149,7 +149,7 @@ fn tool_body(row: Row, body: ToolBody) -> AnyView {
 }
 
 /// What the tool told the model, or a note that nothing came back.
-pub fn output(output: &Output) -> AnyView {
+pub(crate) fn output(output: &Output) -> AnyView {
     match output {
         Output::Result { content, is_error } => result_content(content, *is_error),
         Output::Missing => view! {

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use crate::present::tools::{ReadBody, ReadContent};
 use crate::ui::content::{field, image, numbered};
 
-pub fn view(body: ReadBody) -> AnyView {
+pub(crate) fn view(body: ReadBody) -> AnyView {
     let content = match body.content {
         ReadContent::Image(source) => image(&source),
         ReadContent::Lines { text, first } => numbered(&text, first, body.language.as_deref()),

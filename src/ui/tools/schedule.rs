@@ -7,7 +7,7 @@ use crate::present::tools::ScheduleBody;
 use crate::ui::content::field;
 use crate::ui::markup::markdown;
 
-pub fn view(body: ScheduleBody) -> AnyView {
+pub(crate) fn view(body: ScheduleBody) -> AnyView {
     view! {
         {body.fields.into_iter().map(|(label, value)| field(label, value)).collect_view()}
         {body.prompt.map(|p| view! {

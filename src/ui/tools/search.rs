@@ -7,7 +7,7 @@ use crate::present::tools::{Answer, SearchBody, SearchOutput};
 use crate::ui::content::field;
 use crate::ui::markup::terminal;
 
-pub fn view(body: SearchBody) -> AnyView {
+pub(crate) fn view(body: SearchBody) -> AnyView {
     let found = match body.found {
         Answer::Structured(SearchOutput::Lines(text)) => terminal(&text, "cctv-out"),
         Answer::Structured(SearchOutput::Files(files)) => file_list(files),

@@ -7,7 +7,7 @@ use crate::present::tools::SkillBody;
 use crate::ui::content::field;
 use crate::ui::markup::markdown;
 
-pub fn view(body: SkillBody) -> AnyView {
+pub(crate) fn view(body: SkillBody) -> AnyView {
     view! {
         {field("skill", body.skill)}
         {body.args.map(|a| field("arguments", a))}

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use super::todo::todo_list;
 use crate::present::tools::{TasksBody, TodoView};
 
-pub fn view(body: TasksBody) -> AnyView {
+pub(crate) fn view(body: TasksBody) -> AnyView {
     let board = body
         .board
         .into_iter()

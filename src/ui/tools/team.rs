@@ -7,7 +7,7 @@ use crate::present::tools::{MessageBody, TeamBody};
 use crate::ui::content::field;
 use crate::ui::markup::markdown;
 
-pub fn team(body: TeamBody) -> AnyView {
+pub(crate) fn team(body: TeamBody) -> AnyView {
     view! {
         {field(if body.created { "creates team" } else { "ends team" }, body.team.unwrap_or_default())}
         {body.description.map(|d| view! { <div class="cctv-muted">{d}</div> })}
@@ -17,7 +17,7 @@ pub fn team(body: TeamBody) -> AnyView {
     .into_any()
 }
 
-pub fn view(body: MessageBody) -> AnyView {
+pub(crate) fn view(body: MessageBody) -> AnyView {
     view! {
         {body.from.map(|f| field("from", f))}
         {field("to", body.to)}

@@ -4,12 +4,12 @@ use leptos::prelude::*;
 
 use crate::present::tools::{TodoBody, TodoStatus, TodoView};
 
-pub fn view(body: TodoBody) -> AnyView {
+pub(crate) fn view(body: TodoBody) -> AnyView {
     todo_list(body.todos, body.changes)
 }
 
 /// A checklist, and what changed (the side panel shows the latest list with no changes).
-pub fn todo_list(todos: Vec<TodoView>, changes: Vec<String>) -> AnyView {
+pub(crate) fn todo_list(todos: Vec<TodoView>, changes: Vec<String>) -> AnyView {
     view! {
         <ul class="cctv-todos">
             {todos

@@ -6,7 +6,7 @@ use super::output;
 use crate::present::tools::{Answer, ToolSearchBody};
 use crate::ui::content::field;
 
-pub fn view(body: ToolSearchBody) -> AnyView {
+pub(crate) fn view(body: ToolSearchBody) -> AnyView {
     let found = match body.found {
         Answer::Structured(names) if names.is_empty() => {
             view! { <div class="cctv-muted">"no tools matched"</div> }.into_any()

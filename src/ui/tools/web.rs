@@ -8,7 +8,7 @@ use crate::text::markup::safe_href;
 use crate::ui::content::{field, json};
 use crate::ui::markup::markdown;
 
-pub fn search(body: WebSearchBody) -> AnyView {
+pub(crate) fn search(body: WebSearchBody) -> AnyView {
     let found = match body.results {
         Answer::Structured(results) => results.into_iter().map(result).collect_view().into_any(),
         Answer::Plain(o) => output(&o),
@@ -29,7 +29,7 @@ fn result(result: WebResult) -> AnyView {
     }
 }
 
-pub fn fetch(body: WebFetchBody) -> AnyView {
+pub(crate) fn fetch(body: WebFetchBody) -> AnyView {
     let fetched = match body.fetched {
         Answer::Structured(f) => {
             view! { <div class="cctv-muted">{f.status}</div> {markdown(&f.answer)} }.into_any()

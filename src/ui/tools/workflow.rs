@@ -7,7 +7,7 @@ use crate::present::tools::WorkflowBody;
 use crate::ui::content::field;
 use crate::ui::markup::markdown;
 
-pub fn view(body: WorkflowBody) -> AnyView {
+pub(crate) fn view(body: WorkflowBody) -> AnyView {
     view! {
         {field("workflow", body.name)}
         {body.run_id.map(|r| field("run", r))}
