@@ -5,13 +5,13 @@
 //! session's own `cwd` where one fits the folder, and the folder name decoded only without one.
 
 /// The folder Claude Code keeps the sessions run in `path` in.
-pub fn folder_of(path: &str) -> String {
+pub(crate) fn folder_of(path: &str) -> String {
     path.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
 }
 
 /// The path a project folder's name stands for, read as the most likely one: dashes as
 /// separators; `C--Users-me` as the Windows path `C:\Users\me`.
-pub fn decode_folder(folder: &str) -> String {
+pub(crate) fn decode_folder(folder: &str) -> String {
     let bytes = folder.as_bytes();
     if bytes.len() >= 3 && bytes[0].is_ascii_alphabetic() && &bytes[1..3] == b"--" {
         return format!("{}:\\{}", &folder[..1], folder[3..].replace('-', "\\"));
@@ -25,7 +25,7 @@ pub fn decode_folder(folder: &str) -> String {
 
 /// The path to show for `folder`: the first of `cwds` (the working directories its sessions
 /// say they started in) that is exactly what the folder stands for, else the decoded name.
-pub fn project_path<'a>(folder: &str, cwds: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn project_path<'a>(folder: &str, cwds: impl IntoIterator<Item = &'a str>) -> String {
     cwds.into_iter().find(|cwd| folder_of(cwd) == folder).map_or_else(|| decode_folder(folder), str::to_owned)
 }
 

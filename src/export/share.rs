@@ -69,7 +69,7 @@ pub fn html(inputs: Vec<Input>, options: &ShareOptions, viewer: &ViewerFiles) ->
 }
 
 /// `inputs` with `chosen` masked, as Markdown; `turns` of the first session only, if given.
-pub fn markdown_masked(
+pub(crate) fn markdown_masked(
     inputs: &[Input],
     chosen: &[&Finding],
     options: MarkdownOptions,
@@ -87,10 +87,10 @@ pub fn markdown_masked(
 
 /// The most bytes of files one HTML file holds: its page holds them about four times over while
 /// it is made (the files, masked, packed, compressed, as base64), in a wasm memory of 4 GB.
-pub const HTML_MAX_BYTES: usize = 400_000_000;
+pub(crate) const HTML_MAX_BYTES: usize = 400_000_000;
 
 /// `inputs` with `chosen` masked, as one HTML file; `title` (the session's, unmasked) names it.
-pub fn html_masked(
+pub(crate) fn html_masked(
     inputs: &[Input],
     chosen: &[&Finding],
     title: Option<&str>,

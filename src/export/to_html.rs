@@ -237,7 +237,7 @@ pub fn pack(files: &[Input]) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-pub fn unpack(mut bytes: &[u8]) -> Result<Vec<Input>, String> {
+pub(crate) fn unpack(mut bytes: &[u8]) -> Result<Vec<Input>, String> {
     let mut files = Vec::new();
     while !bytes.is_empty() {
         let name = String::from_utf8_lossy(take(&mut bytes)?).into_owned();

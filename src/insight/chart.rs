@@ -151,7 +151,7 @@ pub struct TimelineChart {
 }
 
 /// The height of a row of bars, and of a lane's title.
-pub const BAR_ROW: f64 = 14.0;
+pub(crate) const BAR_ROW: f64 = 14.0;
 const LANE_TITLE: f64 = 16.0;
 const CUT: f64 = 28.0;
 /// The width the activity takes at zoom 1.

@@ -109,7 +109,7 @@ pub fn prices(model: &str, prompt: u64) -> Option<Prices> {
 }
 
 /// The prompt a response was given: what it read fresh, from the cache, and into the cache.
-pub fn prompt_tokens(usage: &Usage) -> u64 {
+pub(crate) fn prompt_tokens(usage: &Usage) -> u64 {
     usage
         .input_tokens
         .saturating_add(usage.cache_read_input_tokens)
@@ -141,7 +141,7 @@ pub fn dollars_label(dollars: f64) -> String {
 }
 
 /// The model a response names (`""` when it names none).
-pub fn model_of<'w>(ws: &'w Workspace, response: &Response) -> &'w str {
+pub(crate) fn model_of<'w>(ws: &'w Workspace, response: &Response) -> &'w str {
     match (response.model, response.lines.first()) {
         (Some(model), Some(&line)) => model.raw(ws.src(line)),
         _ => "",
@@ -149,7 +149,7 @@ pub fn model_of<'w>(ws: &'w Workspace, response: &Response) -> &'w str {
 }
 
 /// What a response cost, where its model is priced.
-pub fn response_dollars(ws: &Workspace, response: &Response) -> Option<f64> {
+pub(crate) fn response_dollars(ws: &Workspace, response: &Response) -> Option<f64> {
     prices(model_of(ws, response), prompt_tokens(&response.usage)).map(|p| dollars(&response.usage, &p))
 }
 

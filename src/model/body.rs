@@ -91,7 +91,7 @@ pub fn image_source(src: &[u8], span: Span) -> ImageSource {
     ImageSource::from_value(value(src, span).unwrap_or(Value::Null))
 }
 
-pub fn tool_result_content(src: &[u8], span: Span) -> ToolResultContent {
+pub(crate) fn tool_result_content(src: &[u8], span: Span) -> ToolResultContent {
     match value(src, span) {
         Ok(Value::String(s)) => ToolResultContent::Text(s),
         Ok(Value::Array(items)) => ToolResultContent::Items(items.into_iter().map(result_item).collect()),

@@ -30,7 +30,7 @@ const OPEN: &str = "<persisted-output>";
 const SAVED_TO: &[&str] = &["saved to: ", "Tool result saved to: "];
 
 /// Reads a tool result's text as a persisted output, if it is one.
-pub fn persisted_output(text: &str) -> Option<PersistedOutput> {
+pub(crate) fn persisted_output(text: &str) -> Option<PersistedOutput> {
     let body = text.trim_start().strip_prefix(OPEN)?;
     let first = body.trim_start().lines().next()?;
     let at = SAVED_TO.iter().find_map(|s| first.find(s).map(|i| i + s.len()))?;

@@ -47,7 +47,7 @@ pub fn synthetic(text: &str) -> Option<Synthetic> {
 
 /// The words the person added when rejecting a tool use, if any ("To tell you how to proceed, the
 /// user said: …", "The user provided the following reason for the rejection: …").
-pub fn rejection_feedback(text: &str) -> Option<&str> {
+pub(crate) fn rejection_feedback(text: &str) -> Option<&str> {
     const SAID: &[&str] = &["the user said:", "the following reason for the rejection:"];
     SAID.iter()
         .find_map(|marker| text.find(marker).map(|at| text[at + marker.len()..].trim()))

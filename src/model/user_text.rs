@@ -77,7 +77,7 @@ const INJECTED: &[&str] =
     &["system-reminder", "task-notification", "user-prompt-submit-hook", "ide_opened_file", "ide_selection"];
 
 /// Reads a user text.
-pub fn user_text(text: &str) -> UserText {
+pub(crate) fn user_text(text: &str) -> UserText {
     let trimmed = text.trim_start();
     if !trimmed.starts_with('<') {
         return typed(text);

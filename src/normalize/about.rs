@@ -120,7 +120,7 @@ pub async fn about(file: &Transcript, file_index: u32, pace: &mut Pace<'_>) -> A
 
 /// The reasoning effort (`low` … `high`) that a file's first response says it was asked for:
 /// 2.1.2xx writes it on every assistant line; one line says it, as for [`Started`].
-pub fn effort(file: &Transcript) -> Option<String> {
+pub(crate) fn effort(file: &Transcript) -> Option<String> {
     #[derive(Deserialize)]
     struct Effort {
         effort: Option<String>,

@@ -193,7 +193,7 @@ fn is_message(line: &Line) -> bool {
 }
 
 /// A message the user typed: a user line that is not only tool results and not injected.
-pub fn is_prompt(line: &Line) -> bool {
+pub(crate) fn is_prompt(line: &Line) -> bool {
     let Some(entry) = line.entry() else { return false };
     let EntryKind::User(user) = &entry.kind else { return false };
     if entry.envelope.is_meta {

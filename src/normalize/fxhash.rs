@@ -57,8 +57,8 @@ impl Hasher for FxHasher {
     }
 }
 
-pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-pub type FxSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub(crate) type FxSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
 
 #[cfg(test)]
 mod tests {

@@ -51,7 +51,7 @@ pub fn find(workspace: &Workspace, id: &str) -> Option<Anchored> {
 }
 
 /// The item whose anchor id is `id` in one session, not counting lines it copied from another.
-pub fn find_in(workspace: &Workspace, session: &Session, id: &str) -> Option<ItemRef> {
+pub(crate) fn find_in(workspace: &Workspace, session: &Session, id: &str) -> Option<ItemRef> {
     session.threads().find_map(|(thread_ref, thread)| {
         let named = |item: &Item| !session.is_copied(item.line) && item_id(workspace, item) == id;
         thread.items.iter().position(named).map(|item| ItemRef::new(thread_ref, item as u32))

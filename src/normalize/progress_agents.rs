@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use crate::model::{EntryKind, ProgressKind, Transcript};
 
 /// The transcripts of agents that `files` mention in `agent_progress` lines but do not hold.
-pub fn rebuild(files: &[Transcript]) -> Vec<Transcript> {
+pub(crate) fn rebuild(files: &[Transcript]) -> Vec<Transcript> {
     let mut known: HashSet<String> = HashSet::new();
     for file in files {
         if let Some(id) = super::agent_id_of_name(&file.name) {

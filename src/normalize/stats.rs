@@ -110,7 +110,7 @@ pub async fn add_thread(stats: &mut Stats, thread: &Thread, file: &Transcript, p
 }
 
 /// Folds an agent's counts into its session's (sub-agent work is part of the session's cost).
-pub fn add_agent(session: &mut Stats, agent: &Stats) {
+pub(crate) fn add_agent(session: &mut Stats, agent: &Stats) {
     session.input_tokens = session.input_tokens.saturating_add(agent.input_tokens);
     session.output_tokens = session.output_tokens.saturating_add(agent.output_tokens);
     session.cache_read_tokens = session.cache_read_tokens.saturating_add(agent.cache_read_tokens);

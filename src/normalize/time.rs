@@ -3,7 +3,7 @@
 /// Milliseconds since the Unix epoch, or `None` for anything that is not a UTC timestamp of the
 /// form `YYYY-MM-DDTHH:MM:SS[.fff]Z` (or with a `+HH:MM` offset). Bytes, digits read by hand:
 /// this runs for every line of a session.
-pub fn parse_millis(b: &[u8]) -> Option<i64> {
+pub(crate) fn parse_millis(b: &[u8]) -> Option<i64> {
     let digits = |d: &[u8]| -> Option<i64> {
         if d.is_empty() {
             return None;

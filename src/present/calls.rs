@@ -121,13 +121,13 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
 
 /// What a search reads of a call: its name, its input and what the model was told (from the
 /// file beside when the output was saved), without the structured result, which repeats it.
-pub struct CallText {
+pub(crate) struct CallText {
     pub name: String,
     pub input: Value,
     pub result: Option<(ToolResultContent, Option<Saved>)>,
 }
 
-pub fn call_text(ws: &Workspace, item: &Item, call: &ToolCall) -> CallText {
+pub(crate) fn call_text(ws: &Workspace, item: &Item, call: &ToolCall) -> CallText {
     let src = &ws.file(item.line).bytes;
     let name = call.name.map(|n| n.decode(src).into_owned()).unwrap_or_default();
     let input = match input_span(ws, item).and_then(|span| body::value(src, span).ok()) {

@@ -53,7 +53,7 @@ fn text_at(ws: &Workspace, line: LineRef) -> Option<String> {
     }
 }
 
-pub fn command_view(ws: &Workspace, item: &Item, command: &UserCommand) -> CommandView {
+pub(crate) fn command_view(ws: &Workspace, item: &Item, command: &UserCommand) -> CommandView {
     let line = text_of(ws, item).map(|t| user_text(&t)).and_then(|read| read.headline()).unwrap_or_default();
     let mut stdout = String::new();
     let mut stderr = String::new();
@@ -70,7 +70,7 @@ pub fn command_view(ws: &Workspace, item: &Item, command: &UserCommand) -> Comma
     CommandView { line, expansion: command.expansion.and_then(|l| text_at(ws, l)), stdout, stderr }
 }
 
-pub fn injected_view(ws: &Workspace, item: &Item) -> InjectedView {
+pub(crate) fn injected_view(ws: &Workspace, item: &Item) -> InjectedView {
     let text = text_of(ws, item).unwrap_or_default();
     match user_text(&text) {
         UserText::Injected(note) => InjectedView { label: note_label(&note.tag), text: note.body },
@@ -82,7 +82,7 @@ pub fn injected_view(ws: &Workspace, item: &Item) -> InjectedView {
 }
 
 /// A note's tag in words.
-pub fn note_label(tag: &str) -> String {
+pub(crate) fn note_label(tag: &str) -> String {
     match tag {
         "system-reminder" => "system reminder".into(),
         "task-notification" => "background task".into(),
@@ -94,7 +94,7 @@ pub fn note_label(tag: &str) -> String {
 }
 
 /// The notice a synthetic user text gives, if it is one.
-pub fn notice_view(ws: &Workspace, item: &Item) -> Option<NoticeView> {
+pub(crate) fn notice_view(ws: &Workspace, item: &Item) -> Option<NoticeView> {
     let text = text_of(ws, item)?;
     let kind = synthetic(&text)?;
     Some(NoticeView {

@@ -35,7 +35,7 @@ pub enum Tone {
     Unknown,
 }
 
-pub fn event_view(ws: &Workspace, item: &Item) -> EventView {
+pub(crate) fn event_view(ws: &Workspace, item: &Item) -> EventView {
     let src = ws.src(item.line);
     let Some(entry) = ws.entry(item.line) else { return EventView::Raw };
     match &entry.kind {
@@ -152,7 +152,7 @@ fn system(s: &SystemEntry, src: &[u8], fields: &Value) -> (String, Tone, Vec<Str
 }
 
 /// Attachment types cctv puts in words (besides hook runs, `hook_*`); others show their type.
-pub const KNOWN_ATTACHMENTS: &[&str] = &[
+pub(crate) const KNOWN_ATTACHMENTS: &[&str] = &[
     "queued_command",
     "task_reminder",
     "todo_reminder",

@@ -37,7 +37,7 @@ fn hook_fields(ws: &Workspace, line: LineRef) -> Option<Value> {
 }
 
 /// The hook run on `line`; `event` names it when the line does not.
-pub fn hook_view(ws: &Workspace, line: LineRef, event: &str) -> Option<HookView> {
+pub(crate) fn hook_view(ws: &Workspace, line: LineRef, event: &str) -> Option<HookView> {
     let fields = hook_fields(ws, line)?;
     let text = |key: &str| fields.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
     let kind = text("type");

@@ -108,7 +108,7 @@ pub fn session_fragment(session: &str) -> String {
 }
 
 /// How links name a session: its id, or the name of its file.
-pub fn session_key(ws: &Workspace, session: &Session) -> Option<String> {
+pub(crate) fn session_key(ws: &Workspace, session: &Session) -> Option<String> {
     session
         .session_id
         .clone()
@@ -116,7 +116,7 @@ pub fn session_key(ws: &Workspace, session: &Session) -> Option<String> {
 }
 
 /// A link to sub-agent `agent`'s conversation (for an agent whose id is known).
-pub fn agent_link(ws: &Workspace, session: &Session, agent: u32) -> Option<Link> {
+pub(crate) fn agent_link(ws: &Workspace, session: &Session, agent: u32) -> Option<Link> {
     let id = session.agents.get(agent as usize)?.agent_id.clone()?;
     Some(Link { session: session_key(ws, session), anchor: Anchor::Agent(id) })
 }

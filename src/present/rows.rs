@@ -112,7 +112,7 @@ pub fn path_to(session: &Session, target: ThreadRef) -> (Vec<u32>, Option<u32>) 
 }
 
 /// The line a fork point item is on, for showing the branch switch there.
-pub fn forks_at(session: &Session, line: LineRef) -> Vec<u32> {
+pub(crate) fn forks_at(session: &Session, line: LineRef) -> Vec<u32> {
     session
         .branches
         .iter()

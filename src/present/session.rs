@@ -281,7 +281,7 @@ fn about_rows(ws: &Workspace, about: &About) -> Vec<(&'static str, String)> {
 }
 
 /// What another session is called where this one points at it: its title, else its id.
-pub fn session_name(session: &Session) -> Option<String> {
+pub(crate) fn session_name(session: &Session) -> Option<String> {
     session.title.clone().or(session.session_id.clone())
 }
 

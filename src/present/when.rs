@@ -7,13 +7,13 @@ use crate::normalize::{Item, Session, Workspace};
 use crate::present::rows::Row;
 
 /// Minutes east of UTC at an instant (milliseconds since the epoch): `+60` for Paris in winter.
-pub type Zone<'a> = &'a dyn Fn(i64) -> i32;
+pub(crate) type Zone<'a> = &'a dyn Fn(i64) -> i32;
 
 /// A pause at least this long between two rows is shown as one.
-pub const GAP_MS: i64 = 10 * 60 * 1000;
+pub(crate) const GAP_MS: i64 = 10 * 60 * 1000;
 
 /// When an item's line was written, in milliseconds since the epoch.
-pub fn item_millis(ws: &Workspace, item: &Item) -> Option<i64> {
+pub(crate) fn item_millis(ws: &Workspace, item: &Item) -> Option<i64> {
     let stamp = ws.entry(item.line)?.envelope.timestamp?;
     parse_millis(stamp.key(ws.src(item.line)))
 }
@@ -30,7 +30,7 @@ pub fn short_clock(ms: i64, zone: Zone) -> String {
 }
 
 /// `2026-01-22` in the reader's zone.
-pub fn date(ms: i64, zone: Zone) -> String {
+pub(crate) fn date(ms: i64, zone: Zone) -> String {
     let (days, _) = local(ms, zone);
     let (y, m, d) = civil(days);
     format!("{y:04}-{m:02}-{d:02}")

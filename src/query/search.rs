@@ -34,7 +34,7 @@ pub struct Query {
 }
 
 /// Fewer characters than this find too much to be useful, and would mark every row on screen.
-pub const MIN_CHARS: usize = 2;
+pub(crate) const MIN_CHARS: usize = 2;
 
 /// A compiled query.
 #[derive(Clone, Debug)]
@@ -252,7 +252,7 @@ fn source_lines<'w>(ws: &'w Workspace, item: &Item, digits: bool) -> Option<Vec<
 
 /// The text a search in `scope` looks in for an item (`None` when the scope leaves the item out):
 /// what the row shows, and for a call its input's values and its output too.
-pub fn search_text(ws: &Workspace, item: &Item, scope: Scope) -> Option<String> {
+pub(crate) fn search_text(ws: &Workspace, item: &Item, scope: Scope) -> Option<String> {
     match (&item.kind, scope) {
         (ItemKind::ToolCall(call), Scope::Everything | Scope::ToolOutput) => {
             let call = call_text(ws, item, call);

@@ -46,7 +46,7 @@ fn is_anonymous(address: &str) -> bool {
 }
 
 /// The e-mail addresses in `text`.
-pub fn emails(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn emails(text: &str) -> Vec<Range<usize>> {
     email().find_iter(text).filter(|m| !is_anonymous(m.as_str())).map(|m| m.range()).collect()
 }
 

@@ -31,7 +31,7 @@ fn hunk_header(old_start: u64, old_lines: u64, new_start: u64, new_lines: u64) -
 }
 
 /// Rows of Claude Code's hunks, numbered from each hunk's header.
-pub fn from_hunks(hunks: &[Hunk]) -> Vec<Row> {
+pub(crate) fn from_hunks(hunks: &[Hunk]) -> Vec<Row> {
     let mut rows = Vec::new();
     for hunk in hunks {
         rows.push(hunk_header(hunk.old_start, hunk.old_lines, hunk.new_start, hunk.new_lines));

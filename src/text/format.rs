@@ -1,7 +1,7 @@
 //! Numbers, durations and transcript text as the page's chrome shows them.
 
 /// `1.2s`, `3m 05s`.
-pub fn duration(ms: f64) -> String {
+pub(crate) fn duration(ms: f64) -> String {
     if ms < 1000.0 {
         return format!("{ms:.0}ms");
     }
@@ -17,7 +17,7 @@ pub fn duration(ms: f64) -> String {
 }
 
 /// `text` on one line (white space collapsed), cut at `chars` characters with `…`.
-pub fn squeeze(text: &str, chars: usize) -> String {
+pub(crate) fn squeeze(text: &str, chars: usize) -> String {
     let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
     match line.char_indices().nth(chars) {
         Some((cut, _)) => format!("{}…", &line[..cut]),
@@ -39,7 +39,7 @@ pub fn size(bytes: usize) -> String {
 }
 
 /// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let text = n.to_string();
     let mut out = String::new();
     for (i, c) in text.chars().enumerate() {
@@ -56,12 +56,12 @@ pub fn thousands(n: u64) -> String {
 /// FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE, which ends every embedding opened inside it
 /// (Unicode bidi algorithm, rule X6a). Elements use `<bdi>`; this is for text that cannot hold
 /// elements, such as a `<select>`'s options.
-pub fn isolate(text: &str) -> String {
+pub(crate) fn isolate(text: &str) -> String {
     format!("\u{2068}{text}\u{2069}")
 }
 
 /// `1 session`, `12 sessions`, `3 matches`, `1,200 lines`.
-pub fn plural(n: u64, what: &str) -> String {
+pub(crate) fn plural(n: u64, what: &str) -> String {
     let ending = match n {
         1 => "",
         _ if what.ends_with("ch") || what.ends_with('s') || what.ends_with('x') => "es",

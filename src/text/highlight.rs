@@ -58,7 +58,7 @@ fn syntax_for(language: &str) -> Option<&'static SyntaxReference> {
 }
 
 /// The syntax for a file path, by its extension.
-pub fn language_of_path(path: &str) -> Option<String> {
+pub(crate) fn language_of_path(path: &str) -> Option<String> {
     let ext = path.rsplit('/').next()?.rsplit_once('.')?.1;
     syntax_for(ext).map(|_| ext.to_owned())
 }
@@ -94,7 +94,7 @@ pub fn highlight_lines(code: &str, language: Option<&str>) -> Vec<Vec<Node>> {
 
 /// A grammar's state from one line to the next: a string or comment opened on one line is still
 /// open on the next.
-pub struct Highlighter {
+pub(crate) struct Highlighter {
     state: ParseState,
     stack: ScopeStack,
     set: &'static SyntaxSet,

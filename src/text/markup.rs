@@ -109,7 +109,7 @@ impl Node {
 
 /// `url` if it is safe to link to: absolute `http:` or `https:`, nothing else (no `javascript:`,
 /// `data:`, relative or protocol-relative links).
-pub fn safe_href(url: &str) -> Option<String> {
+pub(crate) fn safe_href(url: &str) -> Option<String> {
     let trimmed = url.trim();
     let lower = trimmed.to_ascii_lowercase();
     let ok = (lower.starts_with("http://") || lower.starts_with("https://"))
