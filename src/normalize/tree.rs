@@ -49,30 +49,32 @@ impl Session {
         enter: &dyn Fn(u32) -> bool,
         visit: &mut dyn FnMut(ItemRef, &Item, u16),
     ) {
-        let mut visiting = HashSet::new();
-        self.walk_within(thread, range, depth, enter, visit, &mut visiting);
+        Walk { session: self, enter, visit, visiting: HashSet::new() }.thread(thread, range, depth);
     }
+}
 
-    fn walk_within(
-        &self,
-        thread: ThreadRef,
-        range: Range<usize>,
-        depth: u16,
-        enter: &dyn Fn(u32) -> bool,
-        visit: &mut dyn FnMut(ItemRef, &Item, u16),
-        visiting: &mut HashSet<u32>,
-    ) {
-        let items = &self.thread(thread).items;
+/// A walk under way: what it asks of each agent and each item, and the agents on the path to
+/// where it is.
+struct Walk<'s, 'f> {
+    session: &'s Session,
+    enter: &'f dyn Fn(u32) -> bool,
+    visit: &'f mut dyn FnMut(ItemRef, &Item, u16),
+    visiting: HashSet<u32>,
+}
+
+impl Walk<'_, '_> {
+    fn thread(&mut self, thread: ThreadRef, range: Range<usize>, depth: u16) {
+        let session = self.session;
+        let items = &session.thread(thread).items;
         for index in range {
             let Some(item) = items.get(index) else { break };
-            visit(ItemRef::new(thread, index as u32), item, depth);
+            (self.visit)(ItemRef::new(thread, index as u32), item, depth);
             let ItemKind::ToolCall(call) = &item.kind else { continue };
             for &agent in &call.agents {
-                let Some(a) = self.agents.get(agent as usize) else { continue };
-                if enter(agent) && visiting.insert(agent) {
-                    let whole = 0..a.thread.items.len();
-                    self.walk_within(ThreadRef::Agent(agent), whole, depth + 1, enter, visit, visiting);
-                    visiting.remove(&agent);
+                let Some(a) = session.agents.get(agent as usize) else { continue };
+                if (self.enter)(agent) && self.visiting.insert(agent) {
+                    self.thread(ThreadRef::Agent(agent), 0..a.thread.items.len(), depth + 1);
+                    self.visiting.remove(&agent);
                 }
             }
         }
