@@ -12,7 +12,7 @@ use cctv::present::tools::{tool_body, ToolBody};
 
 /// The folder's files as the viewer reads a picked folder: its README is not among them.
 fn files() -> Vec<normalize::Input> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/layouts");
+    let root = common::repository().join("tests/layouts");
     common::folder_at(&root).into_iter().filter(|i| !i.name.ends_with("README.md")).collect()
 }
 

@@ -11,8 +11,7 @@ use cctv::present::outline::outline;
 fn check(name: &str, inputs: Vec<normalize::Input>) {
     let ws = normalize::normalize(inputs);
     let text: String = ws.sessions.iter().map(|s| outline(&ws, s)).collect::<Vec<_>>().join("\n");
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(format!("{name}.txt"));
+    let path = common::repository().join("tests/snapshots").join(format!("{name}.txt"));
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, &text).unwrap();

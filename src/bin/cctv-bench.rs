@@ -89,8 +89,8 @@ fn main() {
         }
         return;
     }
-    println!("| size | files | baseline serde_json Value | parse | normalize | parse + normalize | vs baseline | peak heap / input | overview (vs parse + normalize) | followed: a line appended (vs parse + normalize) |");
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("| size | files | baseline serde_json Value | parse | normalize | parse + normalize | vs baseline | peak heap / input | overview (vs parse + normalize) | Share's scan (vs parse + normalize) | followed: a line appended (vs parse + normalize) |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for mb in sizes {
         bench(mb, seed);
     }
@@ -146,6 +146,7 @@ fn bench(mb: f64, seed: u64) {
     let mut normalize = f64::INFINITY;
     let mut peak_ratio = 0.0f64;
     let mut overview = f64::INFINITY;
+    let mut share = f64::INFINITY;
     for _ in 0..runs {
         let copies: Vec<Input> = inputs.clone();
         let before = LIVE.load(Ordering::Relaxed);
@@ -162,6 +163,7 @@ fn bench(mb: f64, seed: u64) {
         let peak = PEAK.load(Ordering::Relaxed).saturating_sub(before) + bytes;
         assert!(workspace.rejected.is_empty());
         overview = overview.min(overview_seconds(&workspace));
+        share = share.min(share_seconds(&workspace));
         std::hint::black_box(&workspace);
         drop(workspace);
         parse = parse.min(parsed);
@@ -170,7 +172,7 @@ fn bench(mb: f64, seed: u64) {
     }
     let follow = follow_seconds(&inputs);
     println!(
-        "| {megabytes:.0} MB | {} | {:.0} MB/s | {:.0} MB/s | {:.0} MB/s | {:.0} MB/s | {:.2}x | {:.2}x | {:.0} ms ({:.2}x) | {:.0} ms ({:.2}x) |",
+        "| {megabytes:.0} MB | {} | {:.0} MB/s | {:.0} MB/s | {:.0} MB/s | {:.0} MB/s | {:.2}x | {:.2}x | {:.0} ms ({:.2}x) | {:.0} ms ({:.2}x) | {:.0} ms ({:.2}x) |",
         inputs.len(),
         megabytes / baseline,
         megabytes / parse,
@@ -180,6 +182,8 @@ fn bench(mb: f64, seed: u64) {
         peak_ratio,
         overview * 1e3,
         overview / (parse + normalize),
+        share * 1e3,
+        share / (parse + normalize),
         follow * 1e3,
         follow / (parse + normalize),
     );
@@ -210,17 +214,40 @@ fn follow_seconds(inputs: &[Input]) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
+/// What opening the Share tab computes: every line of every file looked at for secrets and
+/// personal details, in seconds.
+fn share_seconds(ws: &normalize::Workspace) -> f64 {
+    let scanner = cctv::redact::Scanner::new(&[]).expect("no patterns of the reader's");
+    let start = Instant::now();
+    std::hint::black_box(scanner.find_in(ws.given_files()));
+    start.elapsed().as_secs_f64()
+}
+
 /// What opening the overview computes for every session of `ws` (cost, context, tools, the time
 /// line and the files changed), in seconds.
 fn overview_seconds(ws: &normalize::Workspace) -> f64 {
     use cctv::insight::{changes, cost, overview, timeline};
     let start = Instant::now();
     for session in &ws.sessions {
+        let t = Instant::now();
         std::hint::black_box(cost::session_cost(ws, session));
+        eprintln!("cost {:?}", t.elapsed());
+        let t = Instant::now();
         std::hint::black_box(overview::context(ws, session));
+        eprintln!("context {:?}", t.elapsed());
+        let t = Instant::now();
         std::hint::black_box(overview::tools(ws, session));
+        eprintln!("tools {:?}", t.elapsed());
+        let t = Instant::now();
         std::hint::black_box(timeline::timeline(ws, session));
+        eprintln!("timeline {:?}", t.elapsed());
+        let t = Instant::now();
         std::hint::black_box(changes::changes(ws, session, None));
+        eprintln!("changes {:?}", t.elapsed());
     }
+    let t = Instant::now();
+    let scanner = cctv::redact::Scanner::new(&[]).unwrap();
+    let f = scanner.find_in(ws.given_files());
+    eprintln!("scan {:?} {}", t.elapsed(), f.len());
     start.elapsed().as_secs_f64()
 }

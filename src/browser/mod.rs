@@ -6,6 +6,8 @@
 //! passes in what implements a small trait (`load::LoadTarget`, `follow::FollowTarget`,
 //! `library::ListTarget`).
 
+pub(crate) mod engine;
+mod engine_worker;
 pub(crate) mod folders;
 pub(crate) mod follow;
 pub(crate) mod grammars;

@@ -21,7 +21,7 @@ use crate::text::diff::{self, Row};
 use crate::text::format::squeeze;
 
 /// One file the session touched.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FileChange {
     pub path: String,
     /// Before the session changed it, when known (`""` for a file it created).
@@ -210,7 +210,7 @@ pub fn file_after(ws: &Workspace, session: &Session, path: &str, rows: usize) ->
 
 /// A turn to see the changes of: its rows of the main conversation, and how it reads in a list
 /// (`3. fix the tests`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TurnChoice {
     pub items: Range<usize>,
     pub label: String,

@@ -45,6 +45,8 @@ pub struct LineChart {
 }
 
 const WIDTH: f64 = 720.0;
+/// Points drawn at most: one per two pixels of the plot.
+const MAX_POINTS: usize = 320;
 const HEIGHT: f64 = 240.0;
 const LEFT: f64 = 52.0;
 const RIGHT: f64 = 12.0;
@@ -68,23 +70,34 @@ pub fn context_chart(context: &Context) -> LineChart {
     let x_of =
         |i: f64| if n <= 1 { (left + right) / 2.0 } else { left + i / (n - 1) as f64 * (right - left) };
     let y_of = |tokens: u64| bottom - tokens as f64 / top_value as f64 * (bottom - top);
+    // A chart is a few hundred pixels wide: of a run of responses that would share a pixel,
+    // the one with the most context is drawn (a peak is what a reader looks for).
+    let run = n.div_ceil(MAX_POINTS).max(1);
     let points: Vec<Point> = context
         .points
-        .iter()
+        .chunks(run)
         .enumerate()
-        .map(|(i, p)| Point {
-            x: round(x_of(i as f64)),
-            y: round(y_of(p.tokens)),
-            label: match p.dollars {
-                Some(d) => format!(
-                    "response {}: {} tokens of context · {}",
-                    i + 1,
-                    thousands(p.tokens),
-                    dollars_label(d)
-                ),
-                None => format!("response {}: {} tokens of context", i + 1, thousands(p.tokens)),
-            },
-            item: p.item,
+        .filter_map(|(chunk, ps)| {
+            let (offset, p) = ps.iter().enumerate().max_by_key(|(i, p)| (p.tokens, std::cmp::Reverse(*i)))?;
+            let i = chunk * run + offset;
+            let of_run = match ps.len() {
+                1 => String::new(),
+                len => format!(" (the most of responses {}-{})", chunk * run + 1, chunk * run + len),
+            };
+            Some(Point {
+                x: round(x_of(i as f64)),
+                y: round(y_of(p.tokens)),
+                label: match p.dollars {
+                    Some(d) => format!(
+                        "response {}: {} tokens of context · {}{of_run}",
+                        i + 1,
+                        thousands(p.tokens),
+                        dollars_label(d)
+                    ),
+                    None => format!("response {}: {} tokens of context{of_run}", i + 1, thousands(p.tokens)),
+                },
+                item: p.item,
+            })
         })
         .collect();
     let path = points
@@ -130,7 +143,11 @@ pub struct Bar {
     pub y: f64,
     pub width: f64,
     pub label: String,
+    /// How many calls it stands for: calls closer than a pixel at this zoom share a bar.
+    pub calls: usize,
+    /// One of them failed.
     pub failed: bool,
+    /// The first of them.
     pub thread: ThreadRef,
     pub item: u32,
 }
@@ -144,7 +161,7 @@ pub struct TimelineChart {
     pub bars: Vec<Bar>,
     /// Each cut: where, and how long the line skips (`2h 14m`).
     pub cuts: Vec<(f64, String)>,
-    /// The prompts: where, and their row.
+    /// The prompts: where, and their row (of prompts closer than a tick, the first).
     pub prompts: Vec<(f64, u32)>,
     /// Where each active stretch begins: (x, the instant), for a clock label.
     pub starts: Vec<(f64, i64)>,
@@ -156,6 +173,9 @@ const LANE_TITLE: f64 = 16.0;
 const CUT: f64 = 28.0;
 /// The width the activity takes at zoom 1.
 const ACTIVE_WIDTH: f64 = 1000.0;
+
+/// Room a prompt's tick takes.
+const PROMPT_SPACE: f64 = 4.0;
 
 /// Room a label on the line takes: one closer to the last one kept is left out.
 const LABEL_SPACE: f64 = 72.0;
@@ -185,23 +205,38 @@ pub fn timeline_chart(timeline: &Timeline, zoom: f64) -> TimelineChart {
         tops.push(y + LANE_TITLE);
         y += height;
     }
-    let bars = timeline
-        .spans
-        .iter()
-        .map(|s| {
-            let start = x(s.start);
-            Bar {
-                x: start,
-                y: tops[s.lane] + s.row as f64 * BAR_ROW,
-                // A call of a few milliseconds is still something to point at.
-                width: (x(s.end) - start).max(3.0),
-                label: s.label.clone(),
-                failed: s.failed,
-                thread: s.thread,
-                item: s.item,
+    let mut bars: Vec<Bar> = Vec::new();
+    let mut last_of_row: std::collections::HashMap<(usize, usize), usize> = Default::default();
+    for s in &timeline.spans {
+        let (start, end) = (x(s.start), x(s.end));
+        // A call that begins where the last bar of its row ends (within a pixel, at this zoom)
+        // is drawn in that bar: thousands of calls would otherwise be thousands of bars on top
+        // of each other. The bar leads to its first call and says how many it holds.
+        if let Some(bar) = last_of_row.get(&(s.lane, s.row)).map(|&at| &mut bars[at]) {
+            if bar.x <= start && start <= bar.x + bar.width + 1.0 {
+                bar.width = bar.width.max(end - bar.x).max(3.0);
+                bar.calls += 1;
+                bar.failed |= s.failed;
+                continue;
             }
-        })
-        .collect();
+        }
+        last_of_row.insert((s.lane, s.row), bars.len());
+        bars.push(Bar {
+            x: start,
+            y: tops[s.lane] + s.row as f64 * BAR_ROW,
+            // A call of a few milliseconds is still something to point at.
+            width: (end - start).max(3.0),
+            label: s.label.clone(),
+            calls: 1,
+            failed: s.failed,
+            thread: s.thread,
+            item: s.item,
+        });
+    }
+    for bar in bars.iter_mut().filter(|b| b.calls > 1) {
+        bar.width = round(bar.width);
+        bar.label = format!("{} calls from {}", bar.calls, bar.label);
+    }
     let cuts = spaced(
         timeline
             .idle()
@@ -209,7 +244,9 @@ pub fn timeline_chart(timeline: &Timeline, zoom: f64) -> TimelineChart {
             .map(|idle| (round(x(idle.start) + CUT / 2.0), duration((idle.end - idle.start) as f64))),
         LABEL_SPACE,
     );
-    let prompts = timeline.prompts.iter().map(|&(ms, item)| (x(ms), item)).collect();
+    // A tick per prompt, but of prompts closer than a tick's width the first only: a session
+    // of thousands of prompts would draw them on top of each other.
+    let prompts = spaced(timeline.prompts.iter().map(|&(ms, item)| (x(ms), item)), PROMPT_SPACE);
     let starts = spaced(timeline.pieces.iter().map(|&(start, _)| (x(start), start)), LABEL_SPACE);
     let width = round(x(timeline.pieces.last().map_or(0, |p| p.1)) + 16.0);
     TimelineChart { width, height: y + 4.0, lanes, bars, cuts, prompts, starts }
@@ -250,5 +287,58 @@ mod tests {
         assert_eq!(chart.points[1].label, "response 2: 150,000 tokens of context");
         assert_eq!(tokens_short(1_000_000), "1M");
         assert_eq!(tokens_short(1_250_000), "1.2M");
+    }
+
+    #[test]
+    fn thousands_of_responses_are_drawn_as_a_few_hundred_points_that_keep_every_peak() {
+        let points = (0..5000u32)
+            .map(|i| ContextPoint { tokens: u64::from(i % 97) * 1000, item: i, millis: None, dollars: None })
+            .collect();
+        let context = Context { points, compactions: Vec::new(), limit: 200_000 };
+        let chart = context_chart(&context);
+        assert!(chart.points.len() <= MAX_POINTS, "{} points", chart.points.len());
+        assert!(chart.points.iter().all(|p| p.label.contains("(the most of responses")));
+        // Each run of 16 holds a multiple of 97 minus one at most 15 apart: its peak is kept.
+        let highest = chart.points.iter().map(|p| p.y).fold(f64::INFINITY, f64::min);
+        let (_, top, _, bottom) = chart.plot;
+        assert_eq!(highest, round(bottom - 96_000.0 / 200_000.0 * (bottom - top)));
+        assert_eq!(
+            chart.points[0].label,
+            "response 16: 15,000 tokens of context (the most of responses 1-16)"
+        );
+    }
+
+    #[test]
+    fn calls_closer_than_a_pixel_share_a_bar_and_prompts_a_tick_that_lead_to_the_first() {
+        use crate::insight::timeline::{Lane, Span};
+        let span = |start, end, item, failed| Span {
+            start,
+            end,
+            lane: 0,
+            row: 0,
+            label: format!("call {item}"),
+            failed,
+            thread: ThreadRef::Main,
+            item,
+        };
+        // 1,000 calls of 1 ms, one every 10 ms, then one apart from them.
+        let mut spans: Vec<Span> = (0..1000).map(|i| span(i * 10, i * 10 + 1, i as u32, i == 500)).collect();
+        spans.push(span(60_000, 61_000, 1000, false));
+        let mut timeline = Timeline::default();
+        timeline.lanes = vec![Lane { label: "Main conversation".into(), thread: ThreadRef::Main, rows: 1 }];
+        timeline.pieces = vec![(0, 61_000)];
+        timeline.spans = spans;
+        timeline.prompts = (0..1000).map(|i| (i * 10, i as u32)).collect();
+        let chart = timeline_chart(&timeline, 1.0);
+        // 1,000 prompts over 164 px: a tick every 4 px at most, each leading to its first prompt.
+        assert_eq!(chart.prompts.first(), Some(&(8.0, 0)));
+        assert!(chart.prompts.len() <= 42 && chart.prompts.windows(2).all(|w| w[1].0 - w[0].0 >= PROMPT_SPACE));
+        assert_eq!(chart.bars.len(), 2);
+        let first = &chart.bars[0];
+        assert_eq!((first.calls, first.failed, first.item), (1000, true, 0));
+        assert_eq!(first.label, "1000 calls from call 0");
+        assert_eq!((chart.bars[1].calls, chart.bars[1].item), (1, 1000));
+        // Zoomed in far enough, each call has its own bar.
+        assert_eq!(timeline_chart(&timeline, 64.0).bars.len(), 1001);
     }
 }

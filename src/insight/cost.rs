@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::model::Usage;
 use crate::normalize::{ItemKind, ItemRef, Response, Session, Thread, ThreadRef, Workspace};
@@ -166,7 +166,7 @@ pub struct ResponseCost {
 }
 
 /// Tokens of each kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Tokens {
     pub input: u64,
@@ -204,7 +204,7 @@ impl Tokens {
 }
 
 /// Responses added up.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Total {
     pub responses: u64,

@@ -13,7 +13,7 @@ use crate::normalize::{ItemKind, ItemRef, Session, Workspace};
 use crate::present::when::item_millis;
 
 /// The context a response was given, and the row it begins at.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextPoint {
     /// Tokens of prompt: fresh input, read from the cache and written to it.
@@ -26,7 +26,7 @@ pub struct ContextPoint {
 }
 
 /// Where the context was cut short.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Compaction {
     /// How many points come before it.
@@ -37,7 +37,7 @@ pub struct Compaction {
 }
 
 /// The context over the session's main conversation.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Context {
     pub points: Vec<ContextPoint>,
@@ -100,7 +100,7 @@ pub fn context(ws: &Workspace, session: &Session) -> Context {
 }
 
 /// What one tool did in a session (its sub-agents included).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolTotal {
     pub name: String,
@@ -112,7 +112,6 @@ pub struct ToolTotal {
     pub total_ms: i64,
     pub longest_ms: i64,
     /// The longest call: its thread and row.
-    #[serde(skip)]
     pub longest: Option<ItemRef>,
 }
 

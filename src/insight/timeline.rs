@@ -10,7 +10,7 @@ use crate::present::when::item_millis;
 use crate::text::format::{duration, squeeze};
 
 /// A call from its start to its result, on a lane.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Span {
     pub start: i64,
     pub end: i64,
@@ -24,7 +24,7 @@ pub struct Span {
 }
 
 /// A lane: the main conversation, or a sub-agent's.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Lane {
     pub label: String,
     pub thread: ThreadRef,
@@ -32,13 +32,13 @@ pub struct Lane {
 }
 
 /// A stretch with nothing running, cut out of the line.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Idle {
     pub start: i64,
     pub end: i64,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Timeline {
     pub lanes: Vec<Lane>,
     pub spans: Vec<Span>,

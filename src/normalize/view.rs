@@ -17,7 +17,7 @@ pub struct LineRef {
 }
 
 /// Which thread of a session: the main line, an alternative branch, or a sub-agent's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum ThreadRef {
     Main,
     /// An index into [`Session::branches`].
@@ -27,7 +27,7 @@ pub enum ThreadRef {
 }
 
 /// Where an item is in a session: its thread, and its index in that thread's items.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct ItemRef {
     pub thread: ThreadRef,
     pub item: u32,

@@ -16,13 +16,15 @@ use std::collections::HashMap;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use regex::Regex;
+use std::borrow::Cow;
+
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::normalize::Input;
 use secrets::Secrets;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Kind {
     Secret,
@@ -35,7 +37,7 @@ pub enum Kind {
 }
 
 /// One text found, with how often and where first.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Finding {
     pub kind: Kind,
@@ -88,51 +90,20 @@ impl Scanner {
 
     /// [`find`](Scanner::find) in files given as (name, bytes).
     pub fn find_in<'a>(&self, files: impl Iterator<Item = (&'a str, &'a [u8])>) -> Vec<Finding> {
-        let mut found: HashMap<(Kind, String), Finding> = HashMap::new();
-        let mut order = Vec::new();
+        let mut finder = self.finder();
         for (name, bytes) in files {
-            // The file's name leaves with it too (line 0: before its first line).
-            let name_line = std::iter::once((None, name.as_bytes()));
-            let lines = bytes.split(|&b| b == b'\n').enumerate().map(|(n, l)| (Some(n), l));
-            for (number, line) in name_line.chain(lines) {
-                let mut strings = Vec::new();
-                match number.map(|_| serde_json::from_slice::<Value>(line)) {
-                    Some(Ok(value)) => collect_strings(&value, &mut strings),
-                    // A line that is not JSON (and a name) is looked at as it is.
-                    _ => strings.push(String::from_utf8_lossy(line).into_owned()),
-                }
-                for text in &strings {
-                    for (kind, range, label, rule, certain, mask) in self.in_text(text) {
-                        let key = (kind, text[range.clone()].to_owned());
-                        let entry = found.entry(key.clone()).or_insert_with(|| {
-                            order.push(key);
-                            Finding {
-                                kind,
-                                label: label.clone(),
-                                rule: rule.clone(),
-                                text: text[range.clone()].to_owned(),
-                                certain,
-                                count: 0,
-                                file: name.to_owned(),
-                                line: number.map_or(0, |n| n as u32 + 1),
-                                before: context_before(&text[..range.start]),
-                                after: text[range.end..].chars().take(CONTEXT).collect(),
-                                mask: mask.clone(),
-                            }
-                        });
-                        // A text two rules find is named by a certain one.
-                        if certain && !entry.certain {
-                            (entry.label, entry.rule, entry.certain, entry.mask) =
-                                (label, rule, certain, mask);
-                        }
-                        entry.count += 1;
-                    }
-                }
+            finder.file(name);
+            for line in bytes.split(|&b| b == b'\n') {
+                finder.line(line);
             }
         }
-        let mut out: Vec<Finding> = order.into_iter().filter_map(|k| found.remove(&k)).collect();
-        out.sort_by_key(|f| (!f.certain, f.kind as u8));
-        out
+        finder.finish()
+    }
+
+    /// A search fed a line at a time ([`Finder`]), for files read in pieces or looked at a few
+    /// thousand lines per step.
+    pub fn finder(&self) -> Finder<'_> {
+        Finder { scanner: self, found: HashMap::new(), order: Vec::new(), file: String::new(), line: 0 }
     }
 
     /// What one decoded string holds: (kind, range, label, rule, certain, mask).
@@ -193,12 +164,134 @@ impl Scanner {
     }
 }
 
-fn collect_strings(value: &Value, out: &mut Vec<String>) {
-    match value {
-        Value::String(s) => out.push(s.clone()),
-        Value::Array(items) => items.iter().for_each(|v| collect_strings(v, out)),
-        Value::Object(map) => map.values().for_each(|v| collect_strings(v, out)),
-        _ => {}
+/// A search under way: the files' lines fed in order, then [`finish`](Finder::finish).
+pub struct Finder<'s> {
+    scanner: &'s Scanner,
+    found: HashMap<(Kind, String), Finding>,
+    /// The texts in the order they were first found.
+    order: Vec<(Kind, String)>,
+    file: String,
+    /// The number of the last line fed (0: the file's name).
+    line: u32,
+}
+
+impl Finder<'_> {
+    /// Starts the next file: its name is looked at too (it leaves with the file), as line 0.
+    pub fn file(&mut self, name: &str) {
+        self.file = name.to_owned();
+        self.line = 0;
+        self.look(&[Cow::Borrowed(name)]);
+    }
+
+    /// The file's next line, without its newline.
+    pub fn line(&mut self, line: &[u8]) {
+        self.line += 1;
+        match strings_of(line) {
+            Some(strings) => self.look(&strings),
+            // A line that is not JSON is looked at as it is.
+            None => self.look(&[String::from_utf8_lossy(line)]),
+        }
+    }
+
+    fn look(&mut self, strings: &[Cow<'_, str>]) {
+        for text in strings {
+            for (kind, range, label, rule, certain, mask) in self.scanner.in_text(text) {
+                let key = (kind, text[range.clone()].to_owned());
+                let entry = self.found.entry(key.clone()).or_insert_with(|| {
+                    self.order.push(key);
+                    Finding {
+                        kind,
+                        label: label.clone(),
+                        rule: rule.clone(),
+                        text: text[range.clone()].to_owned(),
+                        certain,
+                        count: 0,
+                        file: self.file.clone(),
+                        line: self.line,
+                        before: context_before(&text[..range.start]),
+                        after: text[range.end..].chars().take(CONTEXT).collect(),
+                        mask: mask.clone(),
+                    }
+                });
+                // A text two rules find is named by a certain one.
+                if certain && !entry.certain {
+                    (entry.label, entry.rule, entry.certain, entry.mask) = (label, rule, certain, mask);
+                }
+                entry.count += 1;
+            }
+        }
+    }
+
+    /// Every finding, one per distinct text, certain ones first, then by kind and where they
+    /// are first.
+    pub fn finish(mut self) -> Vec<Finding> {
+        let mut out: Vec<Finding> = self.order.into_iter().filter_map(|k| self.found.remove(&k)).collect();
+        out.sort_by_key(|f| (!f.certain, f.kind as u8));
+        out
+    }
+}
+
+/// Every string value of one JSON text, decoded (borrowed where it holds no escape); `None`
+/// when it is not JSON. Keys are not taken: they name fields.
+fn strings_of(line: &[u8]) -> Option<Vec<Cow<'_, str>>> {
+    let mut out = Vec::new();
+    let mut de = serde_json::Deserializer::from_slice(line);
+    Strings(&mut out).deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    Some(out)
+}
+
+/// Walks a JSON value without building it, keeping its strings.
+struct Strings<'v, 'de>(&'v mut Vec<Cow<'de, str>>);
+
+impl<'de> DeserializeSeed<'de> for Strings<'_, 'de> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Strings<'_, 'de> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("JSON")
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<(), E> {
+        self.0.push(Cow::Borrowed(s));
+        Ok(())
+    }
+    fn visit_str<E>(self, s: &str) -> Result<(), E> {
+        self.0.push(Cow::Owned(s.to_owned()));
+        Ok(())
+    }
+    fn visit_string<E>(self, s: String) -> Result<(), E> {
+        self.0.push(Cow::Owned(s));
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(Strings(self.0))?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while map.next_key::<IgnoredAny>()?.is_some() {
+            map.next_value_seed(Strings(self.0))?;
+        }
+        Ok(())
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
     }
 }
 

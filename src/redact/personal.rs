@@ -5,6 +5,7 @@
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use aho_corasick::AhoCorasick;
 use regex::Regex;
 
 fn email() -> &'static Regex {
@@ -50,8 +51,25 @@ pub(crate) fn emails(text: &str) -> Vec<Range<usize>> {
     email().find_iter(text).filter(|m| !is_anonymous(m.as_str())).map(|m| m.range()).collect()
 }
 
+/// Whether `text` holds one of the suffixes [`host`] ends with: most texts do not, and this
+/// look is many times quicker than the pattern's (which has no literal to start from).
+fn may_name_a_host(text: &str) -> bool {
+    static SUFFIXES: OnceLock<AhoCorasick> = OnceLock::new();
+    SUFFIXES
+        .get_or_init(|| {
+            AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build([".local", ".internal", ".lan", ".corp", ".intranet", ".home.arpa"])
+                .expect("plain strings")
+        })
+        .is_match(text)
+}
+
 /// The names of machines on a private network in `text`.
 pub fn hosts(text: &str) -> Vec<Range<usize>> {
+    if !may_name_a_host(text) {
+        return Vec::new();
+    }
     host()
         .find_iter(text)
         // Part of an e-mail address is said as the address; `file.local.txt`, `.env.local` and
@@ -77,6 +95,12 @@ pub fn hosts(text: &str) -> Vec<Range<usize>> {
 /// The home directories in paths in `text` (`/Users/alice`, `/home/alice`, `C:\Users\alice`):
 /// their range, and the user's name.
 pub fn homes(text: &str) -> Vec<(Range<usize>, String)> {
+    // Every home [`home`] matches is under `/home/` or a `Users` folder: most texts name
+    // neither, and looking for those two is many times quicker than the pattern.
+    let bytes = text.as_bytes();
+    if memchr::memmem::find(bytes, b"/home/").is_none() && memchr::memmem::find(bytes, b"Users").is_none() {
+        return Vec::new();
+    }
     home()
         .captures_iter(text)
         .filter_map(|c| {

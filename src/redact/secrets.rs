@@ -189,6 +189,7 @@ impl Secrets {
         }
         let keywords = AhoCorasick::builder()
             .ascii_case_insensitive(true)
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
             .build(&keywords)
             .expect("keywords are plain strings");
         Secrets { rules, keywords, runs, always, global: allowlist(config.allowlist), skipped }

@@ -3,7 +3,7 @@
 
 use crate::model::tool_result::Hunk;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RowKind {
     /// `@@ -a,b +c,d @@`
     Hunk,
@@ -12,7 +12,7 @@ pub enum RowKind {
     Removed,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Row {
     pub kind: RowKind,
     pub old_line: Option<u64>,

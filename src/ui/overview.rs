@@ -1,7 +1,9 @@
 //! The session at a glance, over the conversation (which keeps its place underneath): what it
-//! cost, how its context filled, and what each tool did. Built when opened; every point, bar and
-//! row in it leads to its place in the conversation.
+//! cost, how its context filled, and what each tool did. Worked out by the engine, off the page,
+//! when opened ([`crate::insight::figures`]); every point, bar and row in it leads to its place
+//! in the conversation.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use leptos::either::Either;
@@ -12,26 +14,49 @@ use super::item::reader_zone;
 use super::navigation::reveal;
 use super::state::{use_viewer, Viewer};
 use super::tools::diff_view;
-use crate::insight::changes::{changes, file_after, turn_choices, FileChange, TurnChoice};
+use crate::browser::timers::next_frame;
+use crate::engine::session::{Answer, Ask};
+use crate::insight::changes::{FileChange, TurnChoice};
 use crate::insight::chart::{context_chart, timeline_chart, tokens_short, LineChart, TimelineChart, BAR_ROW};
-use crate::insight::cost::{
-    dollars_label, session_cost, turn_costs, SessionCost, Total, PRICES_CHECKED, PRICES_SOURCE,
-};
-use crate::insight::overview::{context, tools, Context, ToolTotal};
-use crate::insight::timeline::timeline;
-use crate::normalize::{ItemRef, Session, ThreadRef, Workspace};
-use crate::present::link::{agent_link, resolve};
+use crate::insight::cost::{dollars_label, Total, PRICES_CHECKED, PRICES_SOURCE};
+use crate::insight::figures::{AgentCost, Figures};
+use crate::insight::overview::{Context, ToolTotal};
+use crate::insight::timeline::Timeline;
+use crate::normalize::{ItemRef, ThreadRef, Workspace};
 use crate::present::when;
 use crate::text::format::{duration, isolate, thousands};
 use crate::text::highlight::language_of_path;
 
-/// A sub-agent's line of the cost: its name, its total, and where its conversation is.
-type AgentRow = (String, Total, Option<ItemRef>);
+/// The overview's sections: cost, context, timeline, files changed, tools.
+const SECTIONS: usize = 5;
 
-/// The overview of session `session` of `ws`.
+/// The overview of session `session` of `ws`: asked of the engine, drawn when it answers.
 pub(crate) fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
     let viewer = use_viewer();
-    let Some(s) = ws.sessions.get(session) else { return ().into_any() };
+    if ws.sessions.get(session).is_none() {
+        return ().into_any();
+    }
+    let figures = RwSignal::new(None::<Result<Arc<Figures>, String>>);
+    // How many of its sections are drawn: one per task, so that none keeps the page busy long.
+    let drawn = RwSignal::new(0usize);
+    let asked = ws.clone();
+    leptos::task::spawn_local(async move {
+        let result = match viewer.engine.get_value().ask(&asked, Ask::Figures { session }).await {
+            Ok(Answer::Figures(Some(f))) => Ok(Arc::new(*f)),
+            Ok(_) => Err("the engine does not know this session".to_owned()),
+            Err(e) => Err(e),
+        };
+        // The overview may have been closed for other files meanwhile.
+        if figures.try_set(Some(result)).is_some() {
+            return;
+        }
+        for section in 1..=SECTIONS {
+            next_frame().await;
+            if drawn.try_set(section).is_some() {
+                return;
+            }
+        }
+    });
     // Focus moves into it as it opens, and Escape (navigation.rs) closes it.
     let heading = NodeRef::<leptos::html::H2>::new();
     Effect::new(move |_| {
@@ -42,32 +67,37 @@ pub(crate) fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
         }
     });
     let go = move |at: ItemRef| go_to(viewer, session, at);
+    let sections = move || {
+        match figures.get() {
+        None => view! { <p class="cctv-muted" role="status">"Working out the cost, the context, the timeline and the files changed…"</p> }.into_any(),
+        Some(Err(e)) => view! { <p class="cctv-overview__warn" role="alert">{format!("cctv could not work out the overview: {e}")}</p> }.into_any(),
+        Some(Ok(f)) => {
+            let ws = ws.clone();
+            let section = move |at: usize, id: &'static str, title: &'static str, body: Box<dyn Fn() -> AnyView + Send + Sync>| {
+                // Drawn once, when its turn comes (a closure on `drawn` itself would draw every
+                // section again as each next one comes).
+                let due = Memo::new(move |_| drawn.get() > at);
+                move || due.get().then(|| view! { <section aria-labelledby=id><h3 id=id>{title}</h3>{body()}</section> })
+            };
+            let (f1, f2, f3, f4, f5) = (f.clone(), f.clone(), f.clone(), f.clone(), f.clone());
+            view! {
+                {section(0, "cctv-cost", "Cost (an estimate)", Box::new(move || cost_view(&f1, session, go).into_any()))}
+                {section(1, "cctv-context", "Context", Box::new(move || context_view(&f2.context, go)))}
+                {section(2, "cctv-timeline", "Timeline", Box::new(move || timeline_view(Arc::new(f3.timeline.clone()), session)))}
+                {section(3, "cctv-changes", "Files changed", Box::new(move || files_changed(ws.clone(), session, f4.clone())))}
+                {section(4, "cctv-tools", "Tools", Box::new(move || tools_table(f5.tools.clone(), go).into_any()))}
+            }
+            .into_any()
+        }
+        }
+    };
     view! {
         <div class="cctv-overview" role="region" aria-label="overview of the session">
             <div class="cctv-overview__head">
                 <h2 tabindex="-1" node_ref=heading>"Overview"</h2>
                 <button class="cctv-button" on:click=move |_| viewer.overview.set(false)>"Back to the conversation"</button>
             </div>
-            <section aria-labelledby="cctv-cost">
-                <h3 id="cctv-cost">"Cost (an estimate)"</h3>
-                {cost_view(&ws, session, go)}
-            </section>
-            <section aria-labelledby="cctv-context">
-                <h3 id="cctv-context">"Context"</h3>
-                {context_view(&context(&ws, s), go)}
-            </section>
-            <section aria-labelledby="cctv-timeline">
-                <h3 id="cctv-timeline">"Timeline"</h3>
-                {timeline_view(&ws, session)}
-            </section>
-            <section aria-labelledby="cctv-changes">
-                <h3 id="cctv-changes">"Files changed"</h3>
-                {files_changed(ws.clone(), session)}
-            </section>
-            <section aria-labelledby="cctv-tools">
-                <h3 id="cctv-tools">"Tools"</h3>
-                {tools_table(tools(&ws, s), go)}
-            </section>
+            {sections}
         </div>
     }
     .into_any()
@@ -75,37 +105,38 @@ pub(crate) fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
 
 /// What the session cost in all, what it could not price, and the cost by model, by sub-agent
 /// and by turn.
-fn cost_view(ws: &Workspace, session: usize, go: impl Fn(ItemRef) + Copy + 'static) -> Option<impl IntoView> {
-    let s = ws.sessions.get(session)?;
-    let cost = session_cost(ws, s);
-    let agents = agent_rows(ws, s, &cost);
-    Some(view! {
+fn cost_view(
+    f: &Figures,
+    session: usize,
+    go: impl Fn(ItemRef) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    view! {
         <p class="cctv-overview__figure">
-            {dollars_label(cost.total.dollars)}
-            <span class="cctv-muted">{format!(" · {} responses · {} tokens", thousands(cost.total.responses), thousands(cost.total.tokens.total()))}</span>
+            {dollars_label(f.total.dollars)}
+            <span class="cctv-muted">{format!(" · {} responses · {} tokens", thousands(f.total.responses), thousands(f.total.tokens.total()))}</span>
         </p>
         <p class="cctv-muted">
             {format!("Anthropic's list prices (checked {PRICES_CHECKED}, {PRICES_SOURCE}); a subscription, a discount or the Batch API bill differently. Each response is counted once, with its final usage.")}
         </p>
-        {(cost.total.unpriced > 0).then(|| view! {
-            <p class="cctv-overview__warn" role="note">{format!("{} responses are of models cctv has no price for: unpriced, not in the figure above.", cost.total.unpriced)}</p>
+        {(f.total.unpriced > 0).then(|| view! {
+            <p class="cctv-overview__warn" role="note">{format!("{} responses are of models cctv has no price for: unpriced, not in the figure above.", f.total.unpriced)}</p>
         })}
-        {(cost.total.partial > 0).then(|| view! {
-            <p class="cctv-overview__warn" role="note">{format!("{} responses had their usage written before they finished (Claude Code does this in some versions): their output tokens, and the cost, are too low.", cost.total.partial)}</p>
+        {(f.total.partial > 0).then(|| view! {
+            <p class="cctv-overview__warn" role="note">{format!("{} responses had their usage written before they finished (Claude Code does this in some versions): their output tokens, and the cost, are too low.", f.total.partial)}</p>
         })}
-        {model_table(&cost)}
-        {(!agents.is_empty()).then(|| agent_table(&cost.main, agents, go))}
-        {per_turn(ws, session, &cost)}
-    })
+        {model_table(&f.by_model)}
+        {(!f.agents.is_empty()).then(|| agent_table(&f.main, f.agents.clone(), go))}
+        {per_turn(f, session)}
+    }
 }
 
 /// The cost by model, in tokens of each kind.
-fn model_table(cost: &SessionCost) -> impl IntoView {
+fn model_table(by_model: &BTreeMap<String, Total>) -> impl IntoView {
     view! {
         <div class="cctv-overview__wide"><table class="cctv-overview__table">
             <thead><tr><th scope="col">"Model"</th><th scope="col">"Responses"</th><th scope="col">"Input"</th><th scope="col">"Cache read"</th><th scope="col">"Cache write"</th><th scope="col">"Output"</th><th scope="col">"Cost"</th></tr></thead>
             <tbody>
-                {cost.by_model.iter().map(|(model, t)| view! {
+                {by_model.iter().map(|(model, t)| view! {
                     <tr>
                         <th scope="row"><bdi>{model.clone()}</bdi></th>
                         <td>{thousands(t.responses)}</td>
@@ -121,24 +152,12 @@ fn model_table(cost: &SessionCost) -> impl IntoView {
     }
 }
 
-/// Each sub-agent's name, total, and the place of its conversation.
-fn agent_rows(ws: &Workspace, s: &Session, cost: &SessionCost) -> Vec<AgentRow> {
-    s.agents
-        .iter()
-        .enumerate()
-        .zip(&cost.agents)
-        .map(|((i, agent), total)| {
-            let name = agent.description.clone().or(agent.agent_type.clone()).or(agent.agent_id.clone());
-            let place = agent_link(ws, s, i as u32)
-                .and_then(|l| resolve(ws, &l))
-                .map(|p| ItemRef::new(p.thread, p.first));
-            (name.unwrap_or_else(|| format!("sub-agent {}", i + 1)), total.clone(), place)
-        })
-        .collect()
-}
-
 /// The cost of the main conversation and of each sub-agent, whose name leads to it.
-fn agent_table(main: &Total, agents: Vec<AgentRow>, go: impl Fn(ItemRef) + Copy + 'static) -> impl IntoView {
+fn agent_table(
+    main: &Total,
+    agents: Vec<AgentCost>,
+    go: impl Fn(ItemRef) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
     view! {
         <div class="cctv-overview__wide"><table class="cctv-overview__table">
             <thead><tr><th scope="col">"Sub-agent"</th><th scope="col">"Responses"</th><th scope="col">"Tokens"</th><th scope="col">"Cost"</th></tr></thead>
@@ -149,7 +168,7 @@ fn agent_table(main: &Total, agents: Vec<AgentRow>, go: impl Fn(ItemRef) + Copy 
                     <td>{thousands(main.tokens.total())}</td>
                     <td>{dollars_label(main.dollars)}</td>
                 </tr>
-                {agents.into_iter().map(|(name, t, place)| view! {
+                {agents.into_iter().map(|AgentCost { name, total: t, place }| view! {
                     <tr>
                         <th scope="row">{match place {
                             Some(at) => Either::Left(view! { <button class="cctv-link" on:click=move |_| go(at)><bdi>{name.clone()}</bdi></button> }),
@@ -166,7 +185,7 @@ fn agent_table(main: &Total, agents: Vec<AgentRow>, go: impl Fn(ItemRef) + Copy 
 }
 
 /// Each tool's calls, errors and time, with a link to its longest call.
-fn tools_table(tools: Vec<ToolTotal>, go: impl Fn(ItemRef) + Copy + 'static) -> impl IntoView {
+fn tools_table(tools: Vec<ToolTotal>, go: impl Fn(ItemRef) + Copy + Send + Sync + 'static) -> impl IntoView {
     view! {
         <div class="cctv-overview__wide"><table class="cctv-overview__table">
             <thead><tr><th scope="col">"Tool"</th><th scope="col">"Calls"</th><th scope="col">"Errors"</th><th scope="col">"Time in all"</th><th scope="col">"Longest"</th></tr></thead>
@@ -188,82 +207,96 @@ fn tools_table(tools: Vec<ToolTotal>, go: impl Fn(ItemRef) + Copy + 'static) -> 
 }
 
 /// What each turn cost, folded: a long session has hundreds.
-fn per_turn(ws: &Workspace, session: usize, cost: &SessionCost) -> Option<AnyView> {
-    let s = ws.sessions.get(session)?;
-    let turns = turn_choices(ws, s);
-    let ranges: Vec<_> = turns.iter().map(|t| t.items.clone()).collect();
-    let mut costs = turn_costs(ws, s, cost, &ranges);
-    // The sub-agents no call of the main conversation leads to, if any.
-    let unattributed = costs.pop().filter(|t| t.responses > 0);
+fn per_turn(f: &Figures, session: usize) -> AnyView {
     let viewer = use_viewer();
-    Some(
-        view! {
-            <details class="cctv-overview__turns">
-                <summary>{format!("Cost per turn ({})", turns.len())}</summary>
-                <div class="cctv-overview__wide"><table class="cctv-overview__table">
-                    <thead><tr><th scope="col">"Turn"</th><th scope="col">"Responses"</th><th scope="col">"Tokens"</th><th scope="col">"Cost"</th></tr></thead>
-                    <tbody>
-                        {turns.into_iter().zip(costs).map(|(turn, t)| {
-                            let first = turn.items.start as u32;
-                            view! {
-                                <tr>
-                                    <th scope="row"><button class="cctv-link" on:click=move |_| go_to(viewer, session, ItemRef::new(ThreadRef::Main, first))><bdi>{turn.label}</bdi></button></th>
-                                    <td>{thousands(t.responses)}</td>
-                                    <td>{thousands(t.tokens.total())}</td>
-                                    <td>{dollars_label(t.dollars)}</td>
-                                </tr>
-                            }
-                                                }).collect_view()}
-                        {unattributed.map(|t| view! {
+    // Drawn when opened: a long session has hundreds of turns.
+    let opened = RwSignal::new(false);
+    let (turns, costs, unattributed) = (f.turns.clone(), f.turn_costs.clone(), f.unattributed.clone());
+    let table = move || {
+        opened.get().then(|| {
+            let rows = turns.clone().into_iter().zip(costs.clone());
+            let unattributed = unattributed.clone();
+            view! {
+            <div class="cctv-overview__wide"><table class="cctv-overview__table">
+                <thead><tr><th scope="col">"Turn"</th><th scope="col">"Responses"</th><th scope="col">"Tokens"</th><th scope="col">"Cost"</th></tr></thead>
+                <tbody>
+                    {rows.map(|(turn, t)| {
+                        let first = turn.items.start as u32;
+                        view! {
                             <tr>
-                                <th scope="row">"sub-agents no call leads to"</th>
+                                <th scope="row"><button class="cctv-link" on:click=move |_| go_to(viewer, session, ItemRef::new(ThreadRef::Main, first))><bdi>{turn.label}</bdi></button></th>
                                 <td>{thousands(t.responses)}</td>
                                 <td>{thousands(t.tokens.total())}</td>
                                 <td>{dollars_label(t.dollars)}</td>
                             </tr>
-                        })}
-                    </tbody>
-                </table></div>
-            </details>
-        }
-        .into_any(),
-    )
+                        }
+                    }).collect_view()}
+                    {unattributed.map(|t| view! {
+                        <tr>
+                            <th scope="row">"sub-agents no call leads to"</th>
+                            <td>{thousands(t.responses)}</td>
+                            <td>{thousands(t.tokens.total())}</td>
+                            <td>{dollars_label(t.dollars)}</td>
+                        </tr>
+                    })}
+                </tbody>
+            </table></div>
+            }
+        })
+    };
+    view! {
+        <details class="cctv-overview__turns" on:toggle=move |e| opened.set(event_target::<web_sys::HtmlDetailsElement>(&e).open())>
+            <summary>{format!("Cost per turn ({})", f.turns.len())}</summary>
+            {table}
+        </details>
+    }
+    .into_any()
 }
 
-/// Every file the session changed, each with its net diff, for the whole session or one turn;
-/// and each file as it was after any turn.
-fn files_changed(ws: Arc<Workspace>, session: usize) -> AnyView {
-    let Some(s) = ws.sessions.get(session) else { return ().into_any() };
-    let turns: Arc<[TurnChoice]> = turn_choices(&ws, s).into();
-    // None: the whole session; else an index into `turns`.
+/// Every file the session changed, each with its net diff, for the whole session or one turn
+/// (asked of the engine when picked); and each file as it was after any turn.
+fn files_changed(ws: Arc<Workspace>, session: usize, f: Arc<Figures>) -> AnyView {
+    let viewer = use_viewer();
+    let turns: Arc<[TurnChoice]> = f.turns.clone().into();
+    // The whole session's, then the picked turn's once the engine answers.
+    let files = RwSignal::new(Some(f.changes.clone()));
     let chosen = RwSignal::new(None::<usize>);
+    let pick = move |turn: Option<usize>| {
+        chosen.set(turn);
+        files.set(None);
+        let Some(ws) = viewer.workspace.get_untracked() else { return };
+        leptos::task::spawn_local(async move {
+            let answer = viewer.engine.get_value().ask(&ws, Ask::Changes { session, turn }).await;
+            // Only the latest pick is shown.
+            if chosen.get_untracked() == turn {
+                let _ = files.try_set(Some(match answer {
+                    Ok(Answer::Changes(files)) => files,
+                    _ => Vec::new(),
+                }));
+            }
+        });
+    };
     let labels: Vec<String> = turns.iter().map(|t| t.label.clone()).collect();
-    let list = {
-        let (ws, turns) = (ws.clone(), turns.clone());
-        move || {
-            let Some(s) = ws.sessions.get(session) else { return ().into_any() };
-            let range = chosen.get().and_then(|i| turns.get(i)).map(|t| t.items.clone());
-            let files = changes(&ws, s, range);
-            if files.is_empty() {
-                return view! { <p class="cctv-muted">"No file was changed here."</p> }.into_any();
-            }
-            let (added, removed) = files.iter().fold((0, 0), |(a, r), f| (a + f.added, r + f.removed));
-            let summary = format!("{} files · +{added} −{removed}", files.len());
-            let after_turns = turns.clone();
-            view! {
-                <p class="cctv-muted">{summary}</p>
-                {files.into_iter().map(|f| file_view(ws.clone(), session, f, after_turns.clone())).collect_view()}
-            }
-            .into_any()
+    let list = move || {
+        let Some(files) = files.get() else {
+            return view! { <p class="cctv-muted" role="status">"Replaying the edits…"</p> }.into_any();
+        };
+        if files.is_empty() {
+            return view! { <p class="cctv-muted">"No file was changed here."</p> }.into_any();
         }
+        let (added, removed) = files.iter().fold((0, 0), |(a, r), f| (a + f.added, r + f.removed));
+        let summary = format!("{} files · +{added} −{removed}", files.len());
+        let after_turns = turns.clone();
+        view! {
+            <p class="cctv-muted">{summary}</p>
+            {files.into_iter().map(|f| file_view(ws.clone(), session, f, after_turns.clone())).collect_view()}
+        }
+        .into_any()
     };
     view! {
         <label class="cctv-overview__turn">
             "Changes of "
-            <select on:change=move |e| chosen.set(event_target_value(&e).parse().ok())>
-                <option value="">"the whole session"</option>
-                {labels.into_iter().enumerate().map(|(i, label)| view! { <option value=i.to_string()>{format!("turn {}", isolate(&label))}</option> }).collect_view()}
-            </select>
+            {turn_picker(labels, "the whole session", pick)}
         </label>
         {list}
     }
@@ -291,13 +324,29 @@ fn file_view(ws: Arc<Workspace>, session: usize, f: FileChange, turns: Arc<[Turn
     let first_call = f.calls.first().copied();
     let (path, after) = (f.path.clone(), RwSignal::new(None::<usize>));
     let choices = turns.clone();
-    // Built when a turn is picked: the replay up to its end.
+    // Asked of the engine when a turn is picked: the replay up to its end.
+    let after_turn = RwSignal::new(None::<Option<String>>);
+    Effect::new(move |_| {
+        let Some(turn) = after.get() else { return };
+        after_turn.set(None);
+        let (ws, path) = (ws.clone(), path.clone());
+        leptos::task::spawn_local(async move {
+            let answer = viewer.engine.get_value().ask(&ws, Ask::FileAfter { session, path, turn }).await;
+            if after.get_untracked() == Some(turn) {
+                let _ = after_turn.try_set(Some(match answer {
+                    Ok(Answer::FileAfter(text)) => text,
+                    _ => None,
+                }));
+            }
+        });
+    });
+    let shown = f.path.clone();
     let content = move || {
-        let turn = turns.get(after.get()?)?;
-        let s = ws.sessions.get(session)?;
-        Some(match file_after(&ws, s, &path, turn.items.end) {
-            Some(text) => numbered(&text, 1, language_of_path(&path).as_deref()),
-            None => {
+        after.get()?;
+        Some(match after_turn.get() {
+            None => view! { <p class="cctv-muted" role="status">"Replaying the edits…"</p> }.into_any(),
+            Some(Some(text)) => numbered(&text, 1, language_of_path(&shown).as_deref()),
+            Some(None) => {
                 view! { <p class="cctv-muted">"cctv does not know the file as it was then."</p> }.into_any()
             }
         })
@@ -322,10 +371,7 @@ fn file_view(ws: Arc<Workspace>, session: usize, f: FileChange, turns: Arc<[Turn
                 " · "
                 <label>
                     "the file after "
-                    <select on:change=move |e| after.set(event_target_value(&e).parse().ok())>
-                        <option value="">"(pick a turn)"</option>
-                        {choices.iter().enumerate().map(|(i, t)| view! { <option value=i.to_string()>{format!("turn {}", isolate(&t.label))}</option> }).collect_view()}
-                    </select>
+                    {turn_picker(choices.iter().map(|t| t.label.clone()).collect(), "(pick a turn)", move |turn| after.set(turn))}
                 </label>
             </p>
             {move || match content() {
@@ -339,8 +385,79 @@ fn file_view(ws: Arc<Workspace>, session: usize, f: FileChange, turns: Arc<[Turn
     }
 }
 
+/// Turns listed at most in a menu: a session of thousands of turns takes its number instead (a
+/// menu of thousands is slow to draw and to lay out, and no quicker to pick from).
+const TURNS_IN_A_MENU: usize = 200;
+
+/// Picks one of the turns `labels` (or none: `none` says what that means): a menu, or for many
+/// turns a number with the picked turn's label beside it.
+fn turn_picker(
+    labels: Vec<String>,
+    none: &'static str,
+    pick: impl Fn(Option<usize>) + Copy + 'static,
+) -> AnyView {
+    if labels.len() <= TURNS_IN_A_MENU {
+        return view! {
+            <select on:change=move |e| pick(event_target_value(&e).parse().ok())>
+                <option value="">{none}</option>
+                {labels.into_iter().enumerate().map(|(i, label)| view! { <option value=i.to_string()>{format!("turn {}", isolate(&label))}</option> }).collect_view()}
+            </select>
+        }
+        .into_any();
+    }
+    let count = labels.len();
+    let picked = RwSignal::new(None::<usize>);
+    let on_input = move |e| {
+        // Turns are numbered from 1, as their labels are; anything else is none.
+        let turn = event_target_value(&e)
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=count).contains(n))
+            .map(|n| n - 1);
+        picked.set(turn);
+        pick(turn);
+    };
+    view! {
+        <input class="cctv-overview__turn-number" type="number" min="1" max=count placeholder=none aria-label=format!("turn number, 1 to {count}") on:change=on_input />
+        " "
+        <bdi class="cctv-muted">{move || picked.get().and_then(|i| labels.get(i).cloned())}</bdi>
+    }
+    .into_any()
+}
+
+/// `items` drawn a batch per task (one batch now, the next each frame after), so that thousands
+/// of points or bars never keep the page busy long; each batch is drawn once.
+fn in_batches<T, V>(items: Vec<T>, draw: impl Fn(T) -> V + Clone + Send + Sync + 'static) -> impl IntoView
+where
+    T: Clone + Send + Sync + 'static,
+    V: IntoView + 'static,
+{
+    const BATCH: usize = 100;
+    let batches: Vec<Vec<T>> = items.chunks(BATCH).map(<[T]>::to_vec).collect();
+    let shown = RwSignal::new(1usize);
+    let count = batches.len();
+    leptos::task::spawn_local(async move {
+        for n in 2..=count {
+            next_frame().await;
+            if shown.try_set(n).is_some() {
+                return;
+            }
+        }
+    });
+    batches
+        .into_iter()
+        .enumerate()
+        .map(|(k, batch)| {
+            let due = Memo::new(move |_| shown.get() > k);
+            let draw = draw.clone();
+            move || due.get().then(|| batch.clone().into_iter().map(draw.clone()).collect_view())
+        })
+        .collect_view()
+}
+
 /// The context chart, with a table of the same figures for screen readers.
-fn context_view(context: &Context, go: impl Fn(ItemRef) + Copy + 'static) -> AnyView {
+fn context_view(context: &Context, go: impl Fn(ItemRef) + Copy + Send + Sync + 'static) -> AnyView {
     if context.points.is_empty() {
         return view! { <p class="cctv-muted">"No response in this session says how much context it had."</p> }.into_any();
     }
@@ -353,14 +470,14 @@ fn context_view(context: &Context, go: impl Fn(ItemRef) + Copy + 'static) -> Any
         tokens_short(context.limit),
         context.compactions.len()
     );
-    let rows: Vec<(usize, u64)> = context.points.iter().enumerate().map(|(i, p)| (i + 1, p.tokens)).collect();
+    // The points the chart draws (of thousands of responses, the peak of each run), as words.
+    let rows: Vec<String> = chart.points.iter().map(|p| p.label.clone()).collect();
     view! {
         <p class="cctv-muted">{summary}</p>
         <div class="cctv-overview__wide">{chart_svg(chart, go)}</div>
         <table class="cctv-sr-only">
             <caption>"Context per response"</caption>
-            <thead><tr><th scope="col">"Response"</th><th scope="col">"Tokens of context"</th></tr></thead>
-            <tbody>{rows.into_iter().map(|(n, tokens)| view! { <tr><td>{n}</td><td>{thousands(tokens)}</td></tr> }).collect_view()}</tbody>
+            <tbody>{in_batches(rows, |row| view! { <tr><td>{row}</td></tr> })}</tbody>
         </table>
     }
     .into_any()
@@ -368,9 +485,7 @@ fn context_view(context: &Context, go: impl Fn(ItemRef) + Copy + 'static) -> Any
 
 /// The time line, zoomable: a lane per conversation, a bar per call, the prompts as ticks and
 /// the idle stretches cut out. The tools table below says the same in figures.
-fn timeline_view(ws: &Workspace, session: usize) -> AnyView {
-    let Some(s) = ws.sessions.get(session) else { return ().into_any() };
-    let line = Arc::new(timeline(ws, s));
+fn timeline_view(line: Arc<Timeline>, session: usize) -> AnyView {
     if line.spans.is_empty() {
         return view! { <p class="cctv-muted">"No tool call in this session says when it ran."</p> }
             .into_any();
@@ -409,9 +524,10 @@ fn timeline_view(ws: &Workspace, session: usize) -> AnyView {
 /// starts, the cuts, a tick per prompt and a bar per call, each leading to its row.
 fn timeline_svg(
     chart: TimelineChart,
-    go: impl Fn(ItemRef) + Copy + 'static,
+    go: impl Fn(ItemRef) + Copy + Send + Sync + 'static,
     zone: &impl Fn(i64) -> i32,
 ) -> impl IntoView {
+    let first_lane_end = chart.lanes.first().map_or(40.0, |(y, h, _)| y + h);
     view! {
         <svg class="cctv-timeline" width=chart.width height=chart.height viewBox=format!("0 0 {} {}", chart.width, chart.height) aria-hidden="true">
             {chart.lanes.iter().enumerate().map(|(i, (y, h, label))| view! {
@@ -425,14 +541,14 @@ fn timeline_svg(
                 <line class="cctv-timeline__cut" x1=*x x2=*x y1="16" y2=chart.height />
                 <text class="cctv-timeline__clock" x=*x y=chart.height - 2.0 text-anchor="middle">{label.clone()}</text>
             }).collect_view()}
-            {chart.prompts.iter().map(|&(x, item)| view! {
+            {in_batches(chart.prompts, move |(x, item)| view! {
                 <g class="cctv-timeline__prompt" on:click=move |_| go(ItemRef::new(ThreadRef::Main, item))>
                     <title>"a prompt"</title>
                     <path d=format!("M{} 16 l-4 -6 h8 z", x) />
-                    <line x1=x x2=x y1="16" y2=chart.lanes.first().map_or(40.0, |(y, h, _)| y + h) />
+                    <line x1=x x2=x y1="16" y2=first_lane_end />
                 </g>
-            }).collect_view()}
-            {chart.bars.into_iter().map(|b| {
+            })}
+            {in_batches(chart.bars, move |b| {
                 let (thread, item) = (b.thread, b.item);
                 view! {
                     <rect
@@ -443,14 +559,14 @@ fn timeline_svg(
                         <title>{b.label}</title>
                     </rect>
                 }
-            }).collect_view()}
+            })}
         </svg>
     }
 }
 
 /// A line chart as SVG: rules, the limit, marks, the line, and a point per response that opens
 /// its row. Hidden from screen readers, which read the table beside it.
-fn chart_svg(chart: LineChart, go: impl Fn(ItemRef) + Copy + 'static) -> impl IntoView {
+fn chart_svg(chart: LineChart, go: impl Fn(ItemRef) + Copy + Send + Sync + 'static) -> impl IntoView {
     let (left, top, right, bottom) = chart.plot;
     view! {
         <svg
@@ -477,14 +593,14 @@ fn chart_svg(chart: LineChart, go: impl Fn(ItemRef) + Copy + 'static) -> impl In
                 }
             }).collect_view()}
             <path class="cctv-chart__line" d=chart.path />
-            {chart.points.into_iter().map(|p| {
+            {in_batches(chart.points, move |p| {
                 let item = p.item;
                 view! {
                     <circle class="cctv-chart__point" cx=p.x cy=p.y r="3" on:click=move |_| go(ItemRef::new(ThreadRef::Main, item))>
                         <title>{p.label}</title>
                     </circle>
                 }
-            }).collect_view()}
+            })}
         </svg>
     }
 }

@@ -11,11 +11,11 @@ use wasm_bindgen::JsCast;
 
 use super::navigation::reveal;
 use super::state::{use_viewer, SideTab, Viewer};
-use crate::browser::timers::next_frame;
+use crate::engine::session::{answer_with, Answer, Ask};
 use crate::export::share::{self, export_name, files_of_session, masked_note, row_of, Highlights};
 use crate::export::to_markdown::MarkdownOptions;
 use crate::normalize::{Generation, ThreadRef, Workspace};
-use crate::redact::{Finding, Kind, Scanner};
+use crate::redact::{Finding, Kind};
 use crate::text::format::size;
 
 /// The Share tab's state, kept while the panel is drawn again.
@@ -86,16 +86,45 @@ impl Share {
         self.status.set(None);
     }
 
-    /// The findings in `ws` with the reader's patterns, looking for them first unless that was
-    /// done for the same workspace and patterns.
-    fn findings_now(&self, ws: &Arc<Workspace>) -> Result<Arc<Vec<Finding>>, String> {
+    /// The findings in `ws` with the reader's patterns, looked for by the engine (off the page)
+    /// unless that was done for the same workspace and patterns.
+    async fn findings(&self, viewer: Viewer, ws: &Arc<Workspace>) -> Result<Arc<Vec<Finding>>, String> {
         let (workspace, patterns) = (ws.generation, self.patterns.get_untracked());
         if let Some(found) =
             self.found.get_untracked().filter(|f| f.workspace == workspace && f.patterns == patterns)
         {
             return found.result;
         }
-        let result = look(ws, &patterns);
+        // One per line; blank lines are none (Scanner::new skips them).
+        let ask = Ask::Findings { patterns: patterns.lines().map(str::to_owned).collect() };
+        let result = match viewer.engine.get_value().ask(ws, ask).await {
+            Ok(Answer::Findings(found)) => found.map(Arc::new),
+            Ok(_) => Err("the engine answered another question".into()),
+            Err(e) => Err(e),
+        };
+        // Kept only while it is of what is shown, with the patterns it was asked with.
+        let current =
+            viewer.workspace.with_untracked(|w| w.as_ref().is_some_and(|w| w.generation == workspace));
+        if current && self.patterns.get_untracked() == patterns {
+            self.found.set(Some(Scan { workspace, patterns, result: result.clone() }));
+        }
+        result
+    }
+
+    /// The findings in `ws`, looked for on the page if they are not at hand: for copying a turn,
+    /// which must write to the clipboard while the click that asked is still fresh.
+    fn findings_here(&self, ws: &Arc<Workspace>) -> Result<Arc<Vec<Finding>>, String> {
+        let (workspace, patterns) = (ws.generation, self.patterns.get_untracked());
+        if let Some(found) =
+            self.found.get_untracked().filter(|f| f.workspace == workspace && f.patterns == patterns)
+        {
+            return found.result;
+        }
+        let ask = Ask::Findings { patterns: patterns.lines().map(str::to_owned).collect() };
+        let result = match answer_with(ws, &ask) {
+            Answer::Findings(found) => found.map(Arc::new),
+            _ => Err("the engine answered another question".into()),
+        };
         self.found.set(Some(Scan { workspace, patterns, result: result.clone() }));
         result
     }
@@ -117,7 +146,7 @@ impl Share {
     /// tab says (every certain finding, until the reader says otherwise); or what went wrong.
     pub(crate) fn turn_markdown(&self, ws: &Arc<Workspace>, row: (usize, ThreadRef, u32)) -> String {
         let result = self
-            .findings_now(ws)
+            .findings_here(ws)
             .and_then(|findings| share::turn_masked(&ws.inputs(), &self.chosen(&findings), row));
         result.unwrap_or_else(|e| format!("cctv could not copy this turn as Markdown: {e}"))
     }
@@ -128,13 +157,6 @@ fn is_masked(finding: &Finding, flipped: &HashSet<String>) -> bool {
     finding.certain != flipped.contains(&finding.text)
 }
 
-fn look(ws: &Workspace, patterns: &str) -> Result<Arc<Vec<Finding>>, String> {
-    // One per line; blank lines are none (Scanner::new skips them).
-    let patterns: Vec<String> = patterns.lines().map(str::to_owned).collect();
-    let scanner = Scanner::new(&patterns)?;
-    Ok(Arc::new(scanner.find_in(ws.given_files())))
-}
-
 /// Findings listed at most, per list: the rest are counted, and masked or kept all at once.
 const LISTED: usize = 200;
 
@@ -142,28 +164,35 @@ const LISTED: usize = 200;
 pub(crate) fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
     let viewer = use_viewer();
     let share = viewer.share;
-    // Looks when the tab opens (after a frame, so it shows that it is looking).
+    // Looks when the tab opens, and again when what is shown changes (a followed session grew).
     let looking = RwSignal::new(false);
+    let look = move || {
+        if looking.get_untracked() {
+            return;
+        }
+        looking.set(true);
+        leptos::task::spawn_local(async move {
+            // Until what was looked at is what is shown (it changed while the engine looked).
+            while let Some(ws) = viewer.workspace.get_untracked().filter(|ws| !share.is_current(ws)) {
+                let generation = ws.generation;
+                let _ = share.findings(viewer, &ws).await;
+                if viewer.workspace.with_untracked(|w| w.as_ref().is_none_or(|w| w.generation == generation))
+                {
+                    break;
+                }
+            }
+            looking.set(false);
+        });
+    };
     Effect::new(move |_| {
         let open = viewer.side_tab.get() == Some(SideTab::Share);
         let Some(ws) = viewer.workspace.get() else { return };
         share.found.track();
-        if open && !share.is_current(&ws) && !looking.get_untracked() {
-            looking.set(true);
-            leptos::task::spawn_local(async move {
-                next_frame().await;
-                if let Some(ws) = viewer.workspace.get_untracked() {
-                    let _ = share.findings_now(&ws);
-                }
-                looking.set(false);
-            });
+        if open && !share.is_current(&ws) {
+            look();
         }
     });
-    let look_again = move |_| {
-        if let Some(ws) = viewer.workspace.get_untracked() {
-            let _ = share.findings_now(&ws);
-        }
-    };
+    let look_again = move |_| look();
     let turn_count = ws.sessions.get(session).map_or(0, |s| s.thread.turn_starts().len());
     let ws_found = ws.clone();
     view! {
@@ -420,13 +449,16 @@ enum Delivery {
 
 /// The files and the findings in them; `None` (with the reason in the status) when there are no
 /// files or they could not be looked at.
-fn prepared(viewer: Viewer) -> Option<(Arc<Workspace>, Arc<Vec<Finding>>)> {
+async fn prepared(viewer: Viewer) -> Option<(Arc<Workspace>, Arc<Vec<Finding>>)> {
     let share = viewer.share;
     let Some(ws) = viewer.workspace.get_untracked() else {
         share.status.set(Some("Nothing to export: no session is open.".into()));
         return None;
     };
-    match share.findings_now(&ws) {
+    if !share.is_current(&ws) {
+        share.status.set(Some("Looking for secrets and personal details first…".into()));
+    }
+    match share.findings(viewer, &ws).await {
         Ok(findings) => Some((ws, findings)),
         Err(e) => {
             share.status.set(Some(format!("Nothing exported: {e}")));
@@ -436,8 +468,20 @@ fn prepared(viewer: Viewer) -> Option<(Arc<Workspace>, Arc<Vec<Finding>>)> {
 }
 
 fn export_markdown(viewer: Viewer, session: usize, delivery: Delivery) {
+    leptos::task::spawn_local(async move {
+        let Some((ws, findings)) = prepared(viewer).await else { return };
+        markdown_of(viewer, session, delivery, ws, findings);
+    });
+}
+
+fn markdown_of(
+    viewer: Viewer,
+    session: usize,
+    delivery: Delivery,
+    ws: Arc<Workspace>,
+    findings: Arc<Vec<Finding>>,
+) {
     let share = viewer.share;
-    let Some((ws, findings)) = prepared(viewer) else { return };
     let chosen = share.chosen(&findings);
     // Only this session's files, so that the export is of the session shown.
     let inputs = files_of_session(&ws, session, ws.inputs());
@@ -471,14 +515,14 @@ fn export_markdown(viewer: Viewer, session: usize, delivery: Delivery) {
 
 fn export_html(viewer: Viewer, session: usize) {
     let share = viewer.share;
-    let Some((ws, findings)) = prepared(viewer) else { return };
-    let inputs = files_of_session(&ws, session, ws.inputs());
-    // What is ticked now is what the file masks, whatever is ticked while it is made.
-    let chosen: Vec<Finding> = share.chosen(&findings).into_iter().cloned().collect();
-    let name = export_name(&ws, session, &chosen.iter().collect::<Vec<_>>(), "html");
-    let title = ws.sessions.get(session).and_then(|s| s.title.clone());
-    share.status.set(Some(format!("Making {name}…")));
     leptos::task::spawn_local(async move {
+        let Some((ws, findings)) = prepared(viewer).await else { return };
+        let inputs = files_of_session(&ws, session, ws.inputs());
+        // What is ticked now is what the file masks, whatever is ticked while it is made.
+        let chosen: Vec<Finding> = share.chosen(&findings).into_iter().cloned().collect();
+        let name = export_name(&ws, session, &chosen.iter().collect::<Vec<_>>(), "html");
+        let title = ws.sessions.get(session).and_then(|s| s.title.clone());
+        share.status.set(Some(format!("Making {name}…")));
         let chosen: Vec<&Finding> = chosen.iter().collect();
         let result = match crate::browser::viewer_files::fetch().await {
             Ok(files) => share::html_masked(&inputs, &chosen, title.as_deref(), &files),

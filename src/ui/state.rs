@@ -112,6 +112,8 @@ pub struct Viewer {
     pub(crate) library: super::library::Library,
     /// A session followed as it is written (`super::follow`).
     pub(crate) following: super::follow::Following,
+    /// Works out what takes long (findings, the overview) off the page.
+    pub(crate) engine: StoredValue<crate::browser::engine::Engine, LocalStorage>,
 }
 
 /// What `max_bytes` is unless a page says otherwise.
@@ -148,6 +150,7 @@ impl Viewer {
             max_bytes: RwSignal::new(MAX_BYTES),
             library: super::library::Library::new(),
             following: super::follow::Following::new(),
+            engine: StoredValue::new_local(crate::browser::engine::Engine::default()),
         }
     }
 

@@ -15,9 +15,17 @@ use std::path::{Path, PathBuf};
 
 use super::normalize::{normalize, Input, Workspace};
 
+/// The repository: where cargo runs the test from (it says so at run time). A test binary built
+/// in one clone and found fresh by cargo in another (they share a target directory) would
+/// otherwise read the first clone's path.
+pub fn repository() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
+}
+
 /// `../shared/fixtures`, beside the repository.
 pub fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures")
+    repository().join("../shared/fixtures")
 }
 
 /// The bytes of one fixture, by its path relative to the fixtures folder.

@@ -3,7 +3,8 @@
 // of the conversation, the time until everything is indexed, against the time the same page takes
 // only to read the same files, JS heap and wasm memory after load and the growth of the renderer's
 // resident memory as the OS sees it, the longest main-thread task while loading, the time to search
-// for a word, and frame times scrolling end to end. Each size is loaded RUNS times (default 3) in a
+// for a word, the time to the Share tab's findings and to the Overview (each with the longest task
+// meanwhile), and frame times scrolling end to end. Each size is loaded RUNS times (default 3) in a
 // fresh page; the table gives the median of each figure and, for the ratio, the range (the browser
 // reads files on the same 2 cores it parses on). A size the viewer refuses to open is reported as
 // refused, with its message.
@@ -183,11 +184,31 @@ async function measure(mb) {
     for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
     return { ...window.__search, longest: Math.max(0, ...window.__longTasks) };
   });
+  // Share (every line looked at for secrets) and the Overview: from the click until their first
+  // figure is on screen, and the longest task meanwhile.
+  const share = await timeClick(page, ".cctv-side__tab >> text=Share", ".cctv-share__counts");
+  const overview = await timeClick(page, "button:has-text('Overview')", ".cctv-overview__figure");
   await context.close();
   const [, parse, normalize] = (phases.match(/parse (\d+) ms, normalize (\d+) ms/) ?? []).map(Number);
   const wasm = bytes / 1e6 / ((parse + normalize) / 1000);
   const native = baseline(root);
-  return { mb, handOver, ...t, read, rss: rssAfter - rssBefore, memory, longest, frames, search, bytes, phases, baseline: native, wasm, ratio: wasm / native };
+  return { mb, handOver, ...t, read, rss: rssAfter - rssBefore, memory, longest, frames, search, share, overview, bytes, phases, baseline: native, wasm, ratio: wasm / native };
+}
+
+/// Clicks `button` and waits for `shown`: the time between, and the longest task meanwhile.
+async function timeClick(page, button, shown) {
+  await page.evaluate(() => {
+    window.__longTasks = [];
+    window.__clicked = undefined;
+    addEventListener("click", () => (window.__clicked = performance.now()), { capture: true, once: true });
+  });
+  await page.click(button);
+  await page.waitForSelector(shown, { timeout: TIMEOUT });
+  return page.evaluate(async () => {
+    const ms = performance.now() - window.__clicked;
+    for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
+    return { ms, longest: Math.max(0, ...window.__longTasks) };
+  });
 }
 // Opening a collapsed panel whose tool output is 1 MB.
 const openPanel = [];
@@ -230,8 +251,8 @@ await server.close();
 console.log(`Opening a panel with 1 MB of output: ${openPanel.map((t) => t.toFixed(0) + " ms").join(", ")} (click to painted)`);
 const median = (values) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 console.log(`Median of ${RUNS} loads per size. read only = the same page reading the same files and nothing else; indexed vs read = read-only time / fully indexed time (goal: at least 0.9x). ratio = parse + normalize in wasm / native serde_json baseline, each load against a baseline run right after it. Renderer RSS growth = resident memory of the renderer (from /proc) after indexing minus before the files were handed over (goal: at most 0.5x the size). search = typing "${WORD}" until the count is final.`);
-console.log("| size | first screen | fully indexed | read only (MB/s) | indexed vs read | parse + normalize in wasm | native serde_json baseline | ratio (range) | JS heap + wasm memory / size | renderer RSS growth / size | longest task | search (longest task) | scroll frames (n, p95, max) | where the time went (median load) |");
-console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+console.log("| size | first screen | fully indexed | read only (MB/s) | indexed vs read | parse + normalize in wasm | native serde_json baseline | ratio (range) | JS heap + wasm memory / size | renderer RSS growth / size | longest task | search (longest task) | Share findings (longest task) | Overview (longest task) | scroll frames (n, p95, max) | where the time went (median load) |");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const mb of [...new Set(rows.map((r) => r.mb))]) {
   const all = rows.filter((r) => r.mb === mb);
   const runs = all.filter((r) => !r.refused);
@@ -248,6 +269,6 @@ for (const mb of [...new Set(rows.map((r) => r.mb))]) {
   const rss = m((r) => r.rss);
   const typical = runs.find((r) => r.indexed === m((r) => r.indexed)) ?? runs[0];
   console.log(
-    `| ${size} | ${m((r) => r.firstPaint).toFixed(0)} ms | ${m((r) => r.indexed).toFixed(0)} ms | ${read} | ${m((r) => r.read.ms / r.indexed).toFixed(2)}x | ${m((r) => r.wasm).toFixed(0)} MB/s | ${m((r) => r.baseline).toFixed(0)} MB/s | ${m((r) => r.ratio).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) | ${(memory / 1e6).toFixed(0)} MB (${(memory / runs[0].bytes).toFixed(2)}x) | ${(rss / 1e6).toFixed(0)} MB (${(rss / runs[0].bytes).toFixed(2)}x) | ${m((r) => r.longest).toFixed(0)} ms (max ${Math.max(...runs.map((r) => r.longest)).toFixed(0)}) | ${m((r) => r.search.ms).toFixed(0)} ms (${m((r) => r.search.longest).toFixed(0)} ms) | ${typical.frames.count}, ${m((r) => r.frames.p95).toFixed(0)} ms, ${m((r) => r.frames.max).toFixed(0)} ms | ${typical.phases} |`,
+    `| ${size} | ${m((r) => r.firstPaint).toFixed(0)} ms | ${m((r) => r.indexed).toFixed(0)} ms | ${read} | ${m((r) => r.read.ms / r.indexed).toFixed(2)}x | ${m((r) => r.wasm).toFixed(0)} MB/s | ${m((r) => r.baseline).toFixed(0)} MB/s | ${m((r) => r.ratio).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) | ${(memory / 1e6).toFixed(0)} MB (${(memory / runs[0].bytes).toFixed(2)}x) | ${(rss / 1e6).toFixed(0)} MB (${(rss / runs[0].bytes).toFixed(2)}x) | ${m((r) => r.longest).toFixed(0)} ms (max ${Math.max(...runs.map((r) => r.longest)).toFixed(0)}) | ${m((r) => r.search.ms).toFixed(0)} ms (${m((r) => r.search.longest).toFixed(0)} ms) | ${m((r) => r.share.ms).toFixed(0)} ms (${m((r) => r.share.longest).toFixed(0)} ms) | ${m((r) => r.overview.ms).toFixed(0)} ms (${m((r) => r.overview.longest).toFixed(0)} ms) | ${typical.frames.count}, ${m((r) => r.frames.p95).toFixed(0)} ms, ${m((r) => r.frames.max).toFixed(0)} ms | ${typical.phases} |`,
   );
 }

@@ -88,21 +88,29 @@ test("the files a real session changed: a net diff each, a turn's own changes, a
   await context.close();
 });
 
-test("the timeline draws a bar per call, zooms, and a bar opens its call", async () => {
+test("the timeline draws every call, those closer than a pixel in one bar, zooms, and a bar opens its call", async () => {
   const { page, context, errors } = await overviewOf(PLANETFALL);
   const svg = page.locator(".cctv-timeline");
   await svg.waitFor();
-  // tests/timeline.rs: 167 calls with both times known, one lane.
-  assert.equal(await page.locator(".cctv-timeline__bar").count(), 167);
+  // tests/timeline.rs: 167 calls with both times known, one lane. Calls closer than a pixel
+  // share a bar that says how many it holds ("12 calls from Bash · …"); zoomed in, they part.
+  const calls = () =>
+    page.locator(".cctv-timeline__bar title").evaluateAll((titles) => titles.reduce((n, t) => n + Number(t.textContent.match(/^(\d+) calls from /)?.[1] ?? 1), 0));
+  const bars = () => page.locator(".cctv-timeline__bar").count();
+  assert.equal(await calls(), 167);
+  const fit = await bars();
+  assert.ok(fit > 10 && fit <= 167, `${fit} bars`);
   const width = async () => Number(await svg.getAttribute("width"));
   const before = await width();
-  await page.click("button[aria-label='zoom in']");
+  for (let i = 0; i < 3; i++) await page.click("button[aria-label='zoom in']");
   await page.waitForFunction((w) => Number(document.querySelector(".cctv-timeline").getAttribute("width")) > w * 1.5, before);
+  await page.waitForFunction((n) => document.querySelectorAll(".cctv-timeline__bar").length > n, fit);
+  assert.equal(await calls(), 167);
   const bar = page.locator(".cctv-timeline__bar").nth(40);
   const label = await bar.locator("title").textContent();
   await bar.click({ force: true });
   await page.locator(".cctv-overview").waitFor({ state: "hidden" });
-  const tool = label.split(" · ")[0];
+  const tool = label.replace(/^\d+ calls from /, "").split(" · ")[0];
   await page.locator(".cctv-item--target .cctv-tool__name", { hasText: new RegExp(`^${tool}$`) }).waitFor();
   assert.deepEqual(errors, []);
   await context.close();

@@ -1,0 +1,278 @@
+//! The page's engine: a worker of its own (one per viewer) that holds the files the page shows
+//! and works out what takes long ([`crate::engine::session`]: the Share tab's findings, the
+//! Overview's figures, a turn's changes), so the page only draws. The page hands it the bytes of
+//! the workspace it shows, once per workspace, a [`PIECE`] at a time (each copy a task of a few
+//! ms), then asks; the answer comes back as JSON text, which the page reads in a few ms.
+//!
+//! The worker runs the page's own wasm, as the list's do ([`super::pool`]): `www/worker.js` is
+//! sent the module the page compiled and told to run [`super::engine_worker`]. Where no worker
+//! can start (no module workers, a page opened from `file://`, an app that bundled the package
+//! without `worker.js`), the page works the answer out itself, in one task.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use super::timers::next_frame;
+use crate::engine::session::{answer_with, Answer, Ask};
+use crate::normalize::{Generation, Workspace};
+
+/// Bytes copied to the worker per task.
+const PIECE: usize = 8 * 1024 * 1024;
+/// A worker whose memory grew past this many times the next files' size (and a little) is
+/// replaced before they are sent: its memory never shrinks.
+const ROOM: f64 = 3.0;
+
+/// The page's engine: cheap to clone, one worker behind all clones.
+#[derive(Clone, Default)]
+pub(crate) struct Engine(Rc<RefCell<Inner>>);
+
+#[derive(Default)]
+struct Inner {
+    worker: Slot,
+    /// The files the worker holds, by the workspace they are of; the number they were sent
+    /// under; and the promise that resolves once every piece of them is posted.
+    holds: Option<(Generation, u32, Promise)>,
+    sent: u32,
+    next_id: u32,
+    /// The asks posted, by id: each resolved with the worker's message (`undefined` if it
+    /// stopped).
+    waiting: HashMap<u32, Function>,
+    /// The worker's memory, as it last said.
+    memory: f64,
+}
+
+#[derive(Default)]
+enum Slot {
+    #[default]
+    None,
+    /// Started; the promise resolves with `true` once it runs, `false` if it cannot.
+    Starting(Worker, Promise, Listeners),
+    /// Runs; the listeners live as long as it does.
+    Ready(Worker, #[allow(dead_code)] Listeners),
+    /// No worker can start here: the page works answers out itself.
+    OnPage,
+}
+
+type Listeners = Rc<[Closure<dyn Fn(JsValue)>; 2]>;
+
+impl Engine {
+    /// The answer to `ask` about the files of `ws`; an error says why there is none.
+    pub(crate) async fn ask(&self, ws: &Arc<Workspace>, ask: Ask) -> Result<Answer, String> {
+        self.make_room(ws);
+        let Some(worker) = self.worker().await else {
+            // One task, as before there was an engine worker: the page answers itself.
+            next_frame().await;
+            return Ok(answer_with(ws, &ask));
+        };
+        let open = self.send(&worker, ws).await;
+        let id = {
+            let mut inner = self.0.borrow_mut();
+            inner.next_id = inner.next_id.wrapping_add(1);
+            inner.next_id
+        };
+        let json = serde_json::to_string(&ask).map_err(|e| e.to_string())?;
+        let message = object(&[("id", id.into()), ("open", open.into()), ("ask", json.into())]);
+        let mut resolve = None;
+        let promise = Promise::new(&mut |r, _| resolve = Some(r));
+        if let Some(resolve) = resolve {
+            self.0.borrow_mut().waiting.insert(id, resolve);
+        }
+        worker.post_message(&message).map_err(|e| super::js_error::describe(&e))?;
+        let reply = JsFuture::from(promise).await.map_err(|e| super::js_error::describe(&e))?;
+        let answer = Reflect::get(&reply, &"answer".into()).ok().and_then(|a| a.as_string());
+        let answer = answer.ok_or("the engine stopped before it answered (out of memory?)")?;
+        serde_json::from_str::<Result<Answer, String>>(&answer).map_err(|e| e.to_string())?
+    }
+
+    /// The worker, started if need be; `None` where none can start.
+    async fn worker(&self) -> Option<Worker> {
+        let starting = match &self.0.borrow().worker {
+            Slot::Ready(worker, _) => return Some(worker.clone()),
+            Slot::OnPage => return None,
+            Slot::Starting(_, promise, _) => Some(promise.clone()),
+            Slot::None => None,
+        };
+        let promise = match starting {
+            Some(promise) => promise,
+            None => self.spawn()?,
+        };
+        let ran = JsFuture::from(promise).await.ok().and_then(|r| r.as_bool()).unwrap_or(false);
+        let mut inner = self.0.borrow_mut();
+        match std::mem::take(&mut inner.worker) {
+            Slot::Starting(worker, _, listeners) if ran => {
+                inner.worker = Slot::Ready(worker.clone(), listeners);
+                Some(worker)
+            }
+            Slot::Starting(worker, ..) => {
+                worker.terminate();
+                web_sys::console::warn_1(&"cctv: no engine worker; the page works things out itself".into());
+                inner.worker = Slot::OnPage;
+                None
+            }
+            other => {
+                let worker = match &other {
+                    Slot::Ready(worker, _) => Some(worker.clone()),
+                    _ => None,
+                };
+                inner.worker = other;
+                worker
+            }
+        }
+    }
+
+    /// Starts the worker; the promise says whether it runs. `None` (and the page answers from
+    /// now on) when this page cannot have one.
+    fn spawn(&self) -> Option<Promise> {
+        let on_page = || {
+            self.0.borrow_mut().worker = Slot::OnPage;
+            None
+        };
+        let glue = super::viewer_files::script_url();
+        let Ok(script) = web_sys::Url::new_with_base("worker.js", &glue) else { return on_page() };
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let Ok(worker) = Worker::new_with_options(&script.href(), &options) else { return on_page() };
+        let mut started = None;
+        let promise = Promise::new(&mut |resolve, _| started = Some(resolve));
+        let started = started?;
+        let weak = Rc::downgrade(&self.0);
+        let on_started = started.clone();
+        let on_message = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
+            let data = event.unchecked_into::<MessageEvent>().data();
+            if data.as_string().as_deref() == Some("ready") {
+                let _ = on_started.call1(&JsValue::NULL, &true.into());
+            } else if Reflect::has(&data, &"failed".into()).unwrap_or(false) {
+                let _ = on_started.call1(&JsValue::NULL, &false.into());
+            } else if let Some(inner) = weak.upgrade() {
+                heard(&inner, &data);
+            }
+        });
+        let weak = Rc::downgrade(&self.0);
+        let on_error = Closure::<dyn Fn(JsValue)>::new(move |_| {
+            let _ = started.call1(&JsValue::NULL, &false.into());
+            if let Some(inner) = weak.upgrade() {
+                stopped(&inner);
+            }
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let start =
+            object(&[("glue", glue.into()), ("module", wasm_bindgen::module()), ("role", "engine".into())]);
+        if worker.post_message(&start).is_err() {
+            worker.terminate();
+            return on_page();
+        }
+        self.0.borrow_mut().worker = Slot::Starting(worker, promise.clone(), Rc::new([on_message, on_error]));
+        Some(promise)
+    }
+
+    /// Hands the worker the files of `ws` unless it holds them; returns the number they were
+    /// sent under once every piece is posted.
+    async fn send(&self, worker: &Worker, ws: &Arc<Workspace>) -> u32 {
+        let held = self
+            .0
+            .borrow()
+            .holds
+            .as_ref()
+            .filter(|(g, ..)| *g == ws.generation)
+            .map(|(_, n, p)| (*n, p.clone()));
+        if let Some((open, posted)) = held {
+            let _ = JsFuture::from(posted).await;
+            return open;
+        }
+        let files: Vec<(String, usize)> = ws.given_files().map(|(n, b)| (n.to_owned(), b.len())).collect();
+        let (open, done, posted) = {
+            let mut inner = self.0.borrow_mut();
+            inner.sent += 1;
+            let mut done = None;
+            let posted = Promise::new(&mut |resolve, _| done = Some(resolve));
+            inner.holds = Some((ws.generation, inner.sent, posted.clone()));
+            (inner.sent, done, posted)
+        };
+        let described = serde_wasm_bindgen::to_value(&files).unwrap_or(JsValue::NULL);
+        let _ = worker.post_message(&object(&[("open", open.into()), ("files", described)]));
+        for (_, bytes) in ws.given_files() {
+            for chunk in bytes.chunks(PIECE) {
+                // Files of a newer workspace are on their way: these are not wanted any more.
+                if self.0.borrow().holds.as_ref().map(|(_, n, _)| *n) != Some(open) {
+                    break;
+                }
+                let piece = Uint8Array::new_with_length(chunk.len() as u32);
+                piece.copy_from(chunk);
+                let _ = worker.post_message_with_transfer(
+                    &object(&[("piece", piece.clone().into())]),
+                    &Array::of1(&piece.buffer()),
+                );
+                next_frame().await;
+            }
+        }
+        if let Some(done) = done {
+            let _ = done.call0(&JsValue::NULL);
+        }
+        let _ = JsFuture::from(posted).await;
+        open
+    }
+
+    /// Stops the worker before the files of `ws` are sent to it when it grew much larger than
+    /// they need (a worker's memory never shrinks): the next ask starts a new one.
+    fn make_room(&self, ws: &Workspace) {
+        let inner = self.0.borrow();
+        let holds_them = inner.holds.as_ref().is_some_and(|(g, ..)| *g == ws.generation);
+        let size: usize = ws.given_files().map(|(_, b)| b.len()).sum();
+        let large = inner.memory > ROOM * size as f64 + 64e6;
+        drop(inner);
+        if large && !holds_them {
+            stopped(&self.0);
+        }
+    }
+}
+
+/// A message from the worker: an answer.
+fn heard(inner: &Rc<RefCell<Inner>>, data: &JsValue) {
+    let id = Reflect::get(data, &"id".into()).ok().and_then(|i| i.as_f64()).map(|i| i as u32);
+    let memory = Reflect::get(data, &"memory".into()).ok().and_then(|m| m.as_f64());
+    let resolve = {
+        let mut inner = inner.borrow_mut();
+        inner.memory = memory.unwrap_or(inner.memory);
+        id.and_then(|id| inner.waiting.remove(&id))
+    };
+    if let Some(resolve) = resolve {
+        let _ = resolve.call1(&JsValue::NULL, data);
+    }
+}
+
+/// The worker stopped (it crashed, or ran out of memory): every ask waiting is told, and the
+/// next ask starts a new one and sends it the files again.
+fn stopped(inner: &Rc<RefCell<Inner>>) {
+    let waiting: Vec<Function> = {
+        let mut inner = inner.borrow_mut();
+        if let Slot::Ready(worker, _) | Slot::Starting(worker, ..) = &inner.worker {
+            worker.terminate();
+        }
+        if !matches!(inner.worker, Slot::OnPage) {
+            inner.worker = Slot::None;
+        }
+        inner.holds = None;
+        inner.memory = 0.0;
+        inner.waiting.drain().map(|(_, r)| r).collect()
+    };
+    for resolve in waiting {
+        let _ = resolve.call1(&JsValue::NULL, &JsValue::UNDEFINED);
+    }
+}
+
+/// A plain object of these properties.
+fn object(properties: &[(&str, JsValue)]) -> JsValue {
+    let out = Object::new();
+    for (key, value) in properties {
+        let _ = Reflect::set(&out, &(*key).into(), value);
+    }
+    out.into()
+}

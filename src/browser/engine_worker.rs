@@ -1,0 +1,117 @@
+//! What the page's engine worker runs ([`super::engine`] starts it): it is handed the files the
+//! page shows, a piece at a time, and answers what the page asks of them
+//! ([`crate::engine::session`]), each answer in one go (a worker may take as long as it needs).
+//!
+//! Its messages, in the order the page posts them:
+//! - `{ open, files: [[name, size], …] }`: files are coming (the ones held before are dropped);
+//!   `open` numbers them.
+//! - `{ piece }`: the next bytes of those files (a `Uint8Array`).
+//! - `{ id, open, ask }`: an [`Ask`] as JSON, about files `open`. The answer is `{ id, answer }`,
+//!   `answer` the JSON of a `Result<Answer, String>`, and `memory` the worker's memory in bytes.
+
+use std::cell::RefCell;
+
+use js_sys::{Object, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+use crate::engine::session::{Answer, Arrival, Ask, SessionEngine};
+
+/// The files being received, then the engine made of them.
+enum Held {
+    Nothing,
+    Arriving(u32, Arrival),
+    Whole(u32, SessionEngine),
+    /// They could not all arrive (why).
+    Failed(u32, String),
+}
+
+thread_local! {
+    static HELD: RefCell<Held> = const { RefCell::new(Held::Nothing) };
+}
+
+/// Runs in the engine worker: answers the page's messages, in order.
+#[wasm_bindgen(js_name = startEngineWorker, skip_typescript)]
+pub fn start_engine_worker() {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let heard = Closure::<dyn Fn(MessageEvent)>::new(|event: MessageEvent| {
+        if let Some(reply) = heard(&event.data()) {
+            let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+            let _ = scope.post_message(&reply);
+        }
+    });
+    scope.set_onmessage(Some(heard.as_ref().unchecked_ref()));
+    // The worker lives as long as its handler: there is no other owner to give it to.
+    heard.forget();
+    let _ = scope.post_message(&"ready".into());
+}
+
+/// Takes one message; returns the reply to an ask.
+fn heard(data: &JsValue) -> Option<JsValue> {
+    let get = |key: &str| Reflect::get(data, &key.into()).ok().filter(|v| !v.is_undefined());
+    if let Some(piece) = get("piece") {
+        take(&piece.unchecked_into::<Uint8Array>().to_vec());
+        return None;
+    }
+    let open = get("open").and_then(|o| o.as_f64()).map(|o| o as u32);
+    if let (Some(open), Some(files)) = (open, get("files")) {
+        let files: Result<Vec<(String, usize)>, _> = serde_wasm_bindgen::from_value(files);
+        HELD.with(|held| {
+            // The files held before go first: their memory is the next files' room.
+            *held.borrow_mut() = Held::Nothing;
+            *held.borrow_mut() = match files {
+                Ok(files) => Held::Arriving(open, Arrival::new(files)),
+                Err(e) => Held::Failed(open, format!("the files were not described: {e}")),
+            };
+        });
+        return None;
+    }
+    let id = get("id")?;
+    let ask = get("ask").and_then(|a| a.as_string()).unwrap_or_default();
+    let answer = match serde_json::from_str::<Ask>(&ask) {
+        Ok(ask) => answer(open.unwrap_or(u32::MAX), &ask),
+        Err(e) => Err(format!("the question was not understood: {e}")),
+    };
+    let reply = Object::new();
+    let _ = Reflect::set(&reply, &"id".into(), &id);
+    let json = serde_json::to_string(&answer).unwrap_or_else(|e| format!("{{\"Err\":\"{e}\"}}"));
+    let _ = Reflect::set(&reply, &"answer".into(), &json.into());
+    // Its memory never shrinks: the page replaces a worker that grew large once it is idle.
+    let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer();
+    let memory = memory.unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64;
+    let _ = Reflect::set(&reply, &"memory".into(), &memory.into());
+    Some(reply.into())
+}
+
+/// The next piece of the files arriving.
+fn take(piece: &[u8]) {
+    HELD.with(|held| {
+        let mut held = held.borrow_mut();
+        if let Held::Arriving(open, arrival) = &mut *held {
+            if let Err(e) = arrival.take(piece) {
+                *held = Held::Failed(*open, e);
+            }
+        }
+    });
+}
+
+/// The answer to `ask` about files `open`: once they are all there, the engine is made of them.
+fn answer(open: u32, ask: &Ask) -> Result<Answer, String> {
+    HELD.with(|held| {
+        let mut held = held.borrow_mut();
+        let now = match std::mem::replace(&mut *held, Held::Nothing) {
+            Held::Arriving(number, arrival) => match arrival.whole() {
+                Ok(files) => Held::Whole(number, SessionEngine::new(files)),
+                Err(e) => Held::Failed(number, e),
+            },
+            other => other,
+        };
+        *held = now;
+        match &mut *held {
+            Held::Whole(number, engine) if *number == open => Ok(engine.answer(ask)),
+            Held::Failed(number, e) if *number == open => Err(e.clone()),
+            // Other files came since: the page no longer shows these.
+            _ => Err("other files are open now".into()),
+        }
+    })
+}

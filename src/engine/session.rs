@@ -1,0 +1,226 @@
+//! The files a page shows, worked on off the page: the page hands over the bytes it normalized
+//! ([`Arrival`], a piece at a time, so no step of the page copies a whole file at once), then asks
+//! for what takes long to work out ([`Ask`]): the secrets and personal details in the files, the
+//! Overview's figures, the files a turn changed, a file as it was after a turn. The engine makes
+//! its own workspace of the same bytes the first time an answer needs one, so every place it
+//! names (an [`ItemRef`](crate::normalize::ItemRef)) is the same place on the page.
+//!
+//! The page's engine worker runs this (`browser::engine`); where no worker starts, the page runs
+//! it itself. It needs no browser, so it is tested natively.
+
+use serde::{Deserialize, Serialize};
+
+use crate::insight::changes::FileChange;
+use crate::insight::figures::{self, Figures};
+use crate::normalize::{normalize, Input, Workspace};
+use crate::redact::{Finding, Scanner};
+
+/// What the page asks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Ask {
+    /// The secrets and personal details in every file, with the reader's own patterns.
+    Findings { patterns: Vec<String> },
+    /// All the Overview shows of a session.
+    Figures { session: usize },
+    /// The files a turn changed (the whole session's when `turn` is `None`).
+    Changes { session: usize, turn: Option<usize> },
+    /// A file as it was after a turn.
+    FileAfter { session: usize, path: String, turn: usize },
+}
+
+/// What the engine answers, in the same order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Answer {
+    /// An error says which of the reader's patterns is not a regular expression.
+    Findings(Result<Vec<Finding>, String>),
+    /// `None`: no such session.
+    Figures(Option<Box<Figures>>),
+    Changes(Vec<FileChange>),
+    FileAfter(Option<String>),
+}
+
+/// The files of one workspace, and the workspace made of them when first needed.
+pub struct SessionEngine {
+    inputs: Vec<Input>,
+    workspace: Option<Workspace>,
+}
+
+impl SessionEngine {
+    /// Works on `inputs`, the files as given ([`Workspace::inputs`] of the page's workspace).
+    pub fn new(inputs: Vec<Input>) -> SessionEngine {
+        SessionEngine { inputs, workspace: None }
+    }
+
+    /// The answer to `ask`.
+    pub fn answer(&mut self, ask: &Ask) -> Answer {
+        match ask {
+            // The files' lines are looked at as they are: no workspace needed.
+            Ask::Findings { patterns } => {
+                Answer::Findings(Scanner::new(patterns).map(|s| s.find(&self.inputs)))
+            }
+            _ => answer_with(self.workspace(), ask),
+        }
+    }
+
+    fn workspace(&mut self) -> &Workspace {
+        let inputs = &self.inputs;
+        self.workspace.get_or_insert_with(|| normalize(inputs.clone()))
+    }
+}
+
+/// The answer to `ask` worked out from a workspace at hand (the page's own, where no worker
+/// starts).
+pub fn answer_with(ws: &Workspace, ask: &Ask) -> Answer {
+    match ask {
+        Ask::Findings { patterns } => {
+            Answer::Findings(Scanner::new(patterns).map(|s| s.find_in(ws.given_files())))
+        }
+        Ask::Figures { session } => Answer::Figures(figures::figures(ws, *session).map(Box::new)),
+        Ask::Changes { session, turn } => Answer::Changes(figures::changes(ws, *session, *turn)),
+        Ask::FileAfter { session, path, turn } => {
+            Answer::FileAfter(figures::file_after(ws, *session, path, *turn))
+        }
+    }
+}
+
+/// Files arriving in pieces, in order: each file's bytes, then the next file's.
+pub struct Arrival {
+    /// Each file's size, in order.
+    sizes: Vec<usize>,
+    files: Vec<Input>,
+}
+
+impl Arrival {
+    /// Files of these names and sizes are coming.
+    pub fn new(expected: Vec<(String, usize)>) -> Arrival {
+        let (files, sizes) =
+            expected.into_iter().map(|(name, size)| (Input { name, bytes: Vec::new() }, size)).unzip();
+        Arrival { sizes, files }
+    }
+
+    /// The next piece of bytes: the rest of the file being filled, then of those after it (a
+    /// piece may end one file and begin the next).
+    pub fn take(&mut self, mut piece: &[u8]) -> Result<(), String> {
+        while !piece.is_empty() {
+            let at = self.filling().ok_or("more bytes came than the files hold")?;
+            let (file, size) = (&mut self.files[at], self.sizes[at]);
+            if file.bytes.capacity() < size {
+                let more = size - file.bytes.len();
+                file.bytes
+                    .try_reserve_exact(more)
+                    .map_err(|_| format!("not enough memory for {}", file.name))?;
+            }
+            let taken = (size - file.bytes.len()).min(piece.len());
+            file.bytes.extend_from_slice(&piece[..taken]);
+            piece = &piece[taken..];
+        }
+        Ok(())
+    }
+
+    /// The file being filled: the first not yet whole.
+    fn filling(&self) -> Option<usize> {
+        self.files.iter().zip(&self.sizes).position(|(f, &size)| f.bytes.len() < size)
+    }
+
+    /// The files, once every byte of them came.
+    pub fn whole(self) -> Result<Vec<Input>, String> {
+        match self.filling() {
+            None => Ok(self.files),
+            Some(at) => Err(format!("{} did not arrive whole", self.files[at].name)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures;
+    use crate::insight::figures::figures;
+    use crate::present::outline::outline;
+
+    /// Every fixture folder and file, as the page would hold it.
+    fn workspaces() -> Vec<Workspace> {
+        let mut out = vec![normalize(fixtures::every_fixture())];
+        out.push(normalize(fixtures::folder("moredip__session-share/samples/claude-code-projects")));
+        out.push(fixtures::workspace("blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl"));
+        out
+    }
+
+    #[test]
+    fn the_engines_workspace_of_the_pages_files_has_every_row_where_the_page_has_it() {
+        for page in workspaces() {
+            let mut engine = SessionEngine::new(page.inputs());
+            let own = engine.workspace();
+            assert_eq!(own.sessions.len(), page.sessions.len());
+            for (a, b) in own.sessions.iter().zip(&page.sessions) {
+                assert_eq!(outline(own, a), outline(&page, b));
+            }
+        }
+    }
+
+    #[test]
+    fn its_answers_are_what_the_page_would_have_worked_out_itself() {
+        let page =
+            fixtures::workspace("blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl");
+        let mut engine = SessionEngine::new(page.inputs());
+        let scanner = Scanner::new(&[]).unwrap();
+        assert_eq!(
+            engine.answer(&Ask::Findings { patterns: Vec::new() }),
+            Answer::Findings(Ok(scanner.find_in(page.given_files())))
+        );
+        assert!(
+            matches!(engine.answer(&Ask::Findings { patterns: vec!["(".into()] }), Answer::Findings(Err(e)) if e.starts_with("(:"))
+        );
+        assert_eq!(
+            engine.answer(&Ask::Figures { session: 0 }),
+            Answer::Figures(figures(&page, 0).map(Box::new))
+        );
+        assert_eq!(engine.answer(&Ask::Figures { session: 9 }), Answer::Figures(None));
+        assert_eq!(
+            engine.answer(&Ask::Changes { session: 0, turn: None }),
+            Answer::Changes(figures::changes(&page, 0, None))
+        );
+        for ask in [
+            Ask::Findings { patterns: vec!["signal".into()] },
+            Ask::Figures { session: 0 },
+            Ask::Changes { session: 0, turn: Some(2) },
+        ] {
+            assert_eq!(engine.answer(&ask), answer_with(&page, &ask), "the page answers as the worker would");
+        }
+        let ask = Ask::FileAfter { session: 0, path: "/nowhere".into(), turn: 3 };
+        assert_eq!(engine.answer(&ask), Answer::FileAfter(None));
+        // An ask and its answer as they go between the page and the worker.
+        let sent: Ask = serde_json::from_str(&serde_json::to_string(&ask).unwrap()).unwrap();
+        assert_eq!(sent, ask);
+    }
+
+    #[test]
+    fn files_arrive_whole_whatever_the_pieces() {
+        let files = [
+            ("a.jsonl", &b"{\"type\":\"user\"}\n"[..]),
+            ("e.jsonl", b""),
+            ("b/c.meta.json", b"{}"),
+            ("d.jsonl", b"line\n"),
+            ("f.jsonl", b""),
+        ];
+        let expected: Vec<(String, usize)> = files.iter().map(|(n, b)| (n.to_string(), b.len())).collect();
+        let all: Vec<u8> = files.iter().flat_map(|(_, b)| b.iter().copied()).collect();
+        for step in [1, 2, 5, 17, all.len()] {
+            let mut arrival = Arrival::new(expected.clone());
+            for piece in all.chunks(step) {
+                arrival.take(piece).unwrap();
+            }
+            let whole = arrival.whole().unwrap();
+            let got: Vec<(&str, &[u8])> = whole.iter().map(|i| (i.name.as_str(), &i.bytes[..])).collect();
+            assert_eq!(got, files.to_vec(), "pieces of {step}");
+        }
+        let mut short = Arrival::new(expected.clone());
+        short.take(&all[..4]).unwrap();
+        assert_eq!(short.whole().unwrap_err(), "a.jsonl did not arrive whole");
+        let mut long = Arrival::new(expected);
+        assert_eq!(
+            long.take(&[all.clone(), vec![b'x']].concat()).unwrap_err(),
+            "more bytes came than the files hold"
+        );
+    }
+}

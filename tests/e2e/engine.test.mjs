@@ -1,0 +1,61 @@
+// The engine off the page: on a generated session of about 100 MB (written for the test, not
+// kept), opening the Share tab (every line looked at for secrets) and the Overview (cost,
+// context, timeline, files changed) is worked out by the engine worker, and the page runs no
+// task over 50 ms meanwhile: counted with the browser's own long-task observer, not timed.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { site, open, ROOT } from "./harness.mjs";
+
+const web = site();
+const MB = 100;
+let dir;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), "cctv-engine-"));
+  // cctv's own generator (src/generate.rs), the one `make bench` uses; `make test` has built it.
+  execFileSync("cargo", ["run", "--quiet", "--no-default-features", "--features", "generate", "--bin", "cctv-bench", "--", "--write", dir, String(MB)], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+});
+after(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** Starts counting the page's tasks over 50 ms; `longTasks` says how many there were since. */
+async function watchLongTasks(page) {
+  await page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__long.push(Math.round(e.duration));
+    }).observe({ type: "longtask" });
+  });
+}
+const longTasks = (page) => page.evaluate(() => window.__long);
+
+test("Share and the Overview of a 100 MB session are worked out off the page: no long task meanwhile", { timeout: 240000 }, async () => {
+  const root = join(dir, `${MB}mb`);
+  const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, f));
+  const { page, errors } = await open(web.chrome, web.server.url);
+  const demo = await page.locator(".cctv-title").textContent();
+  await page.locator('input[type="file"]').first().setInputFiles(files);
+  await page.waitForFunction((t) => document.querySelector(".cctv-title")?.textContent !== t && !document.querySelector(".cctv-progress"), demo, { timeout: 120000, polling: 100 });
+  // The page settles after loading (the contents are drawn, the first rows measured).
+  await page.waitForTimeout(1000);
+
+  await watchLongTasks(page);
+  await page.click(".cctv-side__tab >> text=Share");
+  await page.locator(".cctv-share__counts").waitFor({ timeout: 120000 });
+  assert.deepEqual(await longTasks(page), [], "tasks over 50 ms while Share looked for secrets");
+
+  await watchLongTasks(page);
+  await page.click("button:has-text('Overview')");
+  await page.locator(".cctv-overview__figure").waitFor({ timeout: 120000 });
+  assert.match(await page.locator(".cctv-overview__figure").textContent(), /^\$\d/);
+  assert.ok(await page.locator(".cctv-timeline__bar").count() > 0, "the timeline is drawn");
+  assert.ok(await page.locator(".cctv-overview__file").count() > 0, "the files changed are listed");
+  assert.deepEqual(await longTasks(page), [], "tasks over 50 ms while the Overview was worked out and drawn");
+  assert.deepEqual(errors, []);
+});
