@@ -65,11 +65,26 @@ type Listeners = Rc<[Closure<dyn Fn(JsValue)>; 2]>;
 impl Engine {
     /// The answer to `ask` about the files of `ws`; an error says why there is none.
     pub(crate) async fn ask(&self, ws: &Arc<Workspace>, ask: Ask) -> Result<Answer, String> {
+        self.ask_for(ws, ask).await.map(|(answer, _)| answer)
+    }
+
+    /// A Markdown export (`ask` is an [`Ask::Markdown`]) as UTF-8 bytes in a JavaScript array,
+    /// which a download takes as it is.
+    pub(crate) async fn markdown(&self, ws: &Arc<Workspace>, ask: Ask) -> Result<Uint8Array, String> {
+        match self.ask_for(ws, ask).await? {
+            (_, Some(text)) => Ok(text),
+            (Answer::Markdown(text), None) => Ok(Uint8Array::from(text.as_bytes())),
+            _ => Err("the engine answered another question".into()),
+        }
+    }
+
+    /// The answer, and the text the worker sent beside it.
+    async fn ask_for(&self, ws: &Arc<Workspace>, ask: Ask) -> Result<(Answer, Option<Uint8Array>), String> {
         self.make_room(ws);
         let Some(worker) = self.worker().await else {
             // One task, as before there was an engine worker: the page answers itself.
             next_frame().await;
-            return Ok(answer_with(ws, &ask));
+            return Ok((answer_with(ws, &ask), None));
         };
         let open = self.send(&worker, ws).await;
         let id = {
@@ -88,7 +103,9 @@ impl Engine {
         let reply = JsFuture::from(promise).await.map_err(|e| super::js_error::describe(&e))?;
         let answer = Reflect::get(&reply, &"answer".into()).ok().and_then(|a| a.as_string());
         let answer = answer.ok_or("the engine stopped before it answered (out of memory?)")?;
-        serde_json::from_str::<Result<Answer, String>>(&answer).map_err(|e| e.to_string())?
+        let text = Reflect::get(&reply, &"text".into()).ok().and_then(|t| t.dyn_into::<Uint8Array>().ok());
+        let answer = serde_json::from_str::<Result<Answer, String>>(&answer).map_err(|e| e.to_string())??;
+        Ok((answer, text))
     }
 
     /// The worker, started if need be; `None` where none can start.

@@ -8,10 +8,11 @@
 //! - `{ piece }`: the next bytes of those files (a `Uint8Array`).
 //! - `{ id, open, ask }`: an [`Ask`] as JSON, about files `open`. The answer is `{ id, answer }`,
 //!   `answer` the JSON of a `Result<Answer, String>`, and `memory` the worker's memory in bytes.
+//!   A Markdown export's text is not in the JSON but beside it, as UTF-8 bytes (`text`).
 
 use std::cell::RefCell;
 
-use js_sys::{Object, Reflect, Uint8Array};
+use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
@@ -35,9 +36,13 @@ thread_local! {
 pub fn start_engine_worker() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let heard = Closure::<dyn Fn(MessageEvent)>::new(|event: MessageEvent| {
-        if let Some(reply) = heard(&event.data()) {
+        if let Some((reply, text)) = heard(&event.data()) {
             let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-            let _ = scope.post_message(&reply);
+            let transfer = Array::new();
+            if let Some(text) = text {
+                transfer.push(&text.buffer());
+            }
+            let _ = scope.post_message_with_transfer(&reply, &transfer);
         }
     });
     scope.set_onmessage(Some(heard.as_ref().unchecked_ref()));
@@ -46,8 +51,9 @@ pub fn start_engine_worker() {
     let _ = scope.post_message(&"ready".into());
 }
 
-/// Takes one message; returns the reply to an ask.
-fn heard(data: &JsValue) -> Option<JsValue> {
+/// Takes one message; returns the reply to an ask, and the text it carries beside (to be
+/// transferred).
+fn heard(data: &JsValue) -> Option<(JsValue, Option<Uint8Array>)> {
     let get = |key: &str| Reflect::get(data, &key.into()).ok().filter(|v| !v.is_undefined());
     if let Some(piece) = get("piece") {
         take(&piece.unchecked_into::<Uint8Array>().to_vec());
@@ -68,19 +74,30 @@ fn heard(data: &JsValue) -> Option<JsValue> {
     }
     let id = get("id")?;
     let ask = get("ask").and_then(|a| a.as_string()).unwrap_or_default();
-    let answer = match serde_json::from_str::<Ask>(&ask) {
+    let mut answer = match serde_json::from_str::<Ask>(&ask) {
         Ok(ask) => answer(open.unwrap_or(u32::MAX), &ask),
         Err(e) => Err(format!("the question was not understood: {e}")),
     };
+    // An export's text goes beside the answer, as bytes the page hands to a download as they
+    // are: as JSON, the page would read tens of MB into its own memory in one task.
+    let text = match &mut answer {
+        Ok(Answer::Markdown(text)) => Some(Uint8Array::from(std::mem::take(text).as_bytes())),
+        _ => None,
+    };
     let reply = Object::new();
     let _ = Reflect::set(&reply, &"id".into(), &id);
-    let json = serde_json::to_string(&answer).unwrap_or_else(|e| format!("{{\"Err\":\"{e}\"}}"));
+    let json = serde_json::to_string(&answer)
+        .or_else(|e| serde_json::to_string(&Err::<Answer, String>(e.to_string())))
+        .unwrap_or_default();
     let _ = Reflect::set(&reply, &"answer".into(), &json.into());
+    if let Some(text) = &text {
+        let _ = Reflect::set(&reply, &"text".into(), text);
+    }
     // Its memory never shrinks: the page replaces a worker that grew large once it is idle.
     let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer();
     let memory = memory.unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64;
     let _ = Reflect::set(&reply, &"memory".into(), &memory.into());
-    Some(reply.into())
+    Some((reply.into(), text))
 }
 
 /// The next piece of the files arriving.

@@ -1,14 +1,19 @@
 //! The files a page shows, worked on off the page: the page hands over the bytes it normalized
 //! ([`Arrival`], a piece at a time, so no step of the page copies a whole file at once), then asks
 //! for what takes long to work out ([`Ask`]): the secrets and personal details in the files, the
-//! Overview's figures, the files a turn changed, a file as it was after a turn. The engine makes
+//! Overview's figures, the files a turn changed, a file as it was after a turn, a Markdown export. The engine makes
 //! its own workspace of the same bytes the first time an answer needs one, so every place it
 //! names (an [`ItemRef`](crate::normalize::ItemRef)) is the same place on the page.
 //!
 //! The page's engine worker runs this (`browser::engine`); where no worker starts, the page runs
 //! it itself. It needs no browser, so it is tested natively.
 
+use std::ops::Range;
+
 use serde::{Deserialize, Serialize};
+
+use crate::export::share::{files_of_session, markdown_masked};
+use crate::export::to_markdown::MarkdownOptions;
 
 use crate::insight::changes::FileChange;
 use crate::insight::figures::{self, Figures};
@@ -26,6 +31,8 @@ pub enum Ask {
     Changes { session: usize, turn: Option<usize> },
     /// A file as it was after a turn.
     FileAfter { session: usize, path: String, turn: usize },
+    /// A session as Markdown (`turns` of it, if given), with `masked` masked in its files.
+    Markdown { session: usize, masked: Vec<Finding>, options: MarkdownOptions, turns: Option<Range<usize>> },
 }
 
 /// What the engine answers, in the same order.
@@ -37,6 +44,7 @@ pub enum Answer {
     Figures(Option<Box<Figures>>),
     Changes(Vec<FileChange>),
     FileAfter(Option<String>),
+    Markdown(String),
 }
 
 /// The files of one workspace, and the workspace made of them when first needed.
@@ -79,6 +87,12 @@ pub fn answer_with(ws: &Workspace, ask: &Ask) -> Answer {
         Ask::Changes { session, turn } => Answer::Changes(figures::changes(ws, *session, *turn)),
         Ask::FileAfter { session, path, turn } => {
             Answer::FileAfter(figures::file_after(ws, *session, path, *turn))
+        }
+        Ask::Markdown { session, masked, options, turns } => {
+            // Only this session's files, so that the export is of the session shown.
+            let inputs = files_of_session(ws, *session, ws.inputs());
+            let masked: Vec<&Finding> = masked.iter().collect();
+            Answer::Markdown(markdown_masked(&inputs, &masked, *options, turns.clone()))
         }
     }
 }

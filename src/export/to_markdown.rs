@@ -17,7 +17,7 @@ use crate::present::tools::{tool_body, Change, ToolBody};
 use crate::text::diff::RowKind;
 
 /// What an export holds besides prompts, answers and tool calls.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct MarkdownOptions {
     /// Claude's thinking, folded.

@@ -332,7 +332,9 @@ mod tests {
         let chart = timeline_chart(&timeline, 1.0);
         // 1,000 prompts over 164 px: a tick every 4 px at most, each leading to its first prompt.
         assert_eq!(chart.prompts.first(), Some(&(8.0, 0)));
-        assert!(chart.prompts.len() <= 42 && chart.prompts.windows(2).all(|w| w[1].0 - w[0].0 >= PROMPT_SPACE));
+        assert!(
+            chart.prompts.len() <= 42 && chart.prompts.windows(2).all(|w| w[1].0 - w[0].0 >= PROMPT_SPACE)
+        );
         assert_eq!(chart.bars.len(), 2);
         let first = &chart.bars[0];
         assert_eq!((first.calls, first.failed, first.item), (1000, true, 0));

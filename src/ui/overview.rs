@@ -289,7 +289,7 @@ fn files_changed(ws: Arc<Workspace>, session: usize, f: Arc<Figures>) -> AnyView
         let after_turns = turns.clone();
         view! {
             <p class="cctv-muted">{summary}</p>
-            {files.into_iter().map(|f| file_view(ws.clone(), session, f, after_turns.clone())).collect_view()}
+            {let ws = ws.clone(); in_batches(files, move |f| file_view(ws.clone(), session, f, after_turns.clone()))}
         }
         .into_any()
     };
@@ -427,13 +427,13 @@ fn turn_picker(
 }
 
 /// `items` drawn a batch per task (one batch now, the next each frame after), so that thousands
-/// of points or bars never keep the page busy long; each batch is drawn once.
+/// of points, bars or files never keep the page busy long; each batch is drawn once.
 fn in_batches<T, V>(items: Vec<T>, draw: impl Fn(T) -> V + Clone + Send + Sync + 'static) -> impl IntoView
 where
     T: Clone + Send + Sync + 'static,
     V: IntoView + 'static,
 {
-    const BATCH: usize = 100;
+    const BATCH: usize = 50;
     let batches: Vec<Vec<T>> = items.chunks(BATCH).map(<[T]>::to_vec).collect();
     let shown = RwSignal::new(1usize);
     let count = batches.len();

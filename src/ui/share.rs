@@ -468,49 +468,48 @@ async fn prepared(viewer: Viewer) -> Option<(Arc<Workspace>, Arc<Vec<Finding>>)>
 }
 
 fn export_markdown(viewer: Viewer, session: usize, delivery: Delivery) {
+    let share = viewer.share;
     leptos::task::spawn_local(async move {
         let Some((ws, findings)) = prepared(viewer).await else { return };
-        markdown_of(viewer, session, delivery, ws, findings);
-    });
-}
-
-fn markdown_of(
-    viewer: Viewer,
-    session: usize,
-    delivery: Delivery,
-    ws: Arc<Workspace>,
-    findings: Arc<Vec<Finding>>,
-) {
-    let share = viewer.share;
-    let chosen = share.chosen(&findings);
-    // Only this session's files, so that the export is of the session shown.
-    let inputs = files_of_session(&ws, session, ws.inputs());
-    let count = ws.sessions.get(session).map_or(0, |s| s.thread.turn_starts().len());
-    let turns = share.turns.get_untracked().map(|_| {
-        let (first, last) = turns_of(share.turns.get_untracked(), session, count);
-        first - 1..last
-    });
-    let text = share::markdown_masked(&inputs, &chosen, share.options.get_untracked(), turns);
-    let masked = masked_note(chosen.len());
-    match delivery {
-        Delivery::Copy => {
-            let promise = window().navigator().clipboard().write_text(&text);
-            let size = size(text.len());
-            leptos::task::spawn_local(async move {
-                share.status.set(Some(match wasm_bindgen_futures::JsFuture::from(promise).await {
-                    Ok(_) => format!("Copied {size} of Markdown{masked}."),
+        // What is ticked now is what the export masks, whatever is ticked while it is made.
+        let chosen: Vec<Finding> = share.chosen(&findings).into_iter().cloned().collect();
+        let count = ws.sessions.get(session).map_or(0, |s| s.thread.turn_starts().len());
+        let turns = share.turns.get_untracked().map(|_| {
+            let (first, last) = turns_of(share.turns.get_untracked(), session, count);
+            first - 1..last
+        });
+        let name = export_name(&ws, session, &chosen.iter().collect::<Vec<_>>(), "md");
+        let masked = masked_note(chosen.len());
+        let ask = Ask::Markdown { session, masked: chosen, options: share.options.get_untracked(), turns };
+        share.status.set(Some("Writing the Markdown…".into()));
+        let text = match viewer.engine.get_value().markdown(&ws, ask).await {
+            Ok(text) => text,
+            Err(e) => return share.status.set(Some(format!("Nothing exported: {e}"))),
+        };
+        let bytes = text.length() as usize;
+        match delivery {
+            Delivery::Copy => {
+                let copied =
+                    match web_sys::TextDecoder::new().and_then(|d| d.decode_with_buffer_source(&text)) {
+                        Ok(text) => {
+                            wasm_bindgen_futures::JsFuture::from(
+                                window().navigator().clipboard().write_text(&text),
+                            )
+                            .await
+                        }
+                        Err(e) => Err(e),
+                    };
+                share.status.set(Some(match copied {
+                    Ok(_) => format!("Copied {} of Markdown{masked}.", size(bytes)),
                     Err(e) => format!("Could not copy: {}", crate::browser::js_error::describe(&e)),
                 }));
-            });
-        }
-        Delivery::Download => {
-            let name = export_name(&ws, session, &chosen, "md");
-            share.status.set(Some(match download(&name, text.as_bytes(), "text/markdown") {
-                Ok(()) => format!("Saved {name} ({}){masked}.", size(text.len())),
+            }
+            Delivery::Download => share.status.set(Some(match download(&name, &text, "text/markdown") {
+                Ok(()) => format!("Saved {name} ({}){masked}.", size(bytes)),
                 Err(e) => format!("Could not save {name}: {e}"),
-            }));
+            })),
         }
-    }
+    });
 }
 
 fn export_html(viewer: Viewer, session: usize) {
@@ -530,7 +529,9 @@ fn export_html(viewer: Viewer, session: usize) {
         };
         let masked = masked_note(chosen.len());
         share.status.set(Some(
-            match result.and_then(|page| download(&name, page.as_bytes(), "text/html").map(|()| page.len())) {
+            match result.and_then(|page| {
+                download(&name, &js_sys::Uint8Array::from(page.as_bytes()), "text/html").map(|()| page.len())
+            }) {
                 Ok(bytes) => format!("Saved {name} ({}){masked}.", size(bytes)),
                 Err(e) => format!("Could not make {name}: {e}"),
             },
@@ -539,9 +540,9 @@ fn export_html(viewer: Viewer, session: usize) {
 }
 
 /// Saves `bytes` as a file named `name`, through the browser's download.
-fn download(name: &str, bytes: &[u8], kind: &str) -> Result<(), String> {
+fn download(name: &str, bytes: &js_sys::Uint8Array, kind: &str) -> Result<(), String> {
     let describe = |e: wasm_bindgen::JsValue| crate::browser::js_error::describe(&e);
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let parts = js_sys::Array::of1(bytes);
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(kind);
     let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(describe)?;

@@ -50,6 +50,12 @@ test("Share and the Overview of a 100 MB session are worked out off the page: no
   await page.locator(".cctv-share__counts").waitFor({ timeout: 120000 });
   assert.deepEqual(await longTasks(page), [], "tasks over 50 ms while Share looked for secrets");
 
+  // The Markdown of the whole session, written by the engine too.
+  await watchLongTasks(page);
+  await page.click("button:has-text('Download Markdown')");
+  await page.locator(".cctv-share__status", { hasText: "Saved" }).waitFor({ timeout: 120000 });
+  assert.deepEqual(await longTasks(page), [], "tasks over 50 ms while the Markdown was written");
+
   await watchLongTasks(page);
   await page.click("button:has-text('Overview')");
   await page.locator(".cctv-overview__figure").waitFor({ timeout: 120000 });
