@@ -223,31 +223,12 @@ fn share_seconds(ws: &normalize::Workspace) -> f64 {
     start.elapsed().as_secs_f64()
 }
 
-/// What opening the overview computes for every session of `ws` (cost, context, tools, the time
-/// line and the files changed), in seconds.
+/// What opening the overview computes for every session of `ws` (its figures: cost, context,
+/// tools, the time line and the files changed), in seconds.
 fn overview_seconds(ws: &normalize::Workspace) -> f64 {
-    use cctv::insight::{changes, cost, overview, timeline};
     let start = Instant::now();
-    for session in &ws.sessions {
-        let t = Instant::now();
-        std::hint::black_box(cost::session_cost(ws, session));
-        eprintln!("cost {:?}", t.elapsed());
-        let t = Instant::now();
-        std::hint::black_box(overview::context(ws, session));
-        eprintln!("context {:?}", t.elapsed());
-        let t = Instant::now();
-        std::hint::black_box(overview::tools(ws, session));
-        eprintln!("tools {:?}", t.elapsed());
-        let t = Instant::now();
-        std::hint::black_box(timeline::timeline(ws, session));
-        eprintln!("timeline {:?}", t.elapsed());
-        let t = Instant::now();
-        std::hint::black_box(changes::changes(ws, session, None));
-        eprintln!("changes {:?}", t.elapsed());
+    for session in 0..ws.sessions.len() {
+        std::hint::black_box(cctv::insight::figures::figures(ws, session));
     }
-    let t = Instant::now();
-    let scanner = cctv::redact::Scanner::new(&[]).unwrap();
-    let f = scanner.find_in(ws.given_files());
-    eprintln!("scan {:?} {}", t.elapsed(), f.len());
     start.elapsed().as_secs_f64()
 }

@@ -120,10 +120,11 @@ impl Engine {
             Some(promise) => promise,
             None => self.spawn()?,
         };
-        let ran = JsFuture::from(promise).await.ok().and_then(|r| r.as_bool()).unwrap_or(false);
+        // Settled once it runs (it is `Ready` then), says it cannot, or fails to load.
+        let _ = JsFuture::from(promise).await;
         let mut inner = self.0.borrow_mut();
         match std::mem::take(&mut inner.worker) {
-            Slot::Starting(worker, _, listeners) if ran => {
+            Slot::Ready(worker, listeners) => {
                 inner.worker = Slot::Ready(worker.clone(), listeners);
                 Some(worker)
             }
@@ -134,12 +135,8 @@ impl Engine {
                 None
             }
             other => {
-                let worker = match &other {
-                    Slot::Ready(worker, _) => Some(worker.clone()),
-                    _ => None,
-                };
                 inner.worker = other;
-                worker
+                None
             }
         }
     }
@@ -164,6 +161,12 @@ impl Engine {
         let on_message = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
             let data = event.unchecked_into::<MessageEvent>().data();
             if data.as_string().as_deref() == Some("ready") {
+                if let Some(inner) = weak.upgrade() {
+                    let mut inner = inner.borrow_mut();
+                    if let Slot::Starting(worker, _, listeners) = std::mem::take(&mut inner.worker) {
+                        inner.worker = Slot::Ready(worker, listeners);
+                    }
+                }
                 let _ = on_started.call1(&JsValue::NULL, &true.into());
             } else if Reflect::has(&data, &"failed".into()).unwrap_or(false) {
                 let _ = on_started.call1(&JsValue::NULL, &false.into());
@@ -265,17 +268,24 @@ fn heard(inner: &Rc<RefCell<Inner>>, data: &JsValue) {
     }
 }
 
-/// The worker stopped (it crashed, or ran out of memory): every ask waiting is told, and the
-/// next ask starts a new one and sends it the files again.
+/// The worker stopped (it crashed, ran out of memory, or was stopped to make room): every ask
+/// waiting is told, and the next ask starts a new one and sends it the files again. One that
+/// stopped before it ran (its script was not there, a page from `file://`) means none can run
+/// here: the page answers from now on.
 fn stopped(inner: &Rc<RefCell<Inner>>) {
     let waiting: Vec<Function> = {
         let mut inner = inner.borrow_mut();
-        if let Slot::Ready(worker, _) | Slot::Starting(worker, ..) = &inner.worker {
-            worker.terminate();
-        }
-        if !matches!(inner.worker, Slot::OnPage) {
-            inner.worker = Slot::None;
-        }
+        inner.worker = match std::mem::take(&mut inner.worker) {
+            Slot::Starting(worker, ..) => {
+                worker.terminate();
+                Slot::OnPage
+            }
+            Slot::Ready(worker, _) => {
+                worker.terminate();
+                Slot::None
+            }
+            other => other,
+        };
         inner.holds = None;
         inner.memory = 0.0;
         inner.waiting.drain().map(|(_, r)| r).collect()
