@@ -87,6 +87,10 @@ impl Engine {
             return Ok((answer_with(ws, &ask), None));
         };
         let open = self.send(&worker, ws).await;
+        // The worker may have stopped, or been handed newer files, while these were sent.
+        if !matches!(&self.0.borrow().holds, Some((_, n, _)) if *n == open) {
+            return Err("the engine stopped, or other files were opened, before it could answer".into());
+        }
         let id = {
             let mut inner = self.0.borrow_mut();
             inner.next_id = inner.next_id.wrapping_add(1);

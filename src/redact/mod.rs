@@ -12,12 +12,11 @@
 pub mod personal;
 pub mod secrets;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use regex::Regex;
-use std::borrow::Cow;
-
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Serialize;
 

@@ -172,12 +172,16 @@ pub(crate) fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
         }
         looking.set(true);
         leptos::task::spawn_local(async move {
-            // Until what was looked at is what is shown (it changed while the engine looked).
+            // Until what was looked at is what is shown, with the patterns now given (either may
+            // change while the engine looks); once only, if neither did.
             while let Some(ws) = viewer.workspace.get_untracked().filter(|ws| !share.is_current(ws)) {
-                let generation = ws.generation;
+                let asked = (Some(ws.generation), share.patterns.get_untracked());
                 let _ = share.findings(viewer, &ws).await;
-                if viewer.workspace.with_untracked(|w| w.as_ref().is_none_or(|w| w.generation == generation))
-                {
+                let now = (
+                    viewer.workspace.with_untracked(|w| w.as_ref().map(|w| w.generation)),
+                    share.patterns.get_untracked(),
+                );
+                if now == asked {
                     break;
                 }
             }
