@@ -1,8 +1,9 @@
 //! The page's engine: a worker of its own (one per viewer) that holds the files the page shows
 //! and works out what takes long ([`crate::engine::session`]: the Share tab's findings, the
-//! Overview's figures, a turn's changes), so the page only draws. The page hands it the bytes of
+//! Overview's figures, a turn's changes, the exports), so the page only draws. The page hands it the bytes of
 //! the workspace it shows, once per workspace, a [`PIECE`] at a time (each copy a task of a few
-//! ms), then asks; the answer comes back as JSON text, which the page reads in a few ms.
+//! ms), then asks; the answer comes back as JSON text, which the page reads in a few ms, and an
+//! export's text as bytes beside it.
 //!
 //! The worker runs the page's own wasm, as the list's do ([`super::pool`]): `www/worker.js` is
 //! sent the module the page compiled and told to run [`super::engine_worker`]. Where no worker
@@ -21,6 +22,7 @@ use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use super::timers::next_frame;
 use crate::engine::session::{answer_with, Answer, Ask};
+use crate::export::to_html::ViewerFiles;
 use crate::normalize::{Generation, Workspace};
 
 /// Bytes copied to the worker per task.
@@ -65,26 +67,36 @@ type Listeners = Rc<[Closure<dyn Fn(JsValue)>; 2]>;
 impl Engine {
     /// The answer to `ask` about the files of `ws`; an error says why there is none.
     pub(crate) async fn ask(&self, ws: &Arc<Workspace>, ask: Ask) -> Result<Answer, String> {
-        self.ask_for(ws, ask).await.map(|(answer, _)| answer)
+        self.ask_for(ws, ask, None).await.map(|(answer, _)| answer)
     }
 
-    /// A Markdown export (`ask` is an [`Ask::Markdown`]) as UTF-8 bytes in a JavaScript array,
-    /// which a download takes as it is.
-    pub(crate) async fn markdown(&self, ws: &Arc<Workspace>, ask: Ask) -> Result<Uint8Array, String> {
-        match self.ask_for(ws, ask).await? {
+    /// An export (`ask` is an [`Ask::Markdown`] or an [`Ask::Html`], which needs the viewer's own
+    /// files) as UTF-8 bytes in a JavaScript array, which a download takes as it is.
+    pub(crate) async fn export(
+        &self,
+        ws: &Arc<Workspace>,
+        ask: Ask,
+        viewer: Option<&ViewerFiles>,
+    ) -> Result<Uint8Array, String> {
+        match self.ask_for(ws, ask, viewer).await? {
             (_, Some(text)) => Ok(text),
-            (Answer::Markdown(text), None) => Ok(Uint8Array::from(text.as_bytes())),
+            (Answer::Text(text), None) => Ok(Uint8Array::from(text.as_bytes())),
             _ => Err("the engine answered another question".into()),
         }
     }
 
     /// The answer, and the text the worker sent beside it.
-    async fn ask_for(&self, ws: &Arc<Workspace>, ask: Ask) -> Result<(Answer, Option<Uint8Array>), String> {
+    async fn ask_for(
+        &self,
+        ws: &Arc<Workspace>,
+        ask: Ask,
+        viewer: Option<&ViewerFiles>,
+    ) -> Result<(Answer, Option<Uint8Array>), String> {
         self.make_room(ws);
         let Some(worker) = self.worker().await else {
             // One task, as before there was an engine worker: the page answers itself.
             next_frame().await;
-            return Ok((answer_with(ws, &ask), None));
+            return answer_with(ws, &ask, viewer).map(|answer| (answer, None));
         };
         let open = self.send(&worker, ws).await;
         // The worker may have stopped, or been handed newer files, while these were sent.
@@ -98,12 +110,17 @@ impl Engine {
         };
         let json = serde_json::to_string(&ask).map_err(|e| e.to_string())?;
         let message = object(&[("id", id.into()), ("open", open.into()), ("ask", json.into())]);
+        let transfer = Array::new();
+        if let Some(viewer) = viewer {
+            let sent = viewer_message(viewer, &transfer);
+            let _ = Reflect::set(&message, &"viewer".into(), &sent);
+        }
         let mut resolve = None;
         let promise = Promise::new(&mut |r, _| resolve = Some(r));
         if let Some(resolve) = resolve {
             self.0.borrow_mut().waiting.insert(id, resolve);
         }
-        worker.post_message(&message).map_err(|e| super::js_error::describe(&e))?;
+        worker.post_message_with_transfer(&message, &transfer).map_err(|e| super::js_error::describe(&e))?;
         let reply = JsFuture::from(promise).await.map_err(|e| super::js_error::describe(&e))?;
         let answer = Reflect::get(&reply, &"answer".into()).ok().and_then(|a| a.as_string());
         let answer = answer.ok_or("the engine stopped before it answered (out of memory?)")?;
@@ -297,6 +314,24 @@ fn stopped(inner: &Rc<RefCell<Inner>>) {
     for resolve in waiting {
         let _ = resolve.call1(&JsValue::NULL, &JsValue::UNDEFINED);
     }
+}
+
+/// The viewer's own files as the worker reads them (`engine_worker::viewer_files`); their
+/// bytes' buffers are added to `transfer`.
+fn viewer_message(viewer: &ViewerFiles, transfer: &Array) -> JsValue {
+    let bytes = |b: &[u8]| {
+        let array = Uint8Array::from(b);
+        transfer.push(&array.buffer());
+        JsValue::from(array)
+    };
+    let snippets = serde_wasm_bindgen::to_value(&viewer.snippets).unwrap_or(JsValue::NULL);
+    let grammars = viewer.grammars.as_deref().map_or(JsValue::NULL, bytes);
+    object(&[
+        ("script", viewer.script.as_str().into()),
+        ("wasm", bytes(&viewer.wasm)),
+        ("grammars", grammars),
+        ("snippets", snippets),
+    ])
 }
 
 /// A plain object of these properties.

@@ -8,7 +8,8 @@
 //! - `{ piece }`: the next bytes of those files (a `Uint8Array`).
 //! - `{ id, open, ask }`: an [`Ask`] as JSON, about files `open`. The answer is `{ id, answer }`,
 //!   `answer` the JSON of a `Result<Answer, String>`, and `memory` the worker's memory in bytes.
-//!   A Markdown export's text is not in the JSON but beside it, as UTF-8 bytes (`text`).
+//!   An export's text is not in the JSON but beside it, as UTF-8 bytes (`text`); an HTML
+//!   export's ask has the viewer's own files beside it (`viewer`).
 
 use std::cell::RefCell;
 
@@ -17,6 +18,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::engine::session::{Answer, Arrival, Ask, SessionEngine};
+use crate::export::to_html::ViewerFiles;
 
 /// The files being received, then the engine made of them.
 enum Held {
@@ -74,14 +76,15 @@ fn heard(data: &JsValue) -> Option<(JsValue, Option<Uint8Array>)> {
     }
     let id = get("id")?;
     let ask = get("ask").and_then(|a| a.as_string()).unwrap_or_default();
+    let viewer = get("viewer").map(|v| viewer_files(&v));
     let mut answer = match serde_json::from_str::<Ask>(&ask) {
-        Ok(ask) => answer(open.unwrap_or(u32::MAX), &ask),
+        Ok(ask) => answer(open.unwrap_or(u32::MAX), &ask, viewer),
         Err(e) => Err(format!("the question was not understood: {e}")),
     };
     // An export's text goes beside the answer, as bytes the page hands to a download as they
     // are: as JSON, the page would read tens of MB into its own memory in one task.
     let text = match &mut answer {
-        Ok(Answer::Markdown(text)) => Some(Uint8Array::from(std::mem::take(text).as_bytes())),
+        Ok(Answer::Text(text)) => Some(Uint8Array::from(std::mem::take(text).as_bytes())),
         _ => None,
     };
     let reply = Object::new();
@@ -112,8 +115,22 @@ fn take(piece: &[u8]) {
     });
 }
 
-/// The answer to `ask` about files `open`: once they are all there, the engine is made of them.
-fn answer(open: u32, ask: &Ask) -> Result<Answer, String> {
+/// The viewer's own files, as the page sends them beside an HTML export's ask: `{ script, wasm,
+/// grammars?, snippets: [[path, source], …] }`.
+fn viewer_files(value: &JsValue) -> ViewerFiles {
+    let get = |key: &str| Reflect::get(value, &key.into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
+    let bytes = |key: &str| get(key).and_then(|b| b.dyn_into::<Uint8Array>().ok()).map(|b| b.to_vec());
+    ViewerFiles {
+        script: get("script").and_then(|s| s.as_string()).unwrap_or_default(),
+        wasm: bytes("wasm").unwrap_or_default(),
+        grammars: bytes("grammars"),
+        snippets: get("snippets").and_then(|s| serde_wasm_bindgen::from_value(s).ok()).unwrap_or_default(),
+    }
+}
+
+/// The answer to `ask` about files `open`, with the viewer's files for an HTML export: once the
+/// files are all there, the engine is made of them.
+fn answer(open: u32, ask: &Ask, viewer: Option<ViewerFiles>) -> Result<Answer, String> {
     HELD.with(|held| {
         let mut held = held.borrow_mut();
         let now = match std::mem::replace(&mut *held, Held::Nothing) {
@@ -125,7 +142,12 @@ fn answer(open: u32, ask: &Ask) -> Result<Answer, String> {
         };
         *held = now;
         match &mut *held {
-            Held::Whole(number, engine) if *number == open => Ok(engine.answer(ask)),
+            Held::Whole(number, engine) if *number == open => {
+                if let Some(viewer) = viewer {
+                    engine.viewer(viewer);
+                }
+                engine.answer(ask)
+            }
             Held::Failed(number, e) if *number == open => Err(e.clone()),
             // Other files came since: the page no longer shows these.
             _ => Err("other files are open now".into()),

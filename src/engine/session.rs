@@ -1,7 +1,8 @@
 //! The files a page shows, worked on off the page: the page hands over the bytes it normalized
 //! ([`Arrival`], a piece at a time, so no step of the page copies a whole file at once), then asks
 //! for what takes long to work out ([`Ask`]): the secrets and personal details in the files, the
-//! Overview's figures, the files a turn changed, a file as it was after a turn, a Markdown export. The engine makes
+//! Overview's figures, the files a turn changed, a file as it was after a turn, the Markdown and
+//! HTML exports. The engine makes
 //! its own workspace of the same bytes the first time an answer needs one, so every place it
 //! names (an [`ItemRef`](crate::normalize::ItemRef)) is the same place on the page.
 //!
@@ -12,7 +13,8 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::export::share::{files_of_session, markdown_masked};
+use crate::export::share::{files_of_session, html_masked, markdown_masked};
+use crate::export::to_html::ViewerFiles;
 use crate::export::to_markdown::MarkdownOptions;
 
 use crate::insight::changes::FileChange;
@@ -33,6 +35,10 @@ pub enum Ask {
     FileAfter { session: usize, path: String, turn: usize },
     /// A session as Markdown (`turns` of it, if given), with `masked` masked in its files.
     Markdown { session: usize, masked: Vec<Finding>, options: MarkdownOptions, turns: Option<Range<usize>> },
+    /// A session as one HTML file with the viewer in it, with `masked` masked in its files. The
+    /// viewer's own files are not asked with it: the engine is given them apart
+    /// ([`SessionEngine::viewer`]), once.
+    Html { session: usize, masked: Vec<Finding> },
 }
 
 /// What the engine answers, in the same order.
@@ -44,42 +50,50 @@ pub enum Answer {
     Figures(Option<Box<Figures>>),
     Changes(Vec<FileChange>),
     FileAfter(Option<String>),
-    Markdown(String),
+    /// An export: Markdown, or an HTML file.
+    Text(String),
 }
 
 /// The files of one workspace, and the workspace made of them when first needed.
 pub struct SessionEngine {
     inputs: Vec<Input>,
     workspace: Option<Workspace>,
+    /// The viewer's own files, for an HTML export.
+    viewer: Option<ViewerFiles>,
 }
 
 impl SessionEngine {
     /// Works on `inputs`, the files as given ([`Workspace::inputs`] of the page's workspace).
     pub fn new(inputs: Vec<Input>) -> SessionEngine {
-        SessionEngine { inputs, workspace: None }
+        SessionEngine { inputs, workspace: None, viewer: None }
     }
 
-    /// The answer to `ask`.
-    pub fn answer(&mut self, ask: &Ask) -> Answer {
-        match ask {
+    /// Gives the engine the viewer's own files, which an HTML export holds.
+    pub fn viewer(&mut self, files: ViewerFiles) {
+        self.viewer = Some(files);
+    }
+
+    /// The answer to `ask`, or why there is none.
+    pub fn answer(&mut self, ask: &Ask) -> Result<Answer, String> {
+        if let Ask::Findings { patterns } = ask {
             // The files' lines are looked at as they are: no workspace needed.
-            Ask::Findings { patterns } => {
-                Answer::Findings(Scanner::new(patterns).map(|s| s.find(&self.inputs)))
-            }
-            _ => answer_with(self.workspace(), ask),
+            return Ok(Answer::Findings(Scanner::new(patterns).map(|s| s.find(&self.inputs))));
         }
+        let (ws, viewer) = self.workspace_and_viewer();
+        answer_with(ws, ask, viewer)
     }
 
-    fn workspace(&mut self) -> &Workspace {
+    /// The workspace, made of the files the first time it is needed; and the viewer's files.
+    fn workspace_and_viewer(&mut self) -> (&Workspace, Option<&ViewerFiles>) {
         let inputs = &self.inputs;
-        self.workspace.get_or_insert_with(|| normalize(inputs.clone()))
+        (self.workspace.get_or_insert_with(|| normalize(inputs.clone())), self.viewer.as_ref())
     }
 }
 
 /// The answer to `ask` worked out from a workspace at hand (the page's own, where no worker
-/// starts).
-pub fn answer_with(ws: &Workspace, ask: &Ask) -> Answer {
-    match ask {
+/// starts), with the viewer's own files for an HTML export; or why there is none.
+pub fn answer_with(ws: &Workspace, ask: &Ask, viewer: Option<&ViewerFiles>) -> Result<Answer, String> {
+    Ok(match ask {
         Ask::Findings { patterns } => {
             Answer::Findings(Scanner::new(patterns).map(|s| s.find_in(ws.given_files())))
         }
@@ -92,9 +106,16 @@ pub fn answer_with(ws: &Workspace, ask: &Ask) -> Answer {
             // Only this session's files, so that the export is of the session shown.
             let inputs = files_of_session(ws, *session, ws.inputs());
             let masked: Vec<&Finding> = masked.iter().collect();
-            Answer::Markdown(markdown_masked(&inputs, &masked, *options, turns.clone()))
+            Answer::Text(markdown_masked(&inputs, &masked, *options, turns.clone()))
         }
-    }
+        Ask::Html { session, masked } => {
+            let viewer = viewer.ok_or("the viewer's own files were not given")?;
+            let inputs = files_of_session(ws, *session, ws.inputs());
+            let masked: Vec<&Finding> = masked.iter().collect();
+            let title = ws.sessions.get(*session).and_then(|s| s.title.as_deref());
+            Answer::Text(html_masked(&inputs, &masked, title, viewer)?)
+        }
+    })
 }
 
 /// Files arriving in pieces, in order: each file's bytes, then the next file's.
@@ -164,7 +185,7 @@ mod tests {
     fn the_engines_workspace_of_the_pages_files_has_every_row_where_the_page_has_it() {
         for page in workspaces() {
             let mut engine = SessionEngine::new(page.inputs());
-            let own = engine.workspace();
+            let (own, _) = engine.workspace_and_viewer();
             assert_eq!(own.sessions.len(), page.sessions.len());
             for (a, b) in own.sessions.iter().zip(&page.sessions) {
                 assert_eq!(outline(own, a), outline(&page, b));
@@ -178,31 +199,61 @@ mod tests {
             fixtures::workspace("blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl");
         let mut engine = SessionEngine::new(page.inputs());
         let scanner = Scanner::new(&[]).unwrap();
+        let findings = scanner.find_in(page.given_files());
         assert_eq!(
             engine.answer(&Ask::Findings { patterns: Vec::new() }),
-            Answer::Findings(Ok(scanner.find_in(page.given_files())))
+            Ok(Answer::Findings(Ok(findings.clone())))
         );
         assert!(
-            matches!(engine.answer(&Ask::Findings { patterns: vec!["(".into()] }), Answer::Findings(Err(e)) if e.starts_with("(:"))
+            matches!(engine.answer(&Ask::Findings { patterns: vec!["(".into()] }), Ok(Answer::Findings(Err(e))) if e.starts_with("(:"))
         );
         assert_eq!(
             engine.answer(&Ask::Figures { session: 0 }),
-            Answer::Figures(figures(&page, 0).map(Box::new))
+            Ok(Answer::Figures(figures(&page, 0).map(Box::new)))
         );
-        assert_eq!(engine.answer(&Ask::Figures { session: 9 }), Answer::Figures(None));
+        assert_eq!(engine.answer(&Ask::Figures { session: 9 }), Ok(Answer::Figures(None)));
         assert_eq!(
             engine.answer(&Ask::Changes { session: 0, turn: None }),
-            Answer::Changes(figures::changes(&page, 0, None))
+            Ok(Answer::Changes(figures::changes(&page, 0, None)))
+        );
+        // The exports mask what they are asked to: nothing of it is left in their text.
+        let markdown = Ask::Markdown {
+            session: 0,
+            masked: findings.clone(),
+            options: MarkdownOptions::default(),
+            turns: Some(1..3),
+        };
+        let Ok(Answer::Text(text)) = engine.answer(&markdown) else { panic!("a Markdown answer") };
+        assert!(text.starts_with("# ") && !findings.is_empty());
+        assert!(findings.iter().all(|f| !text.contains(&f.text)), "nothing masked is left in the Markdown");
+        let html = Ask::Html { session: 0, masked: findings.clone() };
+        assert_eq!(engine.answer(&html), Err("the viewer's own files were not given".into()));
+        engine.viewer(ViewerFiles {
+            script: "async function __wbg_init(m) {}\nexport function openShared() {}\n".into(),
+            wasm: b"\0asm\x01\0\0\0".repeat(100),
+            grammars: None,
+            snippets: Vec::new(),
+        });
+        let Ok(Answer::Text(file)) = engine.answer(&html) else { panic!("an HTML answer") };
+        assert!(
+            file.starts_with("<!doctype html>") || file.starts_with("<!DOCTYPE html>"),
+            "{}",
+            &file[..40]
         );
         for ask in [
             Ask::Findings { patterns: vec!["signal".into()] },
             Ask::Figures { session: 0 },
             Ask::Changes { session: 0, turn: Some(2) },
+            markdown,
         ] {
-            assert_eq!(engine.answer(&ask), answer_with(&page, &ask), "the page answers as the worker would");
+            assert_eq!(
+                engine.answer(&ask),
+                answer_with(&page, &ask, None),
+                "the page answers as the worker would"
+            );
         }
         let ask = Ask::FileAfter { session: 0, path: "/nowhere".into(), turn: 3 };
-        assert_eq!(engine.answer(&ask), Answer::FileAfter(None));
+        assert_eq!(engine.answer(&ask), Ok(Answer::FileAfter(None)));
         // An ask and its answer as they go between the page and the worker.
         let sent: Ask = serde_json::from_str(&serde_json::to_string(&ask).unwrap()).unwrap();
         assert_eq!(sent, ask);

@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use super::navigation::reveal;
 use super::state::{use_viewer, SideTab, Viewer};
 use crate::engine::session::{answer_with, Answer, Ask};
-use crate::export::share::{self, export_name, files_of_session, masked_note, row_of, Highlights};
+use crate::export::share::{self, export_name, masked_note, row_of, Highlights};
 use crate::export::to_markdown::MarkdownOptions;
 use crate::normalize::{Generation, ThreadRef, Workspace};
 use crate::redact::{Finding, Kind};
@@ -121,9 +121,10 @@ impl Share {
             return found.result;
         }
         let ask = Ask::Findings { patterns: patterns.lines().map(str::to_owned).collect() };
-        let result = match answer_with(ws, &ask) {
-            Answer::Findings(found) => found.map(Arc::new),
-            _ => Err("the engine answered another question".into()),
+        let result = match answer_with(ws, &ask, None) {
+            Ok(Answer::Findings(found)) => found.map(Arc::new),
+            Ok(_) => Err("the engine answered another question".into()),
+            Err(e) => Err(e),
         };
         self.found.set(Some(Scan { workspace, patterns, result: result.clone() }));
         result
@@ -486,7 +487,7 @@ fn export_markdown(viewer: Viewer, session: usize, delivery: Delivery) {
         let masked = masked_note(chosen.len());
         let ask = Ask::Markdown { session, masked: chosen, options: share.options.get_untracked(), turns };
         share.status.set(Some("Writing the Markdown…".into()));
-        let text = match viewer.engine.get_value().markdown(&ws, ask).await {
+        let text = match viewer.engine.get_value().export(&ws, ask, None).await {
             Ok(text) => text,
             Err(e) => return share.status.set(Some(format!("Nothing exported: {e}"))),
         };
@@ -520,23 +521,19 @@ fn export_html(viewer: Viewer, session: usize) {
     let share = viewer.share;
     leptos::task::spawn_local(async move {
         let Some((ws, findings)) = prepared(viewer).await else { return };
-        let inputs = files_of_session(&ws, session, ws.inputs());
         // What is ticked now is what the file masks, whatever is ticked while it is made.
         let chosen: Vec<Finding> = share.chosen(&findings).into_iter().cloned().collect();
         let name = export_name(&ws, session, &chosen.iter().collect::<Vec<_>>(), "html");
-        let title = ws.sessions.get(session).and_then(|s| s.title.clone());
+        let masked = masked_note(chosen.len());
         share.status.set(Some(format!("Making {name}…")));
-        let chosen: Vec<&Finding> = chosen.iter().collect();
-        let result = match crate::browser::viewer_files::fetch().await {
-            Ok(files) => share::html_masked(&inputs, &chosen, title.as_deref(), &files),
+        let ask = Ask::Html { session, masked: chosen };
+        let made = match crate::browser::viewer_files::fetch().await {
+            Ok(files) => viewer.engine.get_value().export(&ws, ask, Some(&files)).await,
             Err(e) => Err(e),
         };
-        let masked = masked_note(chosen.len());
         share.status.set(Some(
-            match result.and_then(|page| {
-                download(&name, &js_sys::Uint8Array::from(page.as_bytes()), "text/html").map(|()| page.len())
-            }) {
-                Ok(bytes) => format!("Saved {name} ({}){masked}.", size(bytes)),
+            match made.and_then(|page| download(&name, &page, "text/html").map(|()| page.length())) {
+                Ok(bytes) => format!("Saved {name} ({}){masked}.", size(bytes as usize)),
                 Err(e) => format!("Could not make {name}: {e}"),
             },
         ));

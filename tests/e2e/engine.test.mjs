@@ -1,7 +1,8 @@
 // The engine off the page: on a generated session of about 100 MB (written for the test, not
-// kept), opening the Share tab (every line looked at for secrets) and the Overview (cost,
-// context, timeline, files changed) is worked out by the engine worker, and the page runs no
-// task over 50 ms meanwhile: counted with the browser's own long-task observer, not timed.
+// kept), opening the Share tab (every line looked at for secrets), the Markdown and HTML exports
+// and the Overview (cost, context, timeline, files changed) are worked out by the engine worker,
+// and the page runs no task over 50 ms meanwhile: counted with the browser's own long-task
+// observer, not timed.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -35,7 +36,7 @@ async function watchLongTasks(page) {
 }
 const longTasks = (page) => page.evaluate(() => window.__long);
 
-test("Share and the Overview of a 100 MB session are worked out off the page: no long task meanwhile", { timeout: 240000 }, async () => {
+test("Share, its exports and the Overview of a 100 MB session are worked out off the page: no long task meanwhile", { timeout: 240000 }, async () => {
   const root = join(dir, `${MB}mb`);
   const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, f));
   const { page, errors } = await open(web.chrome, web.server.url);
@@ -55,6 +56,13 @@ test("Share and the Overview of a 100 MB session are worked out off the page: no
   await page.click("button:has-text('Download Markdown')");
   await page.locator(".cctv-share__status", { hasText: "Saved" }).waitFor({ timeout: 120000 });
   assert.deepEqual(await longTasks(page), [], "tasks over 50 ms while the Markdown was written");
+
+  // One HTML file with the viewer in it, made by the engine too.
+  await watchLongTasks(page);
+  const saved = page.locator(".cctv-share__status", { hasText: /Saved .*\.html/ });
+  await page.click("button:has-text('Download HTML')");
+  await saved.waitFor({ timeout: 180000 });
+  assert.deepEqual(await longTasks(page), [], "tasks over 50 ms while the HTML file was made");
 
   await watchLongTasks(page);
   await page.click("button:has-text('Overview')");
