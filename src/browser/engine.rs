@@ -18,9 +18,10 @@ use std::sync::Arc;
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{MessageEvent, Worker};
 
 use super::timers::next_frame;
+use super::worker::start_worker;
 use crate::engine::session::{answer_with, Answer, Ask};
 use crate::export::to_html::ViewerFiles;
 use crate::normalize::{Generation, Workspace};
@@ -169,11 +170,7 @@ impl Engine {
             self.0.borrow_mut().worker = Slot::OnPage;
             None
         };
-        let glue = super::viewer_files::script_url();
-        let Ok(script) = web_sys::Url::new_with_base("worker.js", &glue) else { return on_page() };
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
-        let Ok(worker) = Worker::new_with_options(&script.href(), &options) else { return on_page() };
+        let Some(worker) = start_worker("engine") else { return on_page() };
         let mut started = None;
         let promise = Promise::new(&mut |resolve, _| started = Some(resolve));
         let started = started?;
@@ -204,12 +201,6 @@ impl Engine {
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        let start =
-            object(&[("glue", glue.into()), ("module", wasm_bindgen::module()), ("role", "engine".into())]);
-        if worker.post_message(&start).is_err() {
-            worker.terminate();
-            return on_page();
-        }
         self.0.borrow_mut().worker = Slot::Starting(worker, promise.clone(), Rc::new([on_message, on_error]));
         Some(promise)
     }

@@ -16,9 +16,9 @@ use std::rc::{Rc, Weak};
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{File, MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{File, MessageEvent, Worker};
 
-use super::worker::{answer, reply_message, Done, Job, Reply, Work};
+use super::worker::{answer, reply_message, start_worker, Done, Job, Reply, Work};
 use crate::query::grams::Grams;
 
 /// What a worker is given at once: sessions up to this many bytes in all (or one larger), so
@@ -214,11 +214,7 @@ impl Pool {
 
     /// Starts a worker; `false` when this page cannot have one.
     fn spawn(&self) -> bool {
-        let glue = super::viewer_files::script_url();
-        let Ok(script) = web_sys::Url::new_with_base("worker.js", &glue) else { return false };
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
-        let Ok(worker) = Worker::new_with_options(&script.href(), &options) else { return false };
+        let Some(worker) = start_worker("list") else { return false };
         let serial = {
             let mut inner = self.0.borrow_mut();
             inner.next_serial += 1;
@@ -236,13 +232,6 @@ impl Pool {
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        let start = Object::new();
-        let _ = Reflect::set(&start, &"glue".into(), &glue.into());
-        let _ = Reflect::set(&start, &"module".into(), &wasm_bindgen::module());
-        if worker.post_message(&start).is_err() {
-            worker.terminate();
-            return false;
-        }
         self.0.borrow_mut().slots.push(Slot {
             serial,
             worker,

@@ -9,7 +9,7 @@ use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent};
+use web_sys::{DedicatedWorkerGlobalScope, File, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use super::js_error::describe;
 use super::read::read_promise;
@@ -52,6 +52,27 @@ pub(crate) struct Reply {
     /// The worker's wasm memory, in bytes: it never shrinks, so a worker that read a large
     /// session is replaced once idle.
     pub(crate) memory: f64,
+}
+
+/// Starts a worker of the page (`www/worker.js`) that will run `role`'s entry point (`"list"`:
+/// [`start_list_worker`]; `"engine"`: `super::engine_worker`), handing it the address of the
+/// page's wasm-bindgen JS and the module the page compiled. `None` when this page cannot have one.
+/// Its messages wait until the caller sets its handlers, in the same task.
+pub(crate) fn start_worker(role: &str) -> Option<Worker> {
+    let glue = super::viewer_files::script_url();
+    let script = web_sys::Url::new_with_base("worker.js", &glue).ok()?;
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    let worker = Worker::new_with_options(&script.href(), &options).ok()?;
+    let start = Object::new();
+    let _ = Reflect::set(&start, &"glue".into(), &glue.into());
+    let _ = Reflect::set(&start, &"module".into(), &wasm_bindgen::module());
+    let _ = Reflect::set(&start, &"role".into(), &role.into());
+    if worker.post_message(&start).is_err() {
+        worker.terminate();
+        return None;
+    }
+    Some(worker)
 }
 
 /// Bytes read per slice of a large file (one read each for smaller ones).

@@ -164,9 +164,7 @@ fn agent_table(
             <tbody>
                 <tr>
                     <th scope="row">"Main conversation"</th>
-                    <td>{thousands(main.responses)}</td>
-                    <td>{thousands(main.tokens.total())}</td>
-                    <td>{dollars_label(main.dollars)}</td>
+                    {total_cells(main)}
                 </tr>
                 {agents.into_iter().map(|AgentCost { name, total: t, place }| view! {
                     <tr>
@@ -174,9 +172,7 @@ fn agent_table(
                             Some(at) => Either::Left(view! { <button class="cctv-link" on:click=move |_| go(at)><bdi>{name.clone()}</bdi></button> }),
                             None => Either::Right(view! { <bdi>{name.clone()}</bdi> }),
                         }}</th>
-                        <td>{thousands(t.responses)}</td>
-                        <td>{thousands(t.tokens.total())}</td>
-                        <td>{dollars_label(t.dollars)}</td>
+                        {total_cells(&t)}
                     </tr>
                 }).collect_view()}
             </tbody>
@@ -206,6 +202,15 @@ fn tools_table(tools: Vec<ToolTotal>, go: impl Fn(ItemRef) + Copy + Send + Sync 
     }
 }
 
+/// A total's responses, tokens and dollars, as the cells of a row of the cost tables.
+fn total_cells(t: &Total) -> impl IntoView {
+    view! {
+        <td>{thousands(t.responses)}</td>
+        <td>{thousands(t.tokens.total())}</td>
+        <td>{dollars_label(t.dollars)}</td>
+    }
+}
+
 /// What each turn cost, folded: a long session has hundreds.
 fn per_turn(f: &Figures, session: usize) -> AnyView {
     let viewer = use_viewer();
@@ -225,18 +230,14 @@ fn per_turn(f: &Figures, session: usize) -> AnyView {
                         view! {
                             <tr>
                                 <th scope="row"><button class="cctv-link" on:click=move |_| go_to(viewer, session, ItemRef::new(ThreadRef::Main, first))><bdi>{turn.label}</bdi></button></th>
-                                <td>{thousands(t.responses)}</td>
-                                <td>{thousands(t.tokens.total())}</td>
-                                <td>{dollars_label(t.dollars)}</td>
+                                {total_cells(&t)}
                             </tr>
                         }
                     }).collect_view()}
                     {unattributed.map(|t| view! {
                         <tr>
                             <th scope="row">"sub-agents no call leads to"</th>
-                            <td>{thousands(t.responses)}</td>
-                            <td>{thousands(t.tokens.total())}</td>
-                            <td>{dollars_label(t.dollars)}</td>
+                            {total_cells(&t)}
                         </tr>
                     })}
                 </tbody>

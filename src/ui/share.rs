@@ -89,15 +89,11 @@ impl Share {
     /// The findings in `ws` with the reader's patterns, looked for by the engine (off the page)
     /// unless that was done for the same workspace and patterns.
     async fn findings(&self, viewer: Viewer, ws: &Arc<Workspace>) -> Result<Arc<Vec<Finding>>, String> {
-        let (workspace, patterns) = (ws.generation, self.patterns.get_untracked());
-        if let Some(found) =
-            self.found.get_untracked().filter(|f| f.workspace == workspace && f.patterns == patterns)
-        {
-            return found.result;
+        if let Some(found) = self.at_hand(ws) {
+            return found;
         }
-        // One per line; blank lines are none (Scanner::new skips them).
-        let ask = Ask::Findings { patterns: patterns.lines().map(str::to_owned).collect() };
-        let result = match viewer.engine.get_value().ask(ws, ask).await {
+        let (workspace, patterns) = (ws.generation, self.patterns.get_untracked());
+        let result = match viewer.engine.get_value().ask(ws, findings_ask(&patterns)).await {
             Ok(Answer::Findings(found)) => found.map(Arc::new),
             Ok(_) => Err("the engine answered another question".into()),
             Err(e) => Err(e),
@@ -114,14 +110,11 @@ impl Share {
     /// The findings in `ws`, looked for on the page if they are not at hand: for copying a turn,
     /// which must write to the clipboard while the click that asked is still fresh.
     fn findings_here(&self, ws: &Arc<Workspace>) -> Result<Arc<Vec<Finding>>, String> {
-        let (workspace, patterns) = (ws.generation, self.patterns.get_untracked());
-        if let Some(found) =
-            self.found.get_untracked().filter(|f| f.workspace == workspace && f.patterns == patterns)
-        {
-            return found.result;
+        if let Some(found) = self.at_hand(ws) {
+            return found;
         }
-        let ask = Ask::Findings { patterns: patterns.lines().map(str::to_owned).collect() };
-        let result = match answer_with(ws, &ask, None) {
+        let (workspace, patterns) = (ws.generation, self.patterns.get_untracked());
+        let result = match answer_with(ws, &findings_ask(&patterns), None) {
             Ok(Answer::Findings(found)) => found.map(Arc::new),
             Ok(_) => Err("the engine answered another question".into()),
             Err(e) => Err(e),
@@ -135,6 +128,15 @@ impl Share {
         let patterns = self.patterns.get_untracked();
         self.found
             .with(|f| f.as_ref().is_some_and(|f| f.workspace == ws.generation && f.patterns == patterns))
+    }
+
+    /// What was found, if it is of `ws` with the reader's patterns.
+    fn at_hand(&self, ws: &Arc<Workspace>) -> Option<Result<Arc<Vec<Finding>>, String>> {
+        let patterns = self.patterns.get_untracked();
+        self.found
+            .get_untracked()
+            .filter(|f| f.workspace == ws.generation && f.patterns == patterns)
+            .map(|f| f.result)
     }
 
     /// The findings the reader has masked.
@@ -151,6 +153,12 @@ impl Share {
             .and_then(|findings| share::turn_masked(&ws.inputs(), &self.chosen(&findings), row));
         result.unwrap_or_else(|e| format!("cctv could not copy this turn as Markdown: {e}"))
     }
+}
+
+/// What to ask for the reader's `patterns`: one per line; blank lines are none (`Scanner::new`
+/// skips them).
+fn findings_ask(patterns: &str) -> Ask {
+    Ask::Findings { patterns: patterns.lines().map(str::to_owned).collect() }
 }
 
 /// A certain finding is masked and a candidate kept, unless the reader flipped it.

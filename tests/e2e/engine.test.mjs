@@ -4,26 +4,13 @@
 // and the page runs no task over 50 ms meanwhile: counted with the browser's own long-task
 // observer, not timed.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { site, open, ROOT } from "./harness.mjs";
+import { site, open, generatedSession } from "./harness.mjs";
 
 const web = site();
 const MB = 100;
-let dir;
-
-before(async () => {
-  dir = await mkdtemp(join(tmpdir(), "cctv-engine-"));
-  // cctv's own generator (src/generate.rs), the one `make bench` uses; `make test` has built it.
-  execFileSync("cargo", ["run", "--quiet", "--no-default-features", "--features", "generate", "--bin", "cctv-bench", "--", "--write", dir, String(MB)], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
-});
-after(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const session = generatedSession(MB);
 
 /** Starts counting the page's tasks over 50 ms; `longTasks` says how many there were since. */
 async function watchLongTasks(page) {
@@ -37,8 +24,7 @@ async function watchLongTasks(page) {
 const longTasks = (page) => page.evaluate(() => window.__long);
 
 test("Share, its exports and the Overview of a 100 MB session are worked out off the page: no long task meanwhile", { timeout: 240000 }, async () => {
-  const root = join(dir, `${MB}mb`);
-  const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, f));
+  const files = await session.files();
   const { page, errors } = await open(web.chrome, web.server.url);
   const demo = await page.locator(".cctv-title").textContent();
   await page.locator('input[type="file"]').first().setInputFiles(files);

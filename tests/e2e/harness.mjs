@@ -2,7 +2,7 @@
 // driven by playwright-core (which downloads no browser), and helpers that act as a user would.
 
 import { createServer } from "node:http";
-import { mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -66,6 +66,25 @@ export async function serve(dir = DIST, base = "/") {
  * that prepares one) and starts Chromium; after them, stops both. Returns `{ server, chrome }`,
  * filled in once the tests run.
  */
+/**
+ * A generated session of `mb` MB for the tests of this file (cctv's own generator,
+ * src/generate.rs, the one `make bench` uses; `make test` has built it), written to a temporary
+ * folder before them and removed after. `files()` lists its `.jsonl` files.
+ */
+export function generatedSession(mb) {
+  const session = {};
+  before(async () => {
+    session.dir = await mkdtemp(join(tmpdir(), "cctv-generated-"));
+    execFileSync("cargo", ["run", "--quiet", "--no-default-features", "--features", "generate", "--bin", "cctv-bench", "--", "--write", session.dir, String(mb)], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+    session.root = join(session.dir, `${mb}mb`);
+  });
+  after(async () => {
+    if (session.dir) await rm(session.dir, { recursive: true, force: true });
+  });
+  session.files = async () => (await readdir(session.root, { recursive: true })).filter((f) => f.endsWith(".jsonl")).map((f) => join(session.root, f));
+  return session;
+}
+
 export function site(folder = DIST, base = "/") {
   const web = {};
   before(async () => {

@@ -3,26 +3,14 @@
 // read, and once everything is read its last row is reachable by scrolling, and so is the last
 // entry of its contents.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdtemp, open as openFile, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { site, open, ROOT } from "./harness.mjs";
+import { open as openFile } from "node:fs/promises";
+import { site, open, generatedSession } from "./harness.mjs";
 
 const web = site();
 const MB = 300;
-let dir;
-
-before(async () => {
-  dir = await mkdtemp(join(tmpdir(), "cctv-large-"));
-  // cctv's own generator (src/generate.rs), the one `make bench` uses; `make test` has built it.
-  execFileSync("cargo", ["run", "--quiet", "--no-default-features", "--features", "generate", "--bin", "cctv-bench", "--", "--write", dir, String(MB)], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
-});
-after(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const session = generatedSession(MB);
 
 /** The uuid of the last assistant line of `path`: the last row of the conversation. */
 async function lastAssistant(path) {
@@ -36,8 +24,7 @@ async function lastAssistant(path) {
 }
 
 test("a 300 MB session shows its beginning while it loads, and its last row once loaded", { timeout: 180000 }, async () => {
-  const root = join(dir, `${MB}mb`);
-  const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, f));
+  const files = await session.files();
   const main = files.find((f) => !f.includes("/subagents/"));
   const last = await lastAssistant(main);
   const { page, context, errors } = await open(web.chrome, web.server.url);
