@@ -80,7 +80,7 @@ pages: setup
 # beside cctv.js, and cctv-shared.js.txt, the script a shared page holds, for bundled apps (built
 # natively, with the native tests' features so that their build is reused).
 package: setup
-	wasm-pack build --target web --release --mode no-install --out-dir pkg
+	wasm-pack build --target web --profile wasm-release --mode no-install --out-dir pkg
 	cp www/grammars.packdump www/worker.js www/npm/node.js www/npm/element.js www/npm/element.d.ts CHANGELOG.md pkg/
 	cargo run $(NATIVE) --bin cctv-shared-script -- pkg
 	node scripts/package-files.mjs pkg/package.json grammars.packdump worker.js node.js element.js element.d.ts CHANGELOG.md cctv-shared.js.txt

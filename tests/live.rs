@@ -8,6 +8,7 @@
 mod common;
 
 use cctv::normalize::live::{Growth, Live, OVERLAP};
+use cctv::normalize::pace::{self, Pace, Pause};
 use cctv::normalize::{self, Input, Workspace};
 use cctv::present::outline::outline;
 
@@ -59,7 +60,7 @@ fn a_session_fed_in_pieces_shows_what_its_files_hold_at_every_step() {
     let mut cuts = vec![0; files.len()];
     // The session's file is followed from its first 1,000 bytes; each sub-agent file appears
     // once the session is a third written.
-    live.add(&files[session].name, files[session].bytes[..1000].to_vec());
+    live.add(&files[session].name, &files[session].bytes[..1000]);
     cuts[session] = 1000;
     let mut pieces = Pieces(0x2545_f491_4f6c_dd1d);
     let mut split_characters = 0;
@@ -73,7 +74,7 @@ fn a_session_fed_in_pieces_shows_what_its_files_hold_at_every_step() {
         }
         if cuts[i] == 0 {
             let first = pieces.next(4000).min(file.bytes.len());
-            live.add(&file.name, file.bytes[..first].to_vec());
+            live.add(&file.name, &file.bytes[..first]);
             cuts[i] = first;
         } else {
             // Every third piece ends inside the next multi-byte character, if there is one.
@@ -110,7 +111,7 @@ fn a_file_that_shrinks_or_is_replaced_is_a_rewrite() {
     let files = common::folder(MOREDIP);
     let file = files.iter().find(|f| !f.name.contains('/')).unwrap();
     let mut live = Live::new();
-    live.add(&file.name, file.bytes[..20_000].to_vec());
+    live.add(&file.name, &file.bytes[..20_000]);
     assert_eq!(live.compare(&file.name, 20_000), Growth::Same);
     assert_eq!(live.compare(&file.name, 19_999), Growth::Rewritten);
     assert_eq!(live.compare("other.jsonl", 10), Growth::Rewritten);
@@ -138,11 +139,47 @@ fn every_workspace_made_has_its_own_generation_and_a_grown_one_a_new_one() {
     assert_ne!(Workspace::default().generation, Workspace::default().generation);
 
     let mut live = Live::new();
-    live.add(&file.name, file.bytes[..20_000].to_vec());
+    live.add(&file.name, &file.bytes[..20_000]);
     let before = live.workspace();
     let from = live.read_from(&file.name);
     assert_eq!(live.take(&file.name, from, &file.bytes[from..30_000]), Growth::Appended(10_000));
     let grown = live.workspace();
     assert!(grown.files[0].lines.len() > before.files[0].lines.len(), "more lines were read");
     assert_ne!(grown.generation, before.generation);
+}
+
+/// A pause that is always due, counting the times it was taken.
+struct EveryTime(u32);
+
+impl Pause for EveryTime {
+    fn due(&mut self) -> bool {
+        true
+    }
+
+    fn pause(&mut self) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> {
+        self.0 += 1;
+        Box::pin(async {})
+    }
+}
+
+#[test]
+fn following_a_large_session_pauses_for_the_page_and_shows_the_same() {
+    // 3.3 MB: its first half parsed when following starts, then the rest appended at once, more
+    // than the room kept after the half (a megabyte): its bytes move to a larger buffer. Parsing,
+    // moving, copying for normalize and normalizing go in steps of a megabyte or so.
+    let input = common::input("entireio__cli/18/4069756ffc/0/full.jsonl");
+    let half = input.bytes.len() / 2;
+    let mut pause = EveryTime(0);
+    let mut live = Live::new();
+    pace::finish(live.add_paced(&input.name, &input.bytes[..half], &mut Pace::with(&mut pause)));
+    let from = live.read_from(&input.name);
+    let growth =
+        pace::finish(live.take_paced(&input.name, from, &input.bytes[from..], &mut Pace::with(&mut pause)));
+    assert_eq!(growth, Growth::Appended(input.bytes.len() - half));
+    let reading = pause.0;
+    assert!(reading >= 4, "reading 3.3 MB in two goes paused {reading} times");
+    let ws = pace::finish(live.workspace_paced(&mut Pace::with(&mut pause)));
+    assert!(pause.0 - reading >= 4, "copying and linking paused {} times", pause.0 - reading);
+    assert_eq!(outline_of(&ws), outline_of(&live.workspace()));
+    assert_eq!(outline_of(&ws), outline_of(&normalize::normalize(vec![input])));
 }

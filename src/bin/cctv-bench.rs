@@ -195,7 +195,7 @@ fn follow_seconds(inputs: &[Input]) -> f64 {
     use cctv::normalize::live::Live;
     let mut live = Live::new();
     for input in inputs {
-        live.add(&input.name, input.bytes.clone());
+        live.add(&input.name, &input.bytes);
     }
     // The session's file: its last line written again, as one more line.
     let session = inputs.iter().find(|i| !i.name.contains('/')).expect("a session file");

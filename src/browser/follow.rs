@@ -11,13 +11,15 @@
 use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use super::folders::Followed;
 use super::read::{read_bytes, Named};
-use super::timers::{now, sleep};
+use super::timers::{now, sleep, PageTurns};
 use crate::normalize::beside::beside;
 use crate::normalize::live::{Growth, Live};
-use crate::normalize::{Input, Workspace};
+use crate::normalize::pace::{Pace, Pause};
+use crate::normalize::Workspace;
 
 /// How often a followed file is asked whether it grew.
 const EVERY_MS: f64 = 1000.0;
@@ -35,9 +37,9 @@ const NEW_SESSION_EVERY: u32 = 3;
 pub(crate) trait FollowTarget {
     /// Whether this follower is still wanted (the reader did not stop it or follow another).
     fn running(&self) -> bool;
-    /// Opens `files` as any files are opened; the files it was given, as it holds them, or
-    /// `None` when they were not shown (the load said why) or other files were opened meanwhile.
-    fn open(&self, files: Vec<Named>) -> Pin<Box<dyn Future<Output = Option<Vec<Input>>> + '_>>;
+    /// Opens `files` as any files are opened; the workspace made of them, or `None` when they
+    /// were not shown (the load said why) or other files were opened meanwhile.
+    fn open(&self, files: Vec<Named>) -> Pin<Box<dyn Future<Output = Option<Arc<Workspace>>> + '_>>;
     /// Whether what [`open`](FollowTarget::open) showed is still shown and followed.
     fn still(&self) -> bool;
     /// The session `name` is followed from now on; `again` says why its files were read again.
@@ -134,11 +136,12 @@ impl<T: FollowTarget> Follower<T> {
             return State::End(None);
         }
         self.chosen = files.first().map(|f| f.name.clone());
-        let Some(given) = self.target.open(files).await else { return State::End(None) };
+        let Some(shown) = self.target.open(files).await else { return State::End(None) };
         self.target.following(self.chosen.clone(), again);
         let mut live = Live::new();
-        for Input { name, bytes } in given {
-            live.add(&name, bytes);
+        let mut turns = PageTurns::from_now();
+        for (name, bytes) in shown.given_files() {
+            live.add_paced(name, bytes, &mut Pace::with(&mut turns)).await;
         }
         State::Wait(Watch { live, busy: 0.0, failures: 0, readings: 0 })
     }
@@ -194,8 +197,16 @@ impl<T: FollowTarget> Follower<T> {
             }
         };
         if added || watch.live.lines() != lines_before {
-            self.target.show_more(watch.live.workspace());
-            watch.busy = now() - started;
+            let mut turns = PageTurns::from_now();
+            let workspace = watch.live.workspace_paced(&mut Pace::with(&mut turns)).await;
+            // Making it and showing it are separate tasks, so neither waits for the other.
+            turns.pause().await;
+            if !self.target.still() {
+                return State::End(None);
+            }
+            self.target.show_more(workspace);
+            // The page's own turns while this paused are not the follower's time.
+            watch.busy = now() - started - turns.waited();
         } else {
             watch.busy = 0.0;
         }
@@ -212,18 +223,24 @@ impl<T: FollowTarget> Follower<T> {
                 // A file new since (or one the loader could not read as a transcript: an empty
                 // session file), or metadata written again.
                 Growth::Rewritten if !live.has(&name) || beside(&name).is_some() => {
-                    read_bytes(&file, 0.0, size as f64).await.map(|bytes| {
-                        live.add(&name, bytes);
-                        added = true;
-                        Growth::Same
-                    })
+                    match read_bytes(&file, 0.0, size as f64).await {
+                        Ok(bytes) => {
+                            live.add_paced(&name, &bytes, &mut Pace::with(&mut PageTurns::from_now())).await;
+                            added = true;
+                            Ok(Growth::Same)
+                        }
+                        Err(e) => Err(e),
+                    }
                 }
                 Growth::Rewritten => Ok(Growth::Rewritten),
                 Growth::Appended(_) => {
                     let from = live.read_from(&name);
-                    read_bytes(&file, from as f64, size as f64)
-                        .await
-                        .map(|bytes| live.take(&name, from, &bytes))
+                    match read_bytes(&file, from as f64, size as f64).await {
+                        Ok(bytes) => Ok(live
+                            .take_paced(&name, from, &bytes, &mut Pace::with(&mut PageTurns::from_now()))
+                            .await),
+                        Err(e) => Err(e),
+                    }
                 }
             };
             if !self.target.still() {

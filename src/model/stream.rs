@@ -98,6 +98,26 @@ impl GrowingTranscript {
         self.note_line_breaks(from);
     }
 
+    /// How many more bytes can be fed before the bytes fed so far are copied to a larger buffer.
+    pub fn room(&self) -> usize {
+        self.bytes.capacity() - self.bytes.len()
+    }
+
+    /// Gives the bytes fed so far a larger buffer: `larger` holds a copy of them, made by the
+    /// caller in steps a page can pause between (a growing buffer copies all of itself at once,
+    /// which at hundreds of MB holds a page for a tenth of a second).
+    ///
+    /// # Panics
+    /// If `larger` does not hold as many bytes as were fed, or has no more room than now.
+    pub fn move_to(&mut self, larger: Vec<u8>) {
+        assert!(
+            larger.len() == self.bytes.len() && larger.capacity() > self.bytes.capacity(),
+            "move_to: `larger` must be a copy of the bytes fed, with more room"
+        );
+        debug_assert!(larger == self.bytes);
+        self.bytes = larger;
+    }
+
     /// Moves the end of the complete lines past the last line break in the bytes fed from
     /// `from` on. Only new bytes are searched, so feeding a byte at a time stays linear.
     fn note_line_breaks(&mut self, from: usize) {

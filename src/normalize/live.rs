@@ -9,13 +9,23 @@
 use crate::model::{GrowingTranscript, Transcript};
 
 use super::beside::beside;
-use super::{assemble, Input, Workspace};
+use super::pace::{self, Pace};
+use super::{assemble_paced, Input, Workspace};
 
 /// Bytes read again before the new ones, to tell an append from a rewrite that also grew.
 pub const OVERLAP: usize = 64;
 
-/// Bytes parsed per step: the follower parses what arrived in one go (appends are small).
+/// Bytes parsed, or copied, per [`Pace::long_step`]: a millisecond or two of work.
 const STEP: usize = 1 << 20;
+
+/// Lines copied per [`Pace::long_step`].
+const LINES_STEP: usize = 4096;
+
+/// Room kept after a followed file's bytes for what is appended to it: an eighth of its size, at
+/// least a megabyte. Only when that is used up are its bytes copied to a larger buffer.
+fn headroom(size: usize) -> usize {
+    (size / 8).max(1 << 20)
+}
 
 /// What a file is now, against what was read of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,19 +53,30 @@ impl Live {
 
     /// Adds a file as read so far (or replaces the one of that name): a transcript is parsed to
     /// its last whole line.
-    pub fn add(&mut self, name: &str, bytes: Vec<u8>) {
+    pub fn add(&mut self, name: &str, bytes: &[u8]) {
+        pace::finish(self.add_paced(name, bytes, &mut Pace::never()))
+    }
+
+    /// [`add`](Live::add), pausing where `pace` says (following a large session starts by
+    /// parsing all of it).
+    pub async fn add_paced(&mut self, name: &str, bytes: &[u8], pace: &mut Pace<'_>) {
         self.transcripts.retain(|t| t.name() != name);
         self.side.retain(|s| s.name != name);
         if beside(name).is_some() {
-            self.side.push(Input { name: name.to_owned(), bytes });
+            self.side.push(Input { name: name.to_owned(), bytes: bytes.to_vec() });
             return;
         }
-        let mut transcript = match GrowingTranscript::new(name, bytes.len()) {
+        let mut transcript = match GrowingTranscript::new(name, bytes.len() + headroom(bytes.len())) {
             Ok(t) => t,
             Err(_) => return,
         };
-        transcript.feed(&bytes);
-        while !transcript.step(STEP) {}
+        for piece in bytes.chunks(STEP) {
+            transcript.feed(piece);
+            pace.long_step().await;
+        }
+        while !transcript.step(STEP) {
+            pace.long_step().await;
+        }
         self.transcripts.push(transcript);
     }
 
@@ -97,6 +118,12 @@ impl Live {
     /// from `from` to the end of what was read must be the ones read before, or the file was
     /// rewritten (and nothing is taken).
     pub fn take(&mut self, name: &str, from: usize, bytes: &[u8]) -> Growth {
+        pace::finish(self.take_paced(name, from, bytes, &mut Pace::never()))
+    }
+
+    /// [`take`](Live::take), pausing where `pace` says: when the file outgrows the room left
+    /// after it, its bytes are copied to a larger buffer a step at a time.
+    pub async fn take_paced(&mut self, name: &str, from: usize, bytes: &[u8], pace: &mut Pace<'_>) -> Growth {
         let Some(transcript) = self.transcripts.iter_mut().find(|t| t.name() == name) else {
             return Growth::Rewritten;
         };
@@ -111,8 +138,22 @@ impl Live {
         if new.is_empty() {
             return Growth::Same;
         }
+        if transcript.room() < new.len() {
+            let size = read + new.len();
+            let mut larger = Vec::new();
+            // Without the memory for a copy, feeding tries the usual way (and says so if it fails).
+            if larger.try_reserve_exact(size + headroom(size)).is_ok() {
+                for piece in transcript.bytes().chunks(STEP) {
+                    larger.extend_from_slice(piece);
+                    pace.long_step().await;
+                }
+                transcript.move_to(larger);
+            }
+        }
         transcript.feed(new);
-        while !transcript.step(STEP) {}
+        while !transcript.step(STEP) {
+            pace.long_step().await;
+        }
         Growth::Appended(new.len())
     }
 
@@ -122,14 +163,36 @@ impl Live {
         self.transcripts.iter().map(|t| t.lines().len()).sum()
     }
 
-    /// The files' whole lines, as one would get them by opening the files now (a last line still
-    /// being written left out).
-    pub fn transcripts(&self) -> Vec<Transcript> {
-        self.transcripts.iter().map(GrowingTranscript::parsed_so_far).collect()
+    /// The files normalized as they are now: their whole lines, as one would get them by
+    /// opening the files now (a last line still being written left out).
+    pub fn workspace(&self) -> Workspace {
+        pace::finish(self.workspace_paced(&mut Pace::never()))
     }
 
-    /// The files normalized as they are now.
-    pub fn workspace(&self) -> Workspace {
-        assemble(self.transcripts(), self.side.clone())
+    /// [`workspace`](Live::workspace), pausing where `pace` says: copying and normalizing a
+    /// followed session grows with it (about 0.2 s natively at 200 MB), and a page paints and
+    /// takes input meanwhile.
+    pub async fn workspace_paced(&self, pace: &mut Pace<'_>) -> Workspace {
+        let mut transcripts = Vec::with_capacity(self.transcripts.len());
+        for growing in &self.transcripts {
+            transcripts.push(copy_paced(growing, pace).await);
+        }
+        assemble_paced(transcripts, self.side.clone(), pace).await
     }
+}
+
+/// The transcript [`GrowingTranscript::parsed_so_far`] gives, copied a step at a time.
+async fn copy_paced(growing: &GrowingTranscript, pace: &mut Pace<'_>) -> Transcript {
+    let parsed = &growing.bytes()[..growing.bytes_parsed()];
+    let mut bytes = Vec::with_capacity(parsed.len());
+    for piece in parsed.chunks(STEP) {
+        bytes.extend_from_slice(piece);
+        pace.long_step().await;
+    }
+    let mut lines = Vec::with_capacity(growing.lines().len());
+    for piece in growing.lines().chunks(LINES_STEP) {
+        lines.extend_from_slice(piece);
+        pace.long_step().await;
+    }
+    Transcript { name: growing.name().to_owned(), bytes, lines }
 }

@@ -216,7 +216,7 @@ async fn build_session(
             placements.insert(*file_index as u32, place);
         }
     }
-    sidechains::link(session, files, &agent_metas);
+    sidechains::link(session, files, &agent_metas, pace).await;
     if session.title.is_none() {
         session.title = first_prompt_title(session, files);
     }

@@ -41,6 +41,16 @@ impl<'p> Pace<'p> {
         Pace { pause: Some(pause), steps: 0, ask_every: ASK_EVERY }
     }
 
+    /// A step of work long enough (a millisecond or so) that the clock is worth asking after
+    /// each: waits if a pause is due.
+    pub async fn long_step(&mut self) {
+        if let Some(pause) = self.pause.as_deref_mut() {
+            if pause.due() {
+                pause.pause().await;
+            }
+        }
+    }
+
     /// One step of work done: now and then, waits if a pause is due.
     pub async fn step(&mut self) {
         self.steps = self.steps.wrapping_add(1);

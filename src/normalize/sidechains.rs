@@ -6,6 +6,7 @@
 
 use serde::Deserialize;
 
+use super::pace::Pace;
 use super::view::{AgentLink, ItemKind, LineRef, LinkEvidence, Session, Thread, ThreadRef};
 use crate::model::{self, tool_result, Content, EntryKind, Tool, Transcript};
 
@@ -36,8 +37,13 @@ struct SpawnCall {
 
 /// Links every agent of `session` to its spawning call, and records the link on both sides.
 /// `metas[i]` is agent i's `.meta.json`, if one was loaded.
-pub fn link(session: &mut Session, files: &[Transcript], metas: &[Option<AgentMeta>]) {
-    let mut calls = spawn_calls(session, files);
+pub async fn link(
+    session: &mut Session,
+    files: &[Transcript],
+    metas: &[Option<AgentMeta>],
+    pace: &mut Pace<'_>,
+) {
+    let mut calls = spawn_calls(session, files, pace).await;
     let first_prompts: Vec<Option<String>> =
         session.agents.iter().map(|agent| first_prompt(&agent.thread, files)).collect();
     let mut links: Vec<Option<(usize, LinkEvidence)>> = vec![None; session.agents.len()];
@@ -154,10 +160,13 @@ fn link_workflow_agents(session: &mut Session, files: &[Transcript]) {
     }
 }
 
-fn spawn_calls(session: &Session, files: &[Transcript]) -> Vec<SpawnCall> {
+/// The calls of `session` that started sub-agents. Every item is looked at: a GB session has a
+/// million.
+async fn spawn_calls(session: &Session, files: &[Transcript], pace: &mut Pace<'_>) -> Vec<SpawnCall> {
     let mut calls = Vec::new();
     for (thread_id, thread) in session.threads() {
         for (index, item) in thread.items.iter().enumerate() {
+            pace.step().await;
             let ItemKind::ToolCall(call) = &item.kind else { continue };
             let src = &files[item.line.file as usize].bytes[..];
             if call.tool(src) != Tool::Agent {

@@ -123,9 +123,13 @@ pub async fn build(
     }
     // Only summaries ask whether a uuid is in this thread; most threads have none.
     if summaries {
-        uuids.extend(
-            lines.iter().filter_map(|&i| Some(ctx.file.lines[i as usize].entry()?.envelope.uuid?.key(src))),
-        );
+        uuids.reserve(lines.len());
+        for &index in lines {
+            pace.step().await;
+            if let Some(uuid) = ctx.file.lines[index as usize].entry().and_then(|e| e.envelope.uuid) {
+                uuids.insert(uuid.key(src));
+            }
+        }
     }
     let mut builder = Builder {
         ctx,

@@ -2,6 +2,7 @@
 //! "42 min later" where the session paused. The zone is a function from an instant to its offset
 //! (the browser's, in the page; a fixed one in tests), so this stays plain Rust.
 
+use crate::normalize::pace::{self, Pace};
 use crate::normalize::time::parse_millis;
 use crate::normalize::{Item, Session, Workspace};
 use crate::present::rows::Row;
@@ -59,9 +60,22 @@ pub struct Above {
 /// For each row that needs one (by index into `rows`), what is said above it. Rows are compared
 /// with the row before them that has a time, in the order shown.
 pub fn above(ws: &Workspace, session: &Session, rows: &[Row], zone: Zone) -> Vec<(usize, Above)> {
+    pace::finish(above_paced(ws, session, rows, zone, &mut Pace::never()))
+}
+
+/// [`above`], pausing where `pace` says: every row's time is read, and a GB session has millions
+/// of rows.
+pub async fn above_paced(
+    ws: &Workspace,
+    session: &Session,
+    rows: &[Row],
+    zone: Zone<'_>,
+    pace: &mut Pace<'_>,
+) -> Vec<(usize, Above)> {
     let mut out = Vec::new();
     let mut previous: Option<(i64, i64)> = None;
     for (index, row) in rows.iter().enumerate() {
+        pace.step().await;
         let Some(ms) = session.item(row.thread, row.item).and_then(|i| item_millis(ws, i)) else { continue };
         // A row written before the one above it (a sub-agent's row under its call) says nothing:
         // its date and pause would put the rows after it under the wrong day.

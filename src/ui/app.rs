@@ -12,7 +12,9 @@ use super::navigation::{go_to_hash, keyboard};
 use super::state::{use_viewer, Theme, Viewer};
 use super::{follow, load, overview, side, style, top, warm};
 use crate::browser::read::from_drop;
+use crate::browser::timers::{next_frame, PageTurns};
 use crate::normalize::fxhash::FxMap;
+use crate::normalize::pace::Pace;
 use crate::present::rows::{self, Row};
 use crate::present::when::{self, Above};
 use crate::text::highlight::grammars_loaded;
@@ -113,14 +115,36 @@ fn use_rows(viewer: Viewer) -> Memo<Vec<Row>> {
     })
 }
 
-/// The date where the day changes and the long pauses, above the rows they precede.
-fn use_above(viewer: Viewer, rows: Memo<Vec<Row>>) -> Memo<FxMap<Row, Above>> {
-    Memo::new(move |_| {
+/// Rows whose dates are worked out in the task that made them (a few ms): more wait for the
+/// page's next frame.
+const ROWS_DATED_AT_ONCE: usize = 20_000;
+
+/// The date where the day changes and the long pauses, above the rows they precede: worked out
+/// after the rows are drawn, pausing for the page (every row's time is read), and dropped when
+/// the rows changed meanwhile.
+fn use_above(viewer: Viewer, rows: Memo<Vec<Row>>) -> ReadSignal<FxMap<Row, Above>> {
+    let (above, set_above) = signal(FxMap::default());
+    let asked = StoredValue::new(0u64);
+    Effect::new(move |_| {
         let rows = rows.get();
-        let Some(ws) = viewer.workspace.get_untracked() else { return FxMap::default() };
-        let Some(s) = ws.sessions.get(viewer.session.get_untracked()) else { return FxMap::default() };
-        when::above(&ws, s, &rows, &reader_zone()).into_iter().map(|(i, a)| (rows[i], a)).collect()
-    })
+        let number = asked.get_value() + 1;
+        asked.set_value(number);
+        let Some(ws) = viewer.workspace.get_untracked() else { return set_above.set(FxMap::default()) };
+        let session = viewer.session.get_untracked();
+        leptos::task::spawn_local(async move {
+            let Some(s) = ws.sessions.get(session) else { return set_above.set(FxMap::default()) };
+            // Many rows: the task that made them has had its time; a few: shown with them.
+            if rows.len() > ROWS_DATED_AT_ONCE {
+                next_frame().await;
+            }
+            let mut turns = PageTurns::from_now();
+            let found = when::above_paced(&ws, s, &rows, &reader_zone(), &mut Pace::with(&mut turns)).await;
+            if asked.try_get_value() == Some(number) {
+                set_above.set(found.into_iter().map(|(i, a)| (rows[i], a)).collect());
+            }
+        });
+    });
+    above
 }
 
 /// #<uuid> in the address: show that item, now and whenever the hash changes. Files that are
@@ -256,7 +280,7 @@ fn Shown(
     /// The session's rows.
     rows: Memo<Vec<Row>>,
     /// What is said above some of them.
-    above: Memo<FxMap<Row, Above>>,
+    above: ReadSignal<FxMap<Row, Above>>,
 ) -> impl IntoView {
     let viewer = use_viewer();
     let has_sessions =
@@ -293,7 +317,7 @@ fn Welcome() -> impl IntoView {
 }
 
 #[component]
-fn Conversation(session: usize, rows: Memo<Vec<Row>>, above: Memo<FxMap<Row, Above>>) -> impl IntoView {
+fn Conversation(session: usize, rows: Memo<Vec<Row>>, above: ReadSignal<FxMap<Row, Above>>) -> impl IntoView {
     let viewer = use_viewer();
     // Over the conversation, which keeps its place underneath (and takes no focus or keys while
     // it is covered). Built the first time it opens, then kept for this session; built again

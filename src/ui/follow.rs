@@ -7,6 +7,7 @@
 use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use leptos::prelude::*;
 
@@ -14,7 +15,7 @@ use super::state::{use_viewer, Viewer};
 use crate::browser::folders::Followed;
 use crate::browser::follow::FollowTarget;
 use crate::browser::read::Named;
-use crate::normalize::{Input, Workspace};
+use crate::normalize::Workspace;
 
 /// What is followed, as the bar and the conversation show it.
 #[derive(Clone, Copy)]
@@ -127,7 +128,7 @@ impl FollowTarget for ViewerFollowing {
         self.viewer.following.run.try_get_value() == Some(self.run)
     }
 
-    fn open(&self, files: Vec<Named>) -> Pin<Box<dyn Future<Output = Option<Vec<Input>>> + '_>> {
+    fn open(&self, files: Vec<Named>) -> Pin<Box<dyn Future<Output = Option<Arc<Workspace>>> + '_>> {
         Box::pin(async move {
             let viewer = self.viewer;
             viewer.library.close();
@@ -136,7 +137,7 @@ impl FollowTarget for ViewerFollowing {
             if !shown || !self.still() {
                 return None;
             }
-            Some(viewer.workspace.get_untracked()?.inputs())
+            viewer.workspace.get_untracked()
         })
     }
 

@@ -204,7 +204,7 @@ pub(crate) fn ConversationList(
     /// The rows to show, in order.
     rows: Memo<Vec<Row>>,
     /// What is said above some rows: the date where it changes, a long pause.
-    above: Memo<FxMap<Row, Above>>,
+    above: ReadSignal<FxMap<Row, Above>>,
 ) -> impl IntoView {
     let viewer = use_viewer();
     let scroller = Scroller::new(rows);
@@ -242,7 +242,7 @@ fn VirtualList(
     /// Every row, drawn or not.
     rows: Memo<Vec<Row>>,
     /// What is said above some rows.
-    above: Memo<FxMap<Row, Above>>,
+    above: ReadSignal<FxMap<Row, Above>>,
     /// Measures every row drawn.
     observer: StoredValue<Option<web_sys::ResizeObserver>, LocalStorage>,
     /// The reader scrolls by hand.
@@ -330,7 +330,7 @@ fn ListRow(
     /// The session it is of.
     session: usize,
     /// What is said above some rows.
-    above: Memo<FxMap<Row, Above>>,
+    above: ReadSignal<FxMap<Row, Above>>,
     /// The list's observer of row sizes.
     observer: StoredValue<Option<web_sys::ResizeObserver>, LocalStorage>,
 ) -> impl IntoView {

@@ -15,11 +15,12 @@
 // which shows how much of a short load ran in the baseline tier.
 
 import { readdir } from "node:fs/promises";
-import { statSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { execFileSync } from "node:child_process";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { serve, browser, drop, rendererRss } from "./harness.mjs";
+import { DIST, FIXTURES, serve, browser, drop, rendererRss } from "./harness.mjs";
 
 // The native serde_json baseline, run on the same files in the same run.
 const BENCH = process.env.CCTV_BENCH ?? join(process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cctv-target"), "release/cctv-bench");
@@ -188,11 +189,13 @@ async function measure(mb) {
   // figure is on screen, and the longest task meanwhile.
   const share = await timeClick(page, ".cctv-side__tab >> text=Share", ".cctv-share__counts");
   const overview = await timeClick(page, "button:has-text('Overview')", ".cctv-overview__figure");
+  // The renderer's memory with the engine worker holding its copy (it runs in the same process).
+  const rssEnd = rendererRss() - rssBefore;
   await context.close();
   const [, parse, normalize] = (phases.match(/parse (\d+) ms, normalize (\d+) ms/) ?? []).map(Number);
   const wasm = bytes / 1e6 / ((parse + normalize) / 1000);
   const native = baseline(root);
-  return { mb, handOver, ...t, read, rss: rssAfter - rssBefore, memory, longest, frames, search, share, overview, bytes, phases, baseline: native, wasm, ratio: wasm / native };
+  return { mb, handOver, ...t, read, rss: rssAfter - rssBefore, rssEnd, memory, longest, frames, search, share, overview, bytes, phases, baseline: native, wasm, ratio: wasm / native };
 }
 
 /// Clicks `button` and waits for `shown`: the time between, and the longest task meanwhile.
@@ -210,6 +213,29 @@ async function timeClick(page, button, shown) {
     return { ms, longest: Math.max(0, ...window.__longTasks) };
   });
 }
+// What a first visit downloads: the page's wasm, gzip'd as a static host sends it.
+const wasmFile = readdirSync(DIST).find((f) => f.endsWith(".wasm"));
+const wasmGzip = gzipSync(readFileSync(join(DIST, wasmFile)), { level: 9 }).length;
+
+// What a shared HTML file of a 1 MB session weighs: the viewer's wasm and the session, gzip'd in
+// it as base64 (a real session of 0.95 MB; nothing masked).
+const SHARED = join(FIXTURES, "M-Thisness__M-Claude/Archives/abc757d1-3da3-42fb-bb7b-ffa293a4ba29.jsonl");
+let sharedHtml;
+{
+  const context = await chrome.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector(".cctv-item");
+  const demo = await page.locator(".cctv-title").textContent();
+  await page.locator('input[type="file"]').first().setInputFiles(SHARED);
+  await page.waitForFunction((demo) => !document.querySelector(".cctv-progress") && document.querySelector(".cctv-title")?.textContent !== demo, demo);
+  await page.click(".cctv-side__tab >> text=Share");
+  await page.locator(".cctv-share__counts").waitFor({ timeout: TIMEOUT });
+  const [download] = await Promise.all([page.waitForEvent("download", { timeout: TIMEOUT }), page.click("text=Download HTML")]);
+  sharedHtml = statSync(await download.path()).size;
+  await context.close();
+}
+
 // Opening a collapsed panel whose tool output is 1 MB.
 const openPanel = [];
 {
@@ -272,3 +298,31 @@ for (const mb of [...new Set(rows.map((r) => r.mb))]) {
     `| ${size} | ${m((r) => r.firstPaint).toFixed(0)} ms | ${m((r) => r.indexed).toFixed(0)} ms | ${read} | ${m((r) => r.read.ms / r.indexed).toFixed(2)}x | ${m((r) => r.wasm).toFixed(0)} MB/s | ${m((r) => r.baseline).toFixed(0)} MB/s | ${m((r) => r.ratio).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) | ${(memory / 1e6).toFixed(0)} MB (${(memory / runs[0].bytes).toFixed(2)}x) | ${(rss / 1e6).toFixed(0)} MB (${(rss / runs[0].bytes).toFixed(2)}x) | ${m((r) => r.longest).toFixed(0)} ms (max ${Math.max(...runs.map((r) => r.longest)).toFixed(0)}) | ${m((r) => r.search.ms).toFixed(0)} ms (${m((r) => r.search.longest).toFixed(0)} ms) | ${m((r) => r.share.ms).toFixed(0)} ms (${m((r) => r.share.longest).toFixed(0)} ms) | ${m((r) => r.overview.ms).toFixed(0)} ms (${m((r) => r.overview.longest).toFixed(0)} ms) | ${typical.frames.count}, ${m((r) => r.frames.p95).toFixed(0)} ms, ${m((r) => r.frames.max).toFixed(0)} ms | ${typical.phases} |`,
   );
 }
+
+// Issue 34's targets, each cell the median figure and whether it meets the target there. The
+// longest task is the longest of loading, searching, opening Share and opening the Overview;
+// memory is the renderer's resident growth (page and workers) once Share and the Overview ran.
+const TARGETS = {
+  longest: { 10: 50, 200: 50, 1000: 50, 2000: 50 },
+  share: { 10: 200, 200: 1500 },
+  overview: { 10: 100, 200: 600, 1000: 3000 },
+  memory: { 10: 3, 200: 0.6, 1000: 0.5, 2000: 0.5 },
+  indexed: { 10: 0.7, 200: 0.8, 1000: 0.8, 2000: 0.8 },
+};
+// A size the issue names no figure for (a size in between; Share at 1 GB, "progress shown") has none.
+const target = (targets, mb) => targets[mb];
+const cell = (value, text, target, atMost) =>
+  target === undefined ? text : `${text} ${(atMost ? value <= target : value >= target) ? "met" : "**not met**"} (${atMost ? "≤" : "≥"} ${target})`;
+const measured = [...new Set(rows.map((r) => r.mb))].map((mb) => [Number(mb), rows.filter((r) => r.mb === mb && !r.refused)]).filter(([, runs]) => runs.length);
+console.log("\nTargets (issue 34), medians:");
+console.log(`| figure | ${measured.map(([mb]) => `${mb} MB`).join(" | ")} |`);
+console.log(`|---|${measured.map(() => "---|").join("")}`);
+const line = (label, key, value, format, atMost) =>
+  console.log(`| ${label} | ${measured.map(([mb, runs]) => { const v = median(runs.map(value)); return cell(v, format(v), target(TARGETS[key], mb), atMost); }).join(" | ")} |`);
+line("longest main-thread task (load, search, Share, Overview), ms", "longest", (r) => Math.max(r.longest, r.search.longest, r.share.longest, r.overview.longest), (v) => v.toFixed(0), true);
+line("Share findings on screen, ms", "share", (r) => r.share.ms, (v) => v.toFixed(0), true);
+line("Overview on screen, ms", "overview", (r) => r.overview.ms, (v) => v.toFixed(0), true);
+line("renderer memory growth / file size (page and workers)", "memory", (r) => r.rssEnd / r.bytes, (v) => `${v.toFixed(2)}x`, true);
+line("fully indexed vs the page's read-only time", "indexed", (r) => r.read.ms / r.indexed, (v) => `${v.toFixed(2)}x`, false);
+console.log(`\nwasm a first visit downloads: ${(wasmGzip / 1e6).toFixed(2)} MB gzip'd (${wasmFile}; target ≤ 1.0 MB); the engine worker runs the same module, from the browser's cache.`);
+console.log(`A shared HTML file of a ${(statSync(SHARED).size / 1e6).toFixed(2)} MB session: ${(sharedHtml / 1e6).toFixed(2)} MB (target ≤ 1.5 MB).`);
