@@ -123,10 +123,12 @@ impl Engine {
         }
         worker.post_message_with_transfer(&message, &transfer).map_err(|e| super::js_error::describe(&e))?;
         let reply = JsFuture::from(promise).await.map_err(|e| super::js_error::describe(&e))?;
-        let answer = Reflect::get(&reply, &"answer".into()).ok().and_then(|a| a.as_string());
-        let answer = answer.ok_or("the engine stopped before it answered (out of memory?)")?;
-        let text = Reflect::get(&reply, &"text".into()).ok().and_then(|t| t.dyn_into::<Uint8Array>().ok());
-        let answer = serde_json::from_str::<Result<Answer, String>>(&answer).map_err(|e| e.to_string())??;
+        let bytes =
+            |key: &str| Reflect::get(&reply, &key.into()).ok().and_then(|b| b.dyn_into::<Uint8Array>().ok());
+        let answer = bytes("answer").ok_or("the engine stopped before it answered (out of memory?)")?;
+        let answer = serde_json::from_slice::<Result<Answer, String>>(&answer.to_vec())
+            .map_err(|e| e.to_string())??;
+        let text = bytes("text");
         Ok((answer, text))
     }
 
