@@ -20,10 +20,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{MessageEvent, Worker};
 
-use super::timers::next_frame;
+use super::timers::{next_frame, PageTurns};
 use super::worker::start_worker;
-use crate::engine::session::{answer_with, Answer, Ask};
+use crate::engine::session::{answer_with, findings_paced, Answer, Ask};
 use crate::export::to_html::ViewerFiles;
+use crate::normalize::pace::Pace;
 use crate::normalize::{Generation, Workspace};
 
 /// Bytes copied to the worker per task.
@@ -95,8 +96,12 @@ impl Engine {
     ) -> Result<(Answer, Option<Uint8Array>), String> {
         self.make_room(ws);
         let Some(worker) = self.worker().await else {
-            // One task, as before there was an engine worker: the page answers itself.
+            // The page answers itself: the findings paced, the rest in one task.
             next_frame().await;
+            if let Ask::Findings { patterns } = &ask {
+                let found = findings_paced(ws, patterns, &mut Pace::with(&mut PageTurns::from_now())).await;
+                return Ok((Answer::Findings(found), None));
+            }
             return answer_with(ws, &ask, viewer).map(|answer| (answer, None));
         };
         let open = self.send(&worker, ws).await;

@@ -19,6 +19,7 @@ use crate::export::to_markdown::MarkdownOptions;
 
 use crate::insight::changes::FileChange;
 use crate::insight::figures::{self, Figures};
+use crate::normalize::pace::Pace;
 use crate::normalize::{normalize, Input, Workspace};
 use crate::redact::{Finding, Scanner};
 
@@ -129,6 +130,34 @@ pub fn answer_with(ws: &Workspace, ask: &Ask, viewer: Option<&ViewerFiles>) -> R
     })
 }
 
+/// [`Ask::Findings`] worked out from a workspace at hand, pausing where `pace` says: a page
+/// with no worker to ask looks through a large session without freezing (the scan takes about
+/// 14 ms a MB in wasm).
+pub async fn findings_paced(
+    ws: &Workspace,
+    patterns: &[String],
+    pace: &mut Pace<'_>,
+) -> Result<Vec<Finding>, String> {
+    let scanner = Scanner::new_paced(patterns, pace).await?;
+    let mut finder = scanner.finder();
+    let mut since_pause = 0;
+    for (name, bytes) in ws.given_files() {
+        finder.file(name);
+        for line in bytes.split(|&b| b == b'\n') {
+            finder.line(line);
+            since_pause += line.len() + 1;
+            if since_pause >= SCAN_STEP {
+                since_pause = 0;
+                pace.long_step().await;
+            }
+        }
+    }
+    Ok(finder.finish())
+}
+
+/// Bytes looked through between two questions to the pace: a few ms in wasm.
+const SCAN_STEP: usize = 256 << 10;
+
 /// Files arriving in pieces, in order: each file's bytes, then the next file's.
 pub struct Arrival {
     /// Each file's size, in order.
@@ -202,6 +231,35 @@ mod tests {
                 assert_eq!(outline(own, a), outline(&page, b));
             }
         }
+    }
+
+    /// A pause that is always due, counting the times it was taken.
+    struct EveryTime(u32);
+
+    impl crate::normalize::pace::Pause for EveryTime {
+        fn due(&mut self) -> bool {
+            true
+        }
+
+        fn pause(&mut self) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> {
+            self.0 += 1;
+            Box::pin(async {})
+        }
+    }
+
+    #[test]
+    fn a_page_without_a_worker_finds_the_same_pausing_as_it_goes() {
+        for ws in workspaces() {
+            let mut pause = EveryTime(0);
+            let paced = crate::normalize::pace::finish(findings_paced(&ws, &[], &mut Pace::with(&mut pause)));
+            let size: usize = ws.given_files().map(|(_, b)| b.len()).sum();
+            // A pause after every step of SCAN_STEP bytes or more (one long line can be more).
+            assert!(pause.0 as usize >= size / SCAN_STEP / 2, "{} pauses in {size} bytes", pause.0);
+            assert_eq!(paced, Ok(Scanner::new(&[]).unwrap().find_in(ws.given_files())));
+        }
+        let ws = &workspaces()[2];
+        let wrong = crate::normalize::pace::finish(findings_paced(ws, &["(".into()], &mut Pace::never()));
+        assert!(matches!(wrong, Err(e) if e.starts_with("(:")));
     }
 
     #[test]

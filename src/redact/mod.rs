@@ -20,6 +20,7 @@ use regex::Regex;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Serialize;
 
+use crate::normalize::pace::{self, Pace};
 use crate::normalize::Input;
 use secrets::Secrets;
 
@@ -73,12 +74,17 @@ impl Scanner {
     /// With the reader's own `patterns` (regular expressions); an invalid one is an error that
     /// says which.
     pub fn new(patterns: &[String]) -> Result<Scanner, String> {
+        pace::finish(Scanner::new_paced(patterns, &mut Pace::never()))
+    }
+
+    /// [`new`](Scanner::new), pausing where `pace` says (between rules compiled).
+    pub async fn new_paced(patterns: &[String], pace: &mut Pace<'_>) -> Result<Scanner, String> {
         let patterns = patterns
             .iter()
             .filter(|p| !p.trim().is_empty())
             .map(|p| Regex::new(p).map_err(|e| format!("{p}: {e}")))
             .collect::<Result<_, _>>()?;
-        Ok(Scanner { secrets: Secrets::new(), patterns })
+        Ok(Scanner { secrets: Secrets::new_paced(pace).await, patterns })
     }
 
     /// Every finding in `inputs`, one per distinct text, certain ones first, then by kind and

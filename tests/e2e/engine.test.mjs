@@ -59,3 +59,20 @@ test("Share, its exports and the Overview of a 100 MB session are worked out off
   assert.deepEqual(await longTasks(page), [], "tasks over 50 ms while the Overview was worked out and drawn");
   assert.deepEqual(errors, []);
 });
+
+test("where no worker can start, the page looks for secrets itself, pausing for the page", { timeout: 240000 }, async () => {
+  const files = await session.files();
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  // As on a host that does not serve the worker's script (or an app that bundled the package).
+  await context.route("**/worker.js", (route) => route.fulfill({ status: 404, body: "" }));
+  const demo = await page.locator(".cctv-title").textContent();
+  await page.locator('input[type="file"]').first().setInputFiles(files);
+  await page.waitForFunction((t) => document.querySelector(".cctv-title")?.textContent !== t && !document.querySelector(".cctv-progress"), demo, { timeout: 120000, polling: 100 });
+  await page.waitForTimeout(1000);
+  await watchLongTasks(page);
+  await page.click(".cctv-side__tab >> text=Share");
+  await page.locator(".cctv-share__counts").waitFor({ timeout: 120000 });
+  assert.deepEqual(await longTasks(page), [], "tasks over 50 ms while the page looked for secrets");
+  assert.deepEqual(errors.filter((e) => !/worker\.js|404/.test(e)), []);
+  await context.close();
+});
