@@ -11,7 +11,7 @@ use super::read::{read_slice, Named};
 use super::timers::{mark, next_frame, now, PageTurns, TASK_BUDGET_MS};
 use crate::model::GrowingTranscript;
 use crate::normalize::beside::beside;
-use crate::normalize::pace::Pace;
+use crate::normalize::pace::{Pace, Pause};
 use crate::normalize::{self, Input, Workspace};
 
 /// Files being read and parsed.
@@ -362,8 +362,15 @@ async fn show_early(target: &impl LoadTarget, transcript: &GrowingTranscript, sh
     if !target.is_latest() {
         return false;
     }
-    let workspace = normalize::assemble(vec![transcript.parsed_so_far()], Vec::new());
+    // Up to 16 MB copied and normalized: in steps, then shown in a task of its own.
+    let mut turns = PageTurns::from_now();
+    let so_far = normalize::live::parsed_so_far_paced(transcript, &mut Pace::with(&mut turns)).await;
+    let workspace = normalize::assemble_paced(vec![so_far], Vec::new(), &mut Pace::with(&mut turns)).await;
     if workspace.sessions.is_empty() {
+        return false;
+    }
+    turns.pause().await;
+    if !target.is_latest() {
         return false;
     }
     target.show(workspace, shown);

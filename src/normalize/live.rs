@@ -175,14 +175,15 @@ impl Live {
     pub async fn workspace_paced(&self, pace: &mut Pace<'_>) -> Workspace {
         let mut transcripts = Vec::with_capacity(self.transcripts.len());
         for growing in &self.transcripts {
-            transcripts.push(copy_paced(growing, pace).await);
+            transcripts.push(parsed_so_far_paced(growing, pace).await);
         }
         assemble_paced(transcripts, self.side.clone(), pace).await
     }
 }
 
-/// The transcript [`GrowingTranscript::parsed_so_far`] gives, copied a step at a time.
-async fn copy_paced(growing: &GrowingTranscript, pace: &mut Pace<'_>) -> Transcript {
+/// The transcript [`GrowingTranscript::parsed_so_far`] gives, copied a step at a time (a file
+/// still being read is shown early from such a copy too).
+pub async fn parsed_so_far_paced(growing: &GrowingTranscript, pace: &mut Pace<'_>) -> Transcript {
     let parsed = &growing.bytes()[..growing.bytes_parsed()];
     let mut bytes = Vec::with_capacity(parsed.len());
     for piece in parsed.chunks(STEP) {
