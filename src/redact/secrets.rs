@@ -6,10 +6,10 @@
 use std::ops::Range;
 
 use aho_corasick::AhoCorasick;
-
-use crate::normalize::pace::{self, Pace};
 use regex::{Regex, RegexBuilder};
 use serde::Deserialize;
+
+use crate::normalize::pace::{self, Pace};
 
 #[derive(Deserialize)]
 struct Config {
