@@ -8,7 +8,7 @@
 mod common;
 
 use cctv::normalize::live::{Growth, Live, OVERLAP};
-use cctv::normalize::pace::{self, Pace, Pause};
+use cctv::normalize::pace::{self, Pace};
 use cctv::normalize::{self, Input, Workspace};
 use cctv::present::outline::outline;
 
@@ -148,20 +148,6 @@ fn every_workspace_made_has_its_own_generation_and_a_grown_one_a_new_one() {
     assert_ne!(grown.generation, before.generation);
 }
 
-/// A pause that is always due, counting the times it was taken.
-struct EveryTime(u32);
-
-impl Pause for EveryTime {
-    fn due(&mut self) -> bool {
-        true
-    }
-
-    fn pause(&mut self) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> {
-        self.0 += 1;
-        Box::pin(async {})
-    }
-}
-
 #[test]
 fn following_a_large_session_pauses_for_the_page_and_shows_the_same() {
     // 3.3 MB: its first half parsed when following starts, then the rest appended at once, more
@@ -169,7 +155,7 @@ fn following_a_large_session_pauses_for_the_page_and_shows_the_same() {
     // moving, copying for normalize and normalizing go in steps of a megabyte or so.
     let input = common::input("entireio__cli/18/4069756ffc/0/full.jsonl");
     let half = input.bytes.len() / 2;
-    let mut pause = EveryTime(0);
+    let mut pause = common::EveryTime(0);
     let mut live = Live::new();
     pace::finish(live.add_paced(&input.name, &input.bytes[..half], &mut Pace::with(&mut pause)));
     let from = live.read_from(&input.name);

@@ -233,24 +233,10 @@ mod tests {
         }
     }
 
-    /// A pause that is always due, counting the times it was taken.
-    struct EveryTime(u32);
-
-    impl crate::normalize::pace::Pause for EveryTime {
-        fn due(&mut self) -> bool {
-            true
-        }
-
-        fn pause(&mut self) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> {
-            self.0 += 1;
-            Box::pin(async {})
-        }
-    }
-
     #[test]
     fn a_page_without_a_worker_finds_the_same_pausing_as_it_goes() {
         for ws in workspaces() {
-            let mut pause = EveryTime(0);
+            let mut pause = fixtures::EveryTime(0);
             let paced = crate::normalize::pace::finish(findings_paced(&ws, &[], &mut Pace::with(&mut pause)));
             let size: usize = ws.given_files().map(|(_, b)| b.len()).sum();
             // A pause after every step of SCAN_STEP bytes or more (one long line can be more).

@@ -7,6 +7,9 @@
 //! `tests/` so that nothing built for a page or the package holds it. `super::normalize` is the
 //! crate's `normalize` seen from either place: the crate's root module, or `tests/common`, which
 //! names `cctv::normalize` for it.
+//!
+//! Beside them, the one test helper both kinds of test share: [`EveryTime`], a pace that pauses
+//! at every chance, for tests of paced work.
 
 // Each test crate that includes this file uses a part of it.
 #![allow(dead_code)]
@@ -123,4 +126,19 @@ fn read_named(file: &Path, root: &Path) -> Input {
     let name = file.strip_prefix(root).unwrap().to_string_lossy().into_owned();
     let bytes = std::fs::read(file).unwrap_or_else(|e| panic!("cannot read {}: {e}", file.display()));
     Input { name, bytes }
+}
+
+/// A pause that is always due and never waits, counting the times it was taken: paced work run
+/// with it pauses at every chance it has.
+pub struct EveryTime(pub u32);
+
+impl super::normalize::pace::Pause for EveryTime {
+    fn due(&mut self) -> bool {
+        true
+    }
+
+    fn pause(&mut self) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> {
+        self.0 += 1;
+        Box::pin(async {})
+    }
 }

@@ -23,14 +23,18 @@ async function watchLongTasks(page) {
 }
 const longTasks = (page) => page.evaluate(() => window.__long);
 
-test("Share, its exports and the Overview of a 100 MB session are worked out off the page: no long task meanwhile", { timeout: 240000 }, async () => {
-  const files = await session.files();
-  const { page, errors } = await open(web.chrome, web.server.url);
+/** Opens the generated session in `page` and waits until it is loaded and the page settled (the
+ *  contents drawn, the first rows measured). */
+async function openSession(page) {
   const demo = await page.locator(".cctv-title").textContent();
-  await page.locator('input[type="file"]').first().setInputFiles(files);
+  await page.locator('input[type="file"]').first().setInputFiles(await session.files());
   await page.waitForFunction((t) => document.querySelector(".cctv-title")?.textContent !== t && !document.querySelector(".cctv-progress"), demo, { timeout: 120000, polling: 100 });
-  // The page settles after loading (the contents are drawn, the first rows measured).
   await page.waitForTimeout(1000);
+}
+
+test("Share, its exports and the Overview of a 100 MB session are worked out off the page: no long task meanwhile", { timeout: 240000 }, async () => {
+  const { page, errors } = await open(web.chrome, web.server.url);
+  await openSession(page);
 
   await watchLongTasks(page);
   await page.click(".cctv-side__tab >> text=Share");
@@ -61,14 +65,10 @@ test("Share, its exports and the Overview of a 100 MB session are worked out off
 });
 
 test("where no worker can start, the page looks for secrets itself, pausing for the page", { timeout: 240000 }, async () => {
-  const files = await session.files();
   const { page, context, errors } = await open(web.chrome, web.server.url);
   // As on a host that does not serve the worker's script (or an app that bundled the package).
   await context.route("**/worker.js", (route) => route.fulfill({ status: 404, body: "" }));
-  const demo = await page.locator(".cctv-title").textContent();
-  await page.locator('input[type="file"]').first().setInputFiles(files);
-  await page.waitForFunction((t) => document.querySelector(".cctv-title")?.textContent !== t && !document.querySelector(".cctv-progress"), demo, { timeout: 120000, polling: 100 });
-  await page.waitForTimeout(1000);
+  await openSession(page);
   await watchLongTasks(page);
   await page.click(".cctv-side__tab >> text=Share");
   await page.locator(".cctv-share__counts").waitFor({ timeout: 120000 });
