@@ -13,7 +13,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::model::{BlockKind, EntryKind, Line, ProgressKind, SystemSubtype, Tool, Transcript};
+use crate::model::{
+    BlockKind, EntryKind, Line, MetadataKind, ProgressKind, RecordKind, SystemSubtype, Tool, Transcript,
+};
 use crate::normalize::Workspace;
 use crate::present::event::KNOWN_ATTACHMENTS;
 use crate::present::tools::family;
@@ -128,6 +130,21 @@ const KNOWN_FIELDS: &[&str] = &[
     "requestSessionId",
     "dataFlowOn",
     "forkedFrom",
+    // 2.1.220+ writes the session id twice, once in snake case.
+    "session_id",
+    // Session state and record rows of 2.1.2xx-2.1.33x (`tag`, `relocated`, `worktree-state`,
+    // `frame-link`, `content-replacement`, `fork-context-ref`).
+    "tag",
+    "relocatedCwd",
+    "worktreeSession",
+    "path",
+    "frameUrl",
+    "title",
+    "artifactCount",
+    "replacements",
+    "parentSessionId",
+    "parentLastUuid",
+    "contextLength",
 ];
 
 /// One thing cctv did not recognise.
@@ -250,10 +267,25 @@ fn read_line(
             }
         }
     }
+    if is_read_whole(&entry.kind) {
+        return;
+    }
     for field in fields(line.span.text(src)) {
         if !KNOWN_FIELDS.contains(&field.as_str()) {
             note("field", field);
         }
+    }
+}
+
+/// Lines whose fields are not drift: bookkeeping is never shown (so a new field of it changes
+/// nothing a reader sees), and a derived-from or memory-mode line is shown field by field,
+/// whatever its fields are.
+fn is_read_whole(kind: &EntryKind) -> bool {
+    match kind {
+        EntryKind::Bookkeeping(_) => true,
+        EntryKind::Metadata(m) => m.kind == MetadataKind::DerivedFrom,
+        EntryKind::Record(r) => r.kind == RecordKind::MemoryMode,
+        _ => false,
     }
 }
 

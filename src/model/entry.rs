@@ -52,8 +52,13 @@ pub enum EntryKind {
     QueueOperation(QueueOperationEntry),
     PrLink(PrLinkEntry),
     Tombstone(TombstoneEntry),
-    /// `permission-mode`, `last-prompt`, `ai-title`, `custom-title`, `agent-name`, `mode`.
+    /// `permission-mode`, `last-prompt`, `ai-title`, `custom-title`, `agent-name`, `mode`, `tag`, …:
+    /// what a session is, the newest line of each kind winning.
     Metadata(MetadataEntry),
+    /// A line that is a row of the conversation though not a message ([`RecordKind`]).
+    Record(RecordEntry),
+    /// Claude Code's own bookkeeping ([`Bookkeeping`]): never a row, counted with its reason.
+    Bookkeeping(Bookkeeping),
     /// A `type` cctv does not know, or none at all.
     Unknown,
     /// A known `type` whose payload does not fit; `error` is what did not fit.
@@ -334,6 +339,82 @@ pub enum MetadataKind {
     ContinuedIn,
     AtisLatch,
     CostState,
+    /// The tag the person gave the session (`/tag`); an empty tag clears it.
+    Tag,
+    /// The session was moved to another working directory (`relocatedCwd`).
+    Relocated,
+    /// The model ended the conversation itself (no value).
+    EndedByModel,
+    /// The session this one was derived from; its fields are read from the line when shown.
+    DerivedFrom,
+}
+
+/// Lines that are rows although they are not messages. Their fields are read from the line when
+/// the row is shown; `value` is what normalize needs before that.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordEntry {
+    pub kind: RecordKind,
+    /// `worktree-state`: the raw `worktreeSession` (an object, or `null` once the worktree is left).
+    pub value: Option<Span>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordKind {
+    /// `frame-link`: a page the session published (an artifact), by its path and link.
+    FrameLink,
+    /// `content-replacement`: tool outputs replaced in what the model sees (kept on disk).
+    ContentReplacement,
+    /// `memory-mode`: how the session uses memory, from this line on.
+    MemoryMode,
+    /// `worktree-state`: the worktree the session works in, or none. Re-written with the other
+    /// session metadata, so only a change is a row.
+    WorktreeState,
+}
+
+/// Claude Code's bookkeeping: lines it keeps to resume, rewind, attribute or bill a session. None
+/// is part of the conversation; each is counted in the accounting with the reason in words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Bookkeeping {
+    /// `file-history-delta`: one file's backup, for rewinding edits.
+    FileHistoryDelta,
+    /// `api-request`, `api-request-shape`, `api-request-blob`, `api-request-resumed`: the requests
+    /// sent to the API, kept so a resumed session sends the same.
+    ApiRequest,
+    /// `data-flow-records`, `data-flow-incomplete`: where data in the context came from.
+    DataFlow,
+    /// `resume-head-vouch`: which line a resume may continue from.
+    ResumeHead,
+    /// `attribution-snapshot`: which changes Claude made, for commit attribution.
+    Attribution,
+    /// `isolation-latch`, `session-owner`, `dev-mods`, `history-suppression`: switches Claude Code
+    /// holds for the session.
+    Latch,
+    /// `tools-used`: the tools the session has used, for the next start.
+    ToolsUsed,
+    /// `artifact-comment-monitor`, `artifact-autoreact-ledger`: published pages watched for comments.
+    ArtifactWatch,
+    /// `observer-ref`: a session observing this one.
+    ObserverRef,
+}
+
+impl Bookkeeping {
+    /// The bookkeeping a line of `type_name` is, if it is.
+    pub fn of(type_name: &str) -> Option<Bookkeeping> {
+        Some(match type_name {
+            "file-history-delta" => Bookkeeping::FileHistoryDelta,
+            "api-request" | "api-request-shape" | "api-request-blob" | "api-request-resumed" => {
+                Bookkeeping::ApiRequest
+            }
+            "data-flow-records" | "data-flow-incomplete" => Bookkeeping::DataFlow,
+            "resume-head-vouch" => Bookkeeping::ResumeHead,
+            "attribution-snapshot" => Bookkeeping::Attribution,
+            "isolation-latch" | "session-owner" | "dev-mods" | "history-suppression" => Bookkeeping::Latch,
+            "tools-used" => Bookkeeping::ToolsUsed,
+            "artifact-comment-monitor" | "artifact-autoreact-ledger" => Bookkeeping::ArtifactWatch,
+            "observer-ref" => Bookkeeping::ObserverRef,
+            _ => return None,
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

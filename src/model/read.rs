@@ -165,7 +165,19 @@ impl<'a> At<'a> {
             "atis-latch" => metadata(MetadataKind::AtisLatch, None),
             // Claude Code's own running cost tally; read from the line when shown.
             "cost-state" => metadata(MetadataKind::CostState, None),
-            _ => EntryKind::Unknown,
+            "tag" => metadata(MetadataKind::Tag, self.raw_str(w.tag)),
+            "relocated" => metadata(MetadataKind::Relocated, self.raw_str(w.relocated_cwd)),
+            "ended-by-model" => metadata(MetadataKind::EndedByModel, None),
+            "derived-from" => metadata(MetadataKind::DerivedFrom, None),
+            "frame-link" => record(RecordKind::FrameLink, None),
+            "content-replacement" => record(RecordKind::ContentReplacement, None),
+            "memory-mode" => record(RecordKind::MemoryMode, None),
+            // Missing and `null` both mean no worktree.
+            "worktree-state" => record(RecordKind::WorktreeState, self.raw(w.worktree_session)),
+            other => match Bookkeeping::of(other) {
+                Some(kind) => EntryKind::Bookkeeping(kind),
+                None => EntryKind::Unknown,
+            },
         })
     }
 
@@ -411,6 +423,10 @@ fn metadata(kind: MetadataKind, value: Option<JsonStr>) -> EntryKind {
     EntryKind::Metadata(MetadataEntry { kind, value })
 }
 
+fn record(kind: RecordKind, value: Option<Span>) -> EntryKind {
+    EntryKind::Record(RecordEntry { kind, value })
+}
+
 fn count(n: Num) -> u64 {
     if n.0.is_finite() && n.0 > 0.0 {
         n.0 as u64
@@ -443,6 +459,32 @@ pub const KNOWN_TYPES: &[&str] = &[
     "continued-in",
     "atis-latch",
     "cost-state",
+    "tag",
+    "relocated",
+    "ended-by-model",
+    "derived-from",
+    "frame-link",
+    "content-replacement",
+    "memory-mode",
+    "worktree-state",
+    // Bookkeeping (`Bookkeeping::of`).
+    "file-history-delta",
+    "api-request",
+    "api-request-shape",
+    "api-request-blob",
+    "api-request-resumed",
+    "data-flow-records",
+    "data-flow-incomplete",
+    "resume-head-vouch",
+    "attribution-snapshot",
+    "isolation-latch",
+    "session-owner",
+    "dev-mods",
+    "history-suppression",
+    "tools-used",
+    "artifact-comment-monitor",
+    "artifact-autoreact-ledger",
+    "observer-ref",
 ];
 
 pub fn is_known_type(name: &str) -> bool {

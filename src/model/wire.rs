@@ -200,6 +200,14 @@ pub(crate) struct WireLine<'a> {
     pub bridge_session_id: Option<Str<'a>>,
     #[serde(borrow)]
     pub continued_in_session_id: Option<Str<'a>>,
+    // Raw, not `Str`: a field of another shape under the same name elsewhere must not make the
+    // whole line fall back to the slow path.
+    #[serde(borrow)]
+    pub tag: Option<Raw<'a>>,
+    #[serde(borrow)]
+    pub relocated_cwd: Option<Raw<'a>>,
+    #[serde(borrow)]
+    pub worktree_session: Option<Raw<'a>>,
 }
 
 /// `message`: the API message of user and assistant lines (and the wrapped message of a tombstone,

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::pace::Pace;
 use super::view::LineRef;
-use crate::model::{EntryKind, MetadataKind, Transcript};
+use crate::model::{EntryKind, MetadataKind, RecordKind, Transcript};
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct About {
@@ -33,6 +33,16 @@ pub struct About {
     pub continued_from: Option<super::continued::ContinuedFrom>,
     /// Connected to claude.ai (remote control) when last said.
     pub remote_control: bool,
+    /// The tag the person gave it (`/tag`); an empty tag clears it.
+    pub tag: Option<String>,
+    /// The working directory it was moved to.
+    pub relocated_to: Option<String>,
+    /// The model ended the conversation itself.
+    pub ended_by_model: bool,
+    /// The line saying which session this one was derived from (its fields read when shown).
+    pub derived_from: Option<LineRef>,
+    /// The worktree it works in, when last said (`worktree-state`).
+    pub worktree: Option<Worktree>,
     /// Claude Code's own latest cost tally (`cost-state`).
     pub cost_state: Option<LineRef>,
     pub started: Started,
@@ -40,6 +50,26 @@ pub struct About {
     pub versions: Option<(String, String)>,
     /// The reasoning effort its first response asked for ([`effort`]).
     pub effort: Option<String>,
+}
+
+/// A worktree as `worktree-state` describes it.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Worktree {
+    #[serde(alias = "name")]
+    pub worktree_name: Option<String>,
+    #[serde(alias = "path")]
+    pub worktree_path: Option<String>,
+    #[serde(alias = "branch")]
+    pub worktree_branch: Option<String>,
+    pub original_cwd: Option<String>,
+}
+
+impl Worktree {
+    /// The worktree an entry describes; `None` when it says the session left it (`null`).
+    pub fn of(src: &[u8], value: Option<crate::model::Span>) -> Option<Worktree> {
+        serde_json::from_slice::<Option<Worktree>>(value?.bytes(src)).ok().flatten()
+    }
 }
 
 /// What the first conversation line says about where the session runs.
@@ -79,6 +109,9 @@ pub async fn about(file: &Transcript, file_index: u32, pace: &mut Pace<'_>) -> A
             }
             EntryKind::Summary(s) => about.summary = text(s.summary).or(about.summary.take()),
             EntryKind::PrLink(_) => about.pr_links.push(at),
+            EntryKind::Record(r) if r.kind == RecordKind::WorktreeState => {
+                about.worktree = Worktree::of(src, r.value)
+            }
             EntryKind::Metadata(m) => {
                 let value = text(m.value);
                 match m.kind {
@@ -103,6 +136,10 @@ pub async fn about(file: &Transcript, file_index: u32, pace: &mut Pace<'_>) -> A
                         about.remote_control = value.is_some_and(|v| !v.is_empty())
                     }
                     MetadataKind::CostState => about.cost_state = Some(at),
+                    MetadataKind::Tag => about.tag = value.filter(|t| !t.is_empty()),
+                    MetadataKind::Relocated => about.relocated_to = value.or(about.relocated_to.take()),
+                    MetadataKind::EndedByModel => about.ended_by_model = true,
+                    MetadataKind::DerivedFrom => about.derived_from = Some(at),
                     MetadataKind::LastPrompt | MetadataKind::AtisLatch => {}
                 }
             }

@@ -32,6 +32,8 @@ pub enum NotShown {
     /// permission-mode, last-prompt, ai-title, custom-title, agent-name, mode: shown in the
     /// header, not as rows.
     Metadata,
+    /// Claude Code's own bookkeeping: requests, backups, latches (the kind says which).
+    Bookkeeping(crate::model::Bookkeeping),
     /// A `summary` of a conversation that is not among the loaded files.
     SummaryElsewhere,
     /// Progress of a tool call that is not among the loaded lines.

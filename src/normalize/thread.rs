@@ -13,8 +13,8 @@ use super::view::*;
 use crate::model::synthetic::{synthetic, Synthetic};
 use crate::model::user_text::{user_text, UserText};
 use crate::model::{
-    Block, BlockKind, Content, Entry, EntryKind, JsonStr, Line, Message, ProgressKind, Span, SystemSubtype,
-    Transcript,
+    Block, BlockKind, Content, Entry, EntryKind, JsonStr, Line, Message, ProgressKind, RecordEntry,
+    RecordKind, Span, SystemSubtype, Transcript,
 };
 
 /// What a thread needs from its session.
@@ -71,6 +71,8 @@ struct Builder<'a> {
     boundary_after: FxMap<&'a [u8], Option<usize>>,
     waiting_summaries: FxMap<&'a [u8], Vec<LineRef>>,
     last_boundary: Option<usize>,
+    /// The worktree the session works in as last said (`worktree-state`), as written.
+    worktree: Option<Vec<u8>>,
     /// The API response being read.
     open_response: Option<OpenResponse<'a>>,
     /// Every response read so far by (message.id, requestId): a response's lines can come apart
@@ -143,6 +145,7 @@ pub async fn build(
         boundary_after,
         waiting_summaries: FxMap::default(),
         last_boundary: None,
+        worktree: None,
         open_response: None,
         response_of: FxMap::default(),
         new_chain: false,
@@ -207,12 +210,28 @@ impl<'a> Builder<'a> {
             EntryKind::FileHistorySnapshot(_) => Placement::NotShown(NotShown::FileHistorySnapshot),
             EntryKind::QueueOperation(_) => Placement::NotShown(NotShown::QueueOperation),
             EntryKind::Metadata(_) => Placement::NotShown(NotShown::Metadata),
+            EntryKind::Record(record) => self.record(index, entry, record),
+            EntryKind::Bookkeeping(kind) => Placement::NotShown(NotShown::Bookkeeping(*kind)),
             EntryKind::Tombstone(_) => Placement::NotShown(NotShown::TombstoneControl),
             EntryKind::PrLink(_) => self.item(index, ItemKind::Event, entry),
             EntryKind::Unknown => self.item(index, ItemKind::Unknown, entry),
             EntryKind::Malformed { .. } => self.item(index, ItemKind::Malformed, entry),
         };
         self.place(index, placement);
+    }
+
+    /// A published page, replaced outputs and memory modes are rows; a worktree only when it
+    /// changes, since Claude Code writes the same state again with the other metadata.
+    fn record(&mut self, index: u32, entry: &Entry, record: &RecordEntry) -> Placement {
+        if record.kind == RecordKind::WorktreeState {
+            let value = record.value.map(|v| v.bytes(self.src())).filter(|v| *v != b"null");
+            let now = value.map(<[u8]>::to_vec);
+            if now == self.worktree {
+                return Placement::NotShown(NotShown::Metadata);
+            }
+            self.worktree = now;
+        }
+        self.item(index, ItemKind::Event, entry)
     }
 
     fn item(&mut self, index: u32, kind: ItemKind, entry: &Entry) -> Placement {

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::model::Bookkeeping;
 use crate::normalize::{Accounting, NotShown};
 
 /// Why a line is not shown, in a few words.
@@ -17,12 +18,28 @@ pub fn reason(why: NotShown) -> &'static str {
         NotShown::FileHistorySnapshot => "file-history snapshot (undo data)",
         NotShown::QueueOperation => "queue operation",
         NotShown::Metadata => "session metadata",
+        NotShown::Bookkeeping(kind) => bookkeeping(kind),
         NotShown::SummaryElsewhere => "summary of a conversation not loaded",
         NotShown::ProgressWithoutCall => "progress of a tool call not loaded",
         NotShown::EmptyMessage => "message without content",
         NotShown::BlankText => "assistant text that is only white space",
         NotShown::CommandCaveat => "local-command caveat (a note to the model)",
         NotShown::Unplaced => "not placed (cctv bug)",
+    }
+}
+
+/// Claude Code's bookkeeping, by what it keeps.
+fn bookkeeping(kind: Bookkeeping) -> &'static str {
+    match kind {
+        Bookkeeping::FileHistoryDelta => "file-history delta (a backup for rewinding edits)",
+        Bookkeeping::ApiRequest => "API request record (kept to resume the session)",
+        Bookkeeping::DataFlow => "data-flow record (where context came from)",
+        Bookkeeping::ResumeHead => "resume point (bookkeeping)",
+        Bookkeeping::Attribution => "attribution snapshot (for commit attribution)",
+        Bookkeeping::Latch => "session switch (latch, owner, suppression)",
+        Bookkeeping::ToolsUsed => "tools used (kept for the next start)",
+        Bookkeeping::ArtifactWatch => "published pages watched for comments",
+        Bookkeeping::ObserverRef => "observer reference (bookkeeping)",
     }
 }
 
@@ -61,6 +78,15 @@ mod tests {
             NotShown::FileHistorySnapshot,
             NotShown::QueueOperation,
             NotShown::Metadata,
+            NotShown::Bookkeeping(Bookkeeping::FileHistoryDelta),
+            NotShown::Bookkeeping(Bookkeeping::ApiRequest),
+            NotShown::Bookkeeping(Bookkeeping::DataFlow),
+            NotShown::Bookkeeping(Bookkeeping::ResumeHead),
+            NotShown::Bookkeeping(Bookkeeping::Attribution),
+            NotShown::Bookkeeping(Bookkeeping::Latch),
+            NotShown::Bookkeeping(Bookkeeping::ToolsUsed),
+            NotShown::Bookkeeping(Bookkeeping::ArtifactWatch),
+            NotShown::Bookkeeping(Bookkeeping::ObserverRef),
             NotShown::SummaryElsewhere,
             NotShown::ProgressWithoutCall,
             NotShown::EmptyMessage,

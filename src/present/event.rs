@@ -1,6 +1,10 @@
 //! What a system line, an attachment, a summary or a PR link says, in words: a line, and the
 //! details the row shows when opened (its raw JSON stays below them).
 
+mod record;
+
+pub use record::fields_in_words;
+
 use serde_json::Value;
 
 use crate::model::user_text::{user_text, UserText};
@@ -19,8 +23,8 @@ pub enum EventView {
     Hook(HookView),
     /// A summary Claude Code wrote of the conversation so far.
     Summary(String),
-    /// A pull request the session opened; `href` only for http(s) links.
-    PrLink { label: String, href: Option<String> },
+    /// A pull request the session opened, a page it published; `href` only for http(s) links.
+    Link { label: String, href: Option<String> },
     /// Nothing to say in words: the raw line.
     Raw,
 }
@@ -35,7 +39,7 @@ pub enum Tone {
     Unknown,
 }
 
-pub(crate) fn event_view(ws: &Workspace, item: &Item) -> EventView {
+pub fn event_view(ws: &Workspace, item: &Item) -> EventView {
     let src = ws.src(item.line);
     let Some(entry) = ws.entry(item.line) else { return EventView::Raw };
     match &entry.kind {
@@ -63,8 +67,9 @@ pub(crate) fn event_view(ws: &Workspace, item: &Item) -> EventView {
                 pr.number.unwrap_or(0),
                 pr.repository.map(|r| r.decode(src).into_owned()).unwrap_or_default()
             );
-            EventView::PrLink { label, href: safe_href(&url) }
+            EventView::Link { label, href: safe_href(&url) }
         }
+        EntryKind::Record(record) => record::record_view(ws, item, record),
         _ => EventView::Raw,
     }
 }

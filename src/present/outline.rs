@@ -112,6 +112,7 @@ fn describe(ws: &Workspace, item: &Item) -> String {
                 }
                 Some((EntryKind::Summary(_), _)) => "summary".into(),
                 Some((EntryKind::PrLink(_), _)) => "pr-link".into(),
+                Some((EntryKind::Record(_), (type_name, _))) => type_name.into_owned(),
                 _ => "event".into(),
             };
             format!("event {kind}")

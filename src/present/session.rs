@@ -47,6 +47,15 @@ fn badges(about: &About) -> Vec<Badge> {
     if about.continued_from.is_some() {
         out.push(plain("continues another session"));
     }
+    if let Some(tag) = &about.tag {
+        out.push(plain(&format!("#{tag}")));
+    }
+    if let Some(w) = &about.worktree {
+        out.push(plain(&format!("worktree {}", w.worktree_name.as_deref().unwrap_or_default()).trim_end()));
+    }
+    if about.ended_by_model {
+        out.push(plain("ended by the model"));
+    }
     if let Some(mode) = about.mode.as_deref().filter(|m| *m != "normal") {
         out.push(plain(&format!("{mode} mode")));
     }
@@ -254,6 +263,29 @@ fn about_rows(ws: &Workspace, about: &About) -> Vec<(&'static str, String)> {
             0 => m,
             1 => format!("{m} (changed once)"),
             n => format!("{m} (changed {n} times)"),
+        }),
+    );
+    push("tag", about.tag.clone());
+    push(
+        "worktree",
+        about.worktree.as_ref().map(|w| {
+            let name = w.worktree_name.clone().unwrap_or_default();
+            match (&w.worktree_path, &w.worktree_branch) {
+                (Some(path), Some(branch)) => format!("{name} at {path} (branch {branch})"),
+                (Some(path), None) => format!("{name} at {path}"),
+                (None, Some(branch)) => format!("{name} (branch {branch})"),
+                (None, None) => name,
+            }
+        }),
+    );
+    push("moved to", about.relocated_to.clone());
+    push("ended", about.ended_by_model.then(|| "by the model".to_owned()));
+    push(
+        "derived from",
+        about.derived_from.map(|line| {
+            let src = ws.src(line);
+            let value = serde_json::from_slice(ws.line(line).span.bytes(src)).unwrap_or_default();
+            crate::present::event::fields_in_words(&value).join(", ")
         }),
     );
     push("remote control", about.remote_control.then(|| "connected to claude.ai".to_owned()));

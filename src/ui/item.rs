@@ -286,7 +286,7 @@ fn event_view(row: Row, line: LineRef, event: EventView) -> AnyView {
         EventView::Summary(summary) => {
             view! { <div class="cctv-event">{format!("Summary: {summary}")}</div> }.into_any()
         }
-        EventView::PrLink { label, href } => {
+        EventView::Link { label, href } => {
             let link = match href {
                 Some(href) => view! { <a class="cctv-link" href=href target="_blank" rel="noopener noreferrer nofollow">{label}</a> }.into_any(),
                 None => view! { <span>{label}</span> }.into_any(),

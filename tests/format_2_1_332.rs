@@ -1,0 +1,108 @@
+//! Every entry type Claude Code 2.1.332 can write has a reading: the list is read from
+//! `../shared/CLAUDE_CODE_FORMAT.md` itself, and `tests/format/every-entry-type.jsonl` holds a
+//! line of each, written from the documented shapes (no redistributable real file holds them;
+//! see `tests/format/README.md`).
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use cctv::insight::drift::drift;
+use cctv::model::{is_known_type, EntryKind};
+use cctv::normalize::{normalize, Input, ItemKind, NotShown};
+use cctv::present::accounting::in_words;
+use cctv::present::event::{event_view, EventView};
+use cctv::present::session::side_view;
+use common::repository;
+
+/// The names of one section of the format document: the entry types' table (its first column).
+fn entry_types() -> Vec<String> {
+    let doc = std::fs::read_to_string(repository().join("../shared/CLAUDE_CODE_FORMAT.md")).unwrap();
+    let section = doc.split("## Entry types").nth(1).unwrap().split("\n## ").next().unwrap();
+    let names: Vec<String> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| "))
+        .filter_map(|l| l.split(" |").next())
+        .filter(|first| *first != "type" && !first.starts_with("---"))
+        .flat_map(|first| first.split(", ").map(str::to_owned).collect::<Vec<_>>())
+        .collect();
+    // The document's heading says 48; its table names 47 (`user, assistant, system, attachment`
+    // is one row): every one of them is checked.
+    assert_eq!(names.len(), 47, "the table's names: {names:?}");
+    names
+}
+
+fn every_entry_type() -> Input {
+    let bytes = std::fs::read(repository().join("tests/format/every-entry-type.jsonl")).unwrap();
+    Input { name: "5e55a0f0-2133-4c2d-9a1e-000000000332.jsonl".into(), bytes }
+}
+
+#[test]
+fn every_entry_type_of_the_list_is_read_and_the_file_holds_one_of_each() {
+    let ws = normalize(vec![every_entry_type()]);
+    let file = &ws.files[0];
+    let written: Vec<String> = file
+        .lines
+        .iter()
+        .filter_map(|l| l.entry())
+        .filter_map(|e| e.envelope.type_name.map(|t| t.decode(&file.bytes).into_owned()))
+        .collect();
+    for name in entry_types() {
+        // Read by the sub-agent linking, landing beside this (helper/agents); its line comes with it.
+        if name == "fork-context-ref" {
+            continue;
+        }
+        assert!(is_known_type(&name), "{name} is not read");
+        assert!(written.contains(&name), "no line of {name} in the documented-shape file");
+    }
+    for line in &file.lines {
+        let entry = line.entry().expect("every line is JSON");
+        assert!(
+            !matches!(entry.kind, EntryKind::Unknown | EntryKind::Malformed { .. }),
+            "line {} reads as {:?}",
+            line.number,
+            entry.kind
+        );
+    }
+}
+
+#[test]
+fn the_drift_report_finds_nothing_unrecognised_in_them() {
+    let report = drift(&normalize(vec![every_entry_type()]));
+    assert!(report.is_empty(), "{:#?}", report);
+}
+
+#[test]
+fn bookkeeping_is_counted_with_its_reason_and_nothing_shows_raw() {
+    let ws = normalize(vec![every_entry_type()]);
+    let s = &ws.sessions[0];
+    assert!(!s.accounting.not_shown.contains_key(&NotShown::Unplaced));
+    let words = in_words(&s.accounting).not_shown;
+    assert_eq!(words.get("API request record (kept to resume the session)"), Some(&4));
+    assert_eq!(words.get("file-history delta (a backup for rewinding edits)"), Some(&1));
+    assert_eq!(words.get("session switch (latch, owner, suppression)"), Some(&4));
+    for item in &s.thread.items {
+        assert!(!matches!(item.kind, ItemKind::Unknown | ItemKind::Malformed), "{item:?}");
+        if matches!(item.kind, ItemKind::Event) {
+            assert_ne!(event_view(&ws, item), EventView::Raw, "line {:?} has no words", item.line);
+        }
+    }
+}
+
+#[test]
+fn session_state_is_in_the_side_panel_and_the_last_line_of_each_wins() {
+    let ws = normalize(vec![every_entry_type()]);
+    let s = &ws.sessions[0];
+    let about = &s.about;
+    assert_eq!(about.tag.as_deref(), Some("docs"));
+    assert_eq!(about.relocated_to.as_deref(), Some("/home/dev/app-moved"));
+    assert!(about.ended_by_model);
+    assert_eq!(about.worktree, None, "the last worktree-state left it");
+    let side = side_view(&ws, s);
+    let row = |label: &str| side.about.iter().find(|(l, _)| *l == label).map(|(_, v)| v.clone());
+    assert_eq!(row("tag").as_deref(), Some("docs"));
+    assert_eq!(row("moved to").as_deref(), Some("/home/dev/app-moved"));
+    assert_eq!(row("ended").as_deref(), Some("by the model"));
+    assert!(row("derived from").is_some_and(|d| d.contains("11111111-2222-4333-8444-555555555555")));
+    assert_eq!(side.pull_requests.len(), 1);
+}
