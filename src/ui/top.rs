@@ -106,16 +106,24 @@ fn SessionTitle() -> impl IntoView {
         single().map(|label| {
             let SessionLabel { title, detail, badges } = label;
             let whole = format!("{title} — {detail}");
-            // <bdi>: the title is transcript text and must not reorder the detail after it.
+            // Every badge's words, whole, for the pointer: a narrow bar cuts them short.
+            let said = badges.iter().map(|b| isolate(&b.text)).collect::<Vec<_>>().join(" · ");
+            // <bdi>: the title is transcript text and must not reorder the detail after it. The
+            // title and the badges give way together (each cut short with an ellipsis), so that
+            // however many badges a session brings, the buttons after them stay on screen.
             view! {
-                <span class="cctv-title" title=whole><bdi>{title}</bdi>{format!(" — {detail}")}</span>
-                {badges.into_iter().map(|b| {
-                    let class = match b.color {
-                        Some(c) => format!("cctv-badge cctv-badge--agent cctv-agent-color--{c}"),
-                        None => "cctv-badge".to_owned(),
-                    };
-                    view! { <bdi class=class>{b.text}</bdi> }
-                }).collect_view()}
+                <span class="cctv-top__session">
+                    <span class="cctv-title" title=whole><bdi>{title}</bdi>{format!(" — {detail}")}</span>
+                    <span class="cctv-top__badges" title=said>
+                        {badges.into_iter().map(|b| {
+                            let class = match b.color {
+                                Some(c) => format!("cctv-badge cctv-badge--agent cctv-agent-color--{c}"),
+                                None => "cctv-badge".to_owned(),
+                            };
+                            view! { <bdi class=class>{b.text}</bdi> }
+                        }).collect_view()}
+                    </span>
+                </span>
             }
         })
     }
