@@ -77,6 +77,12 @@ impl CallView {
         if family(&self.tool) == Some(Family::Background) {
             return BackgroundBody::of(self).detail();
         }
+        if self.tool == Tool::NotebookEdit {
+            return match super::EditBody::of(self).change {
+                super::Change::Cell(cell) => Some(cell.words()),
+                _ => None,
+            };
+        }
         let structured = self.result.as_ref()?.structured.as_ref()?;
         Some(match structured {
             ToolUseResult::Edit(e) => diff_counts(&crate::text::diff::from_hunks(&e.structured_patch)),

@@ -28,7 +28,7 @@ pub use ask::{AskBody, Choice, PlanBody, Question};
 pub use background::{BackgroundAction, BackgroundBody, BackgroundOutput};
 pub use bash::{BashBody, BashOutput};
 pub use batch::BatchBody;
-pub use edit::{Change, EditBody};
+pub use edit::{CellChange, CellEdit, Change, EditBody};
 pub use lsp::LspBody;
 pub use mcp::McpBody;
 pub use read::{ReadBody, ReadContent};
