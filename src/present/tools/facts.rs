@@ -125,3 +125,126 @@ pub(super) fn list<'v>(value: Option<&'v Value>, key: &str) -> &'v [Value] {
 pub(super) fn words(name: &str) -> String {
     name.replace(['_', '-'], " ")
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::super::test_support::documented;
+    use super::super::{tool_body, ToolBody};
+
+    /// The tools said as facts.
+    const TOOLS: &[&str] = &[
+        "EnterWorktree",
+        "ExitWorktree",
+        "PushNotification",
+        "SendUserFile",
+        "ReadNotifications",
+        "ProposeGoal",
+        "ProposeSkills",
+        "ReportFindings",
+        "SendFeedback",
+        "ListMcpResources",
+        "ReadMcpResource",
+        "ReadMcpResourceDir",
+        "RefreshMcpTools",
+        "Artifact",
+        "Projects",
+        "ClaudeDesign",
+        "RemoteTrigger",
+        "ListAgents",
+        "OfferChromeSetup",
+        "ShowOnboardingRolePicker",
+    ];
+
+    fn facts(body: ToolBody) -> Option<super::Facts> {
+        match body {
+            ToolBody::Worktree(f)
+            | ToolBody::Notify(f)
+            | ToolBody::Proposal(f)
+            | ToolBody::Report(f)
+            | ToolBody::McpResources(f)
+            | ToolBody::Artifact(f)
+            | ToolBody::Cloud(f)
+            | ToolBody::App(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn inputs_and_results_of_the_wrong_type_give_a_panel_never_a_panic() {
+        // Every field these tools read, with a value of every wrong type (and PowerShell's and
+        // NotebookEdit's, drawn by the shell and edit families).
+        let keys = [
+            "action",
+            "path",
+            "name",
+            "message",
+            "file_path",
+            "condition",
+            "proposals",
+            "findings",
+            "level",
+            "type",
+            "title",
+            "server",
+            "uri",
+            "method",
+            "operation",
+            "arguments",
+            "trigger_id",
+            "reason",
+            "url",
+            "contents",
+            "resources",
+            "notifications",
+            "artifacts",
+            "read",
+            "watch",
+            "watches",
+            "asset_uploads",
+            "hits",
+            "docs",
+            "files",
+            "content",
+            "status",
+            "worktreePath",
+            "discardedFiles",
+            "count",
+            "role",
+            "outcome",
+            "pushSent",
+        ];
+        let wrong =
+            [json!(null), json!(7), json!(-1.5), json!("text"), json!([1, "a", null, {}]), json!({"x": []})];
+        for tool in TOOLS.iter().chain(&["PowerShell", "NotebookEdit"]) {
+            for value in &wrong {
+                let object: Value = keys
+                    .iter()
+                    .map(|k| (k.to_string(), value.clone()))
+                    .collect::<serde_json::Map<_, _>>()
+                    .into();
+                for (input, result) in [(object.clone(), object.clone()), (value.clone(), value.clone())] {
+                    let call = documented(tool, input, "told", result);
+                    let body = tool_body(&call, None);
+                    let own = match *tool {
+                        "PowerShell" => matches!(body, ToolBody::Bash(_)),
+                        "NotebookEdit" => matches!(body, ToolBody::Edit(_)),
+                        _ => facts(body).is_some(),
+                    };
+                    assert!(own, "{tool} keeps its family's panel");
+                    let _ = (call.target(), call.detail());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_result_that_is_no_object_leaves_what_the_model_was_told_on_the_panel() {
+        for tool in TOOLS {
+            let call = documented(tool, json!({}), "what the tool said", json!(5));
+            let panel = facts(tool_body(&call, None)).unwrap();
+            assert!(panel.told.is_some(), "{tool}: {panel:?}");
+        }
+    }
+}

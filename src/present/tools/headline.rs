@@ -154,6 +154,16 @@ impl CallView {
             ToolUseResult::WebFetch(f) => {
                 f.code.map(|c| format!("{c} {}", f.code_text.clone().unwrap_or_default()))?
             }
+            ToolUseResult::ExitWorktree(e) => match e.action.as_str() {
+                "remove" => "removed".to_owned(),
+                "keep" => "kept".to_owned(),
+                _ => return None,
+            },
+            ToolUseResult::PushNotification(p) if p.push_sent == Some(true) || p.local_sent == Some(true) => {
+                "sent".to_owned()
+            }
+            ToolUseResult::PushNotification(_) => "not sent".to_owned(),
+            ToolUseResult::ReadNotifications(r) => plural(r.notifications.len() as u64, "notification"),
             ToolUseResult::Task(t) => {
                 let mut parts = Vec::new();
                 if let Some(ms) = t.total_duration_ms {

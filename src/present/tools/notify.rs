@@ -8,6 +8,7 @@ use super::facts::{Facts, Listed};
 use crate::model::tool_result::ToolUseResult;
 use crate::model::Tool;
 use crate::present::calls::CallView;
+use crate::text::format::plural;
 
 pub fn notify(call: &CallView) -> Facts {
     let mut facts = Facts::new(call);
@@ -23,7 +24,7 @@ pub fn notify(call: &CallView) -> Facts {
             facts.said();
         }
         (_, Some(ToolUseResult::ReadNotifications(read))) => {
-            facts.field("read", Some(count(read.notifications.len(), "notification")));
+            facts.field("read", Some(plural(read.notifications.len() as u64, "notification")));
             facts.field("still queued", read.remaining.filter(|n| *n > 0).map(|n| n.to_string()));
             facts.items = read
                 .notifications
@@ -83,10 +84,6 @@ fn from_words(origin: &str) -> String {
     }
 }
 
-fn count(n: usize, what: &str) -> String {
-    crate::text::format::plural(n as u64, what)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::facts::{Facts, Listed};
@@ -125,6 +122,13 @@ mod tests {
             json!({"message": "Done", "pushSent": false, "disabledReason": "user_present"}),
         ));
         assert_eq!(held.fields, [("sent", "no: the person was at the terminal".to_owned())]);
+        let header = documented(
+            "PushNotification",
+            json!({"message": "Done"}),
+            "Not sent",
+            json!({"message": "Done"}),
+        );
+        assert_eq!(header.detail().as_deref(), Some("not sent"), "the header says it was not sent");
     }
 
     // Written from the documented shape (sdk-tools.d.ts, 2.1.332), no real line holds it.

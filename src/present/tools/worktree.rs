@@ -102,14 +102,19 @@ mod tests {
     // Written from the documented shape (sdk-tools.d.ts, 2.1.332), no real line holds it.
     #[test]
     fn leaving_a_worktree_says_whether_it_was_kept_or_removed_and_what_was_lost() {
-        let facts = body(documented(
+        let call = documented(
             "ExitWorktree",
             json!({"action": "remove", "discard_changes": true}),
             "Removed worktree",
             json!({"action": "remove", "originalCwd": "/repo", "worktreePath": "/repo/.claude/worktrees/fix-parser",
                    "worktreeBranch": "worktree-fix-parser", "discardedFiles": 3, "discardedCommits": 1,
                    "message": "Removed worktree and branch"}),
-        ));
+        );
+        assert_eq!(
+            (call.target().as_str(), call.detail().as_deref()),
+            ("remove the worktree", Some("removed"))
+        );
+        let facts = body(call);
         assert_eq!(
             facts.fields,
             [
