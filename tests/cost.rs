@@ -87,6 +87,36 @@ fn a_session_of_a_model_the_table_does_not_have_is_unpriced_not_free() {
 }
 
 #[test]
+fn other_providers_models_are_unpriced_beside_a_priced_claude_model() {
+    // Claude Code run against other providers' models writes their names and their tool-use ids
+    // (`functions.Agent:29`, `call_00_…`); hand-written lines in that form. The table prices only
+    // Claude models: the others are counted as unpriced, never as $0.
+    let line = |uuid: &str, parent: Option<&str>, model: &str, id: &str| {
+        serde_json::json!({"type": "assistant", "uuid": uuid, "parentUuid": parent, "sessionId": "s",
+            "timestamp": "2026-01-01T00:00:00Z", "requestId": format!("r_{uuid}"),
+            "message": {"id": format!("m_{uuid}"), "role": "assistant", "model": model,
+                "content": [{"type": "tool_use", "id": id, "name": "Read", "input": {"file_path": "/a"}}],
+                "usage": {"input_tokens": 1000, "output_tokens": 100}}})
+        .to_string()
+    };
+    let lines = [
+        line("a1", None, "deepseek-chat", "call_00_Zb3fQ9xKp2"),
+        line("a2", Some("a1"), "kimi-k2-0905-preview", "functions.Read:29"),
+        line("a3", Some("a2"), "claude-haiku-4-5-20251001", "toolu_01A"),
+    ];
+    let ws = normalize(vec![cctv::normalize::Input {
+        name: "s.jsonl".into(),
+        bytes: lines.join("\n").into_bytes(),
+    }]);
+    let cost = session_cost(&ws, &ws.sessions[0]);
+    assert_eq!((cost.total.responses, cost.total.unpriced), (3, 2));
+    let priced: Vec<bool> = cost.responses.iter().map(|r| r.dollars.is_some()).collect();
+    assert_eq!(priced, [false, false, true]);
+    // Haiku 4.5: 1,000×1 + 100×5 per million = $0.0015, and nothing for the other two.
+    assert!((cost.total.dollars - 0.0015).abs() < 1e-9, "{}", cost.total.dollars);
+}
+
+#[test]
 fn the_turns_add_up_to_the_session() {
     let ws = normalize(common::folder("moredip__session-share/samples/claude-code-projects"));
     let s = &ws.sessions[0];

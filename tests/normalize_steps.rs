@@ -182,6 +182,31 @@ fn parallel_tool_calls_pair_with_results_that_arrive_out_of_order() {
 }
 
 #[test]
+fn tool_use_ids_of_other_providers_models_pair_with_their_results() {
+    // Models of other providers behind Claude Code write ids of their own form (seen in real
+    // folders: `functions.Agent:29`, `call_00_…`); hand-written lines with such ids, the results
+    // arriving out of order.
+    let ws = one(&[
+        user("u1", None, "go"),
+        assistant(
+            "a1",
+            "u1",
+            "m1",
+            json!([tool_use("functions.Agent:29", "Agent", json!({"description": "look"}))]),
+        ),
+        assistant("a2", "a1", "m1", json!([tool_use("call_00_Zb3fQ9xKp2", "Grep", json!({"pattern": "x"}))])),
+        result("r2", "a2", "call_00_Zb3fQ9xKp2", "grep out"),
+        result("r1", "r2", "functions.Agent:29", "agent out"),
+        assistant("a3", "r1", "m2", json!([{"type": "text", "text": "done"}])),
+    ]);
+    let thread = &ws.sessions[0].thread;
+    assert_eq!(kinds(&ws, thread), ["prompt@1", "call:Agent@2.0", "call:Grep@3.0", "text@6.0"]);
+    assert_eq!(call(thread, 2).result.unwrap().line.line + 1, 5);
+    assert_eq!(call(thread, 3).result.unwrap().line.line + 1, 4);
+    accounting_adds_up(&ws);
+}
+
+#[test]
 fn hooks_before_and_after_a_tool_and_its_progress_fold_into_the_call() {
     let hook = |uuid: &str, event: &str, kind: &str| {
         json!({"type": "attachment", "uuid": uuid, "parentUuid": "a1", "sessionId": "s",

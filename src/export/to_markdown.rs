@@ -140,6 +140,18 @@ fn item_markdown(ws: &Workspace, session: &Session, item: &Item, options: Markdo
     }
 }
 
+/// A diff's rows as unified-diff lines.
+fn diff_lines(rows: &[crate::text::diff::Row]) -> Vec<String> {
+    rows.iter()
+        .map(|r| match r.kind {
+            RowKind::Hunk => r.text.clone(),
+            RowKind::Context => format!(" {}", r.text),
+            RowKind::Added => format!("+{}", r.text),
+            RowKind::Removed => format!("-{}", r.text),
+        })
+        .collect()
+}
+
 /// Output longer than this is cut in the Markdown (with a note saying how much was left out).
 const OUTPUT_LIMIT: usize = 4000;
 
@@ -153,22 +165,24 @@ fn tool(call: &CallView, options: MarkdownOptions) -> String {
     if let ToolBody::Edit(edit) = tool_body(call, None) {
         match edit.change {
             Change::Diff(rows) if !rows.is_empty() => {
-                let lines: Vec<String> = rows
-                    .iter()
-                    .map(|r| match r.kind {
-                        RowKind::Hunk => r.text.clone(),
-                        RowKind::Context => format!(" {}", r.text),
-                        RowKind::Added => format!("+{}", r.text),
-                        RowKind::Removed => format!("-{}", r.text),
-                    })
-                    .collect();
-                out.push_str(&format!("\n\n{}", fenced_as(&lines.join("\n"), "diff")));
+                out.push_str(&format!("\n\n{}", fenced_as(&diff_lines(&rows).join("\n"), "diff")));
             }
             Change::WholeFile { content, .. } if options.tool_output => {
                 out.push_str(&format!(
                     "\n\n<details><summary>file</summary>\n\n{}\n\n</details>",
                     fenced(&content)
                 ));
+            }
+            // A notebook cell: what became of it, then its diff or its new source.
+            Change::Cell(cell) => {
+                out.push_str(&format!("\n\n{}", escape_inline(&cell.words())));
+                match cell.diff {
+                    Some(rows) if !rows.is_empty() => {
+                        out.push_str(&format!("\n\n{}", fenced_as(&diff_lines(&rows).join("\n"), "diff")))
+                    }
+                    _ if !cell.source.is_empty() => out.push_str(&format!("\n\n{}", fenced(&cell.source))),
+                    _ => {}
+                }
             }
             _ => {}
         }
@@ -375,6 +389,21 @@ mod tests {
         // It stops before the next prompt.
         assert!(!md.contains("I forgot to tell you"), "{md}");
         assert_eq!(md.matches("**You:**").count(), 1);
+    }
+
+    // Written from the documented shape (sdk-tools.d.ts, 2.1.332), no real line holds it.
+    #[test]
+    fn a_notebook_edit_exports_as_the_cell_changed_and_its_diff() {
+        let call = crate::present::tools::test_support::documented(
+            "NotebookEdit",
+            serde_json::json!({"notebook_path": "/n.ipynb", "cell_id": "c2", "new_source": "x = 2"}),
+            "Updated cell c2",
+            serde_json::json!({"new_source": "x = 2", "old_source": "x = 1", "cell_id": "c2", "cell_type": "code",
+                "language": "python", "edit_mode": "replace", "notebook_path": "/n.ipynb"}),
+        );
+        let out = tool(&call, MarkdownOptions::default());
+        assert!(out.starts_with("**NotebookEdit** `/n.ipynb`\n\ncell c2 replaced\n\n```diff\n"), "{out}");
+        assert!(out.contains("\n-x = 1\n+x = 2\n"), "{out}");
     }
 
     #[test]

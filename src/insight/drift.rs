@@ -406,6 +406,80 @@ mod tests {
     }
 
     #[test]
+    fn every_built_in_tool_of_claude_code_2_1_332_is_read() {
+        // The built-in tools of 2.1.332 (its `sdk-tools.d.ts`, and those real transcripts hold
+        // beside it), one call each: none is listed as a tool cctv shows only as JSON.
+        let names = [
+            "Agent",
+            "Bash",
+            "PowerShell",
+            "Edit",
+            "Read",
+            "Write",
+            "NotebookEdit",
+            "Glob",
+            "Grep",
+            "TodoWrite",
+            "WebFetch",
+            "WebSearch",
+            "AskUserQuestion",
+            "EnterPlanMode",
+            "ExitPlanMode",
+            "TaskCreate",
+            "TaskGet",
+            "TaskUpdate",
+            "TaskList",
+            "TaskStop",
+            "TaskOutput",
+            "Workflow",
+            "CronCreate",
+            "CronDelete",
+            "CronList",
+            "ScheduleWakeup",
+            "Monitor",
+            "RemoteTrigger",
+            "EnterWorktree",
+            "ExitWorktree",
+            "Artifact",
+            "PushNotification",
+            "ReportFindings",
+            "ProposeGoal",
+            "ProposeSkills",
+            "ListMcpResources",
+            "ReadMcpResource",
+            "ReadMcpResourceDir",
+            "RefreshMcpTools",
+            "SendFeedback",
+            "ClaudeDesign",
+            "Projects",
+            "ReadNotifications",
+            "OfferChromeSetup",
+            "ShowOnboardingRolePicker",
+            "SendMessage",
+            "ListAgents",
+            "SendUserFile",
+            "TeamCreate",
+            "TeamDelete",
+            "Skill",
+            "ToolSearch",
+            "LSP",
+        ];
+        let lines: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                format!(
+                    r#"{{"type":"assistant","uuid":"a{i}","sessionId":"s","requestId":"r{i}","message":{{"id":"m{i}","role":"assistant","content":[{{"type":"tool_use","id":"t{i}","name":"{name}","input":{{}}}}]}}}}"#
+                )
+            })
+            .collect();
+        let drift = report(&lines.iter().map(String::as_str).collect::<Vec<_>>());
+        let unread: Vec<&str> =
+            drift.unrecognised.iter().filter(|u| u.kind == "tool").map(|u| u.name.as_str()).collect();
+        assert!(unread.is_empty(), "shown only as JSON: {unread:?}");
+    }
+
+    #[test]
     fn the_entries_and_fields_of_claude_code_2_1_are_recognised() {
         // Documented shapes (Claude Code 2.1.112/2.1.330 writers); no public session holds them.
         let drift = report(&[

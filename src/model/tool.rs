@@ -46,6 +46,8 @@ macro_rules! tools {
 
 tools! {
     Bash = "Bash",
+    /// The Windows shell, in place of Bash on Windows.
+    PowerShell = "PowerShell",
     /// Reads what a background shell printed so far.
     BashOutput = "BashOutput",
     /// Ends a background shell.
@@ -88,6 +90,42 @@ tools! {
     ToolSearch = "ToolSearch",
     Batch = "Batch",
     Workflow = "Workflow",
+    /// Moves the session into a git worktree (a new one, or one that exists).
+    EnterWorktree = "EnterWorktree",
+    /// Moves the session back out of its worktree, keeping or removing it.
+    ExitWorktree = "ExitWorktree",
+    /// A notification to the person's phone or desktop.
+    PushNotification = "PushNotification",
+    /// A file handed to the person.
+    SendUserFile = "SendUserFile",
+    /// Reads the notifications queued for the session (webhooks, triggers, messages).
+    ReadNotifications = "ReadNotifications",
+    /// A completion condition the model proposes for the session's goal.
+    ProposeGoal = "ProposeGoal",
+    /// Skills the model proposes to write or improve.
+    ProposeSkills = "ProposeSkills",
+    /// A code review's findings.
+    ReportFindings = "ReportFindings",
+    /// Feedback about Claude Code sent to Anthropic.
+    SendFeedback = "SendFeedback",
+    ListMcpResources = "ListMcpResources",
+    ReadMcpResource = "ReadMcpResource",
+    ReadMcpResourceDir = "ReadMcpResourceDir",
+    /// Asks MCP servers for their tools again.
+    RefreshMcpTools = "RefreshMcpTools",
+    /// A page published on claude.ai (or listed, read, watched, given assets, pinned).
+    Artifact = "Artifact",
+    /// A claude.ai project's documents and memory.
+    Projects = "Projects",
+    ClaudeDesign = "ClaudeDesign",
+    /// Triggers that start remote sessions (a schedule or a webhook).
+    RemoteTrigger = "RemoteTrigger",
+    /// The agents running beside the session.
+    ListAgents = "ListAgents",
+    /// Offers to connect the person's own Chrome.
+    OfferChromeSetup = "OfferChromeSetup",
+    /// Asks the person their role, when they first use Claude Code.
+    ShowOnboardingRolePicker = "ShowOnboardingRolePicker",
 }
 
 impl Tool {

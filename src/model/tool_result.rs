@@ -29,6 +29,13 @@ pub enum ToolUseResult {
     SendMessage(SendMessageResult),
     ToolSearch(ToolSearchResult),
     Workflow(WorkflowResult),
+    EnterWorktree(EnterWorktreeResult),
+    ExitWorktree(ExitWorktreeResult),
+    PushNotification(PushNotificationResult),
+    ReadNotifications(ReadNotificationsResult),
+    ReportFindings(ReportFindingsResult),
+    ReadMcpResource(McpResourceResult),
+    ReadMcpResourceDir(McpResourceDirResult),
     /// A plain string: errors and rejections are written this way.
     Text(String),
     /// A list (MCP tools return content blocks).
@@ -304,6 +311,124 @@ pub struct WorkflowResult {
     pub warning: Option<String>,
 }
 
+/// EnterWorktree: the worktree the session moved into.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct EnterWorktreeResult {
+    pub worktree_path: String,
+    pub worktree_branch: Option<String>,
+    pub message: Option<String>,
+}
+
+/// ExitWorktree: the worktree the session left, and whether it was kept or removed.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ExitWorktreeResult {
+    /// `keep` or `remove`.
+    pub action: String,
+    /// Where the session went back to.
+    pub original_cwd: Option<String>,
+    pub worktree_path: String,
+    pub worktree_branch: Option<String>,
+    /// Uncommitted files and unmerged commits a removal threw away.
+    pub discarded_files: Option<u64>,
+    pub discarded_commits: Option<u64>,
+    pub message: Option<String>,
+}
+
+/// PushNotification: the message, and whether it reached the person.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PushNotificationResult {
+    pub message: String,
+    /// Sent to the person's phone.
+    pub push_sent: Option<bool>,
+    /// Shown on this computer.
+    pub local_sent: Option<bool>,
+    /// Why it was not sent: `config_off`, `user_present`, `no_transport`.
+    pub disabled_reason: Option<String>,
+    pub sent_at: Option<String>,
+}
+
+/// ReadNotifications: the notifications the call took off the session's queue.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ReadNotificationsResult {
+    pub notifications: Vec<Notification>,
+    /// Still queued after this call.
+    pub remaining: Option<u64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Notification {
+    /// `github_webhook`, `trigger_fire`, `mcp_send_message`, ….
+    pub origin: String,
+    pub queued_at: Option<String>,
+    pub content: String,
+}
+
+/// ReportFindings: a review's findings, most severe first.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ReportFindingsResult {
+    pub count: Option<u64>,
+    /// The effort the review ran at: `low` … `max`.
+    pub level: Option<String>,
+    pub findings: Vec<Finding>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Finding {
+    pub file: String,
+    pub line: Option<u64>,
+    pub summary: String,
+    pub failure_scenario: Option<String>,
+    pub category: Option<String>,
+    /// `important`, `pre_existing`, `nit`.
+    pub severity: Option<String>,
+    /// `CONFIRMED`, `PLAUSIBLE`: set when a verify pass ran.
+    pub verdict: Option<String>,
+    /// `fixed`, `skipped`, `no_change_needed`: set when reported again after fixing.
+    pub outcome: Option<String>,
+}
+
+/// ReadMcpResource: what an MCP server's resource held.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct McpResourceResult {
+    pub contents: Vec<McpResourceContent>,
+    pub error: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct McpResourceContent {
+    pub uri: String,
+    pub mime_type: Option<String>,
+    pub text: Option<String>,
+    /// Where a binary content was saved, in place of its text.
+    pub blob_saved_to: Option<String>,
+}
+
+/// ReadMcpResourceDir: the resources a directory resource holds.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct McpResourceDirResult {
+    pub resources: Vec<McpResourceEntry>,
+    pub error: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct McpResourceEntry {
+    pub uri: String,
+    pub name: String,
+    /// `inode/directory` for a subdirectory.
+    pub mime_type: Option<String>,
+}
+
 /// Decodes the `toolUseResult` at `span`, for a call of `tool` if known.
 pub fn decode(src: &[u8], span: Span, tool: Option<&Tool>) -> ToolUseResult {
     match serde_json::from_slice::<Value>(span.bytes(src)) {
@@ -342,6 +467,13 @@ pub fn from_value(value: Value, tool: Option<&Tool>) -> ToolUseResult {
         Shape::SendMessage => typed(&object, ToolUseResult::SendMessage),
         Shape::ToolSearch => typed(&object, ToolUseResult::ToolSearch),
         Shape::Workflow => typed(&object, ToolUseResult::Workflow),
+        Shape::EnterWorktree => typed(&object, ToolUseResult::EnterWorktree),
+        Shape::ExitWorktree => typed(&object, ToolUseResult::ExitWorktree),
+        Shape::PushNotification => typed(&object, ToolUseResult::PushNotification),
+        Shape::ReadNotifications => typed(&object, ToolUseResult::ReadNotifications),
+        Shape::ReportFindings => typed(&object, ToolUseResult::ReportFindings),
+        Shape::ReadMcpResource => typed(&object, ToolUseResult::ReadMcpResource),
+        Shape::ReadMcpResourceDir => typed(&object, ToolUseResult::ReadMcpResourceDir),
         Shape::TodoWrite => Ok(ToolUseResult::TodoWrite(TodoWriteResult {
             old_todos: object.get("oldTodos").map(Todo::list).unwrap_or_default(),
             new_todos: object.get("newTodos").map(Todo::list).unwrap_or_default(),
@@ -375,6 +507,13 @@ enum Shape {
     SendMessage,
     ToolSearch,
     Workflow,
+    EnterWorktree,
+    ExitWorktree,
+    PushNotification,
+    ReadNotifications,
+    ReportFindings,
+    ReadMcpResource,
+    ReadMcpResourceDir,
 }
 
 fn shape_of_tool(tool: &Tool) -> Option<Shape> {
@@ -383,7 +522,8 @@ fn shape_of_tool(tool: &Tool) -> Option<Shape> {
         Tool::Edit => Shape::Edit,
         Tool::MultiEdit => Shape::MultiEdit,
         Tool::Write => Shape::Write,
-        Tool::Bash => Shape::Bash,
+        // PowerShell's result is Bash's: the two are one shell tool for two systems.
+        Tool::Bash | Tool::PowerShell => Shape::Bash,
         Tool::Glob => Shape::Glob,
         Tool::Grep => Shape::Grep,
         Tool::TodoWrite => Shape::TodoWrite,
@@ -395,6 +535,13 @@ fn shape_of_tool(tool: &Tool) -> Option<Shape> {
         Tool::SendMessage => Shape::SendMessage,
         Tool::ToolSearch => Shape::ToolSearch,
         Tool::Workflow => Shape::Workflow,
+        Tool::EnterWorktree => Shape::EnterWorktree,
+        Tool::ExitWorktree => Shape::ExitWorktree,
+        Tool::PushNotification => Shape::PushNotification,
+        Tool::ReadNotifications => Shape::ReadNotifications,
+        Tool::ReportFindings => Shape::ReportFindings,
+        Tool::ReadMcpResource => Shape::ReadMcpResource,
+        Tool::ReadMcpResourceDir => Shape::ReadMcpResourceDir,
         _ => return None,
     })
 }
@@ -434,6 +581,14 @@ fn shape_of_fields(value: &Value) -> Option<Shape> {
         Shape::ToolSearch
     } else if has("runId") && has("workflowName") {
         Shape::Workflow
+    } else if has("worktreePath") && has("originalCwd") {
+        Shape::ExitWorktree
+    } else if has("worktreePath") {
+        Shape::EnterWorktree
+    } else if has("notifications") && has("remaining") {
+        Shape::ReadNotifications
+    } else if has("findings") && has("count") {
+        Shape::ReportFindings
     } else {
         return None;
     })

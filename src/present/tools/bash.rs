@@ -1,13 +1,16 @@
-//! Bash: the command, and its output as the terminal showed it.
+//! Bash and PowerShell (Bash's place on Windows): the command at its shell's prompt, and its
+//! output as the terminal showed it. The two tools take the same input and keep the same result.
 
 use super::{Answer, Output};
 use crate::model::body::ImageSource;
 use crate::model::tool_result::ToolUseResult;
+use crate::model::Tool;
 use crate::present::calls::CallView;
 use crate::text::highlight::language_of_path;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BashBody {
+    pub shell: Shell,
     pub command: String,
     /// What the model said the command is for.
     pub description: Option<String>,
@@ -15,6 +18,23 @@ pub struct BashBody {
     /// extension names: the output is that file's text.
     pub language: Option<String>,
     pub output: Answer<BashOutput>,
+}
+
+/// Which shell ran the command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shell {
+    Bash,
+    PowerShell,
+}
+
+impl Shell {
+    /// The prompt the command is shown after, as its shell shows one.
+    pub fn prompt(self) -> &'static str {
+        match self {
+            Shell::Bash => "$",
+            Shell::PowerShell => "PS>",
+        }
+    }
 }
 
 /// stdout and stderr apart, as Claude Code kept them.
@@ -42,8 +62,14 @@ impl BashBody {
             _ => Answer::Plain(Output::of(call)),
         };
         let command = call.text("command").unwrap_or_default().to_owned();
+        let shell = if call.tool == Tool::PowerShell { Shell::PowerShell } else { Shell::Bash };
         BashBody {
-            language: printed_file(&command).and_then(language_of_path),
+            shell,
+            // `cat` and the others are Bash's words; in PowerShell they name other commands.
+            language: (shell == Shell::Bash)
+                .then(|| printed_file(&command))
+                .flatten()
+                .and_then(language_of_path),
             command,
             description: call.text("description").map(str::to_owned),
             output,
@@ -109,6 +135,26 @@ mod tests {
         let Answer::Structured(out) = body.output else { panic!("the fixture keeps stdout apart") };
         assert!(!out.stdout.is_empty() || !out.stderr.is_empty());
         assert_eq!(out.image, None);
+    }
+
+    // Written from the documented shape (sdk-tools.d.ts, 2.1.332: Bash's input and output, which
+    // PowerShell shares), no real line holds it.
+    #[test]
+    fn a_powershell_call_is_a_shell_with_its_own_prompt() {
+        let call = super::super::test_support::documented(
+            "PowerShell",
+            serde_json::json!({"command": "Get-ChildItem -Path src", "description": "List the sources"}),
+            "lib.rs",
+            serde_json::json!({"stdout": "lib.rs\r\nmain.rs", "stderr": "", "interrupted": false, "isImage": false}),
+        );
+        let ToolBody::Bash(body) = tool_body(&call, None) else { panic!("PowerShell gets the shell body") };
+        assert_eq!(body.shell, super::Shell::PowerShell);
+        assert_eq!(body.shell.prompt(), "PS>");
+        assert_eq!(body.command, "Get-ChildItem -Path src");
+        assert_eq!(body.description.as_deref(), Some("List the sources"));
+        let Answer::Structured(out) = body.output else { panic!("its result is Bash's") };
+        assert_eq!(out.stdout, "lib.rs\r\nmain.rs");
+        assert_eq!(call.target(), "Get-ChildItem -Path src", "its header says the command");
     }
 
     #[test]

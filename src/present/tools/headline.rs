@@ -17,7 +17,7 @@ impl CallView {
             Tool::Read | Tool::Write | Tool::Edit | Tool::MultiEdit | Tool::NotebookEdit => {
                 first(&["file_path", "notebook_path"])
             }
-            Tool::Bash => first(&["command"]),
+            Tool::Bash | Tool::PowerShell => first(&["command"]),
             Tool::Grep => first(&["pattern"]).map(|p| match self.text("path") {
                 Some(path) => format!("{p} in {path}"),
                 None => p,
@@ -60,6 +60,62 @@ impl CallView {
                 let id = id.as_str().map_or_else(|| id.to_string(), str::to_owned);
                 format!("#{id} {}", self.text("status").unwrap_or_default()).trim_end().to_owned()
             }),
+            Tool::EnterWorktree => first(&["path", "name"]).or_else(|| Some("a new worktree".to_owned())),
+            Tool::ExitWorktree => self.text("action").map(|action| match action {
+                "remove" => "remove the worktree".to_owned(),
+                "keep" => "keep the worktree".to_owned(),
+                other => other.to_owned(),
+            }),
+            Tool::SendUserFile => first(&["file_path", "path", "file"]),
+            Tool::ReadNotifications => Some("notifications".to_owned()),
+            Tool::ProposeGoal => first(&["condition"]),
+            Tool::ProposeSkills => {
+                let names: Vec<&str> = self
+                    .input
+                    .get("proposals")
+                    .and_then(Value::as_array)
+                    .map(|p| p.iter().filter_map(|s| s.get("name").and_then(Value::as_str)).collect())
+                    .unwrap_or_default();
+                (!names.is_empty()).then(|| names.join(", "))
+            }
+            Tool::ReportFindings => self.input.get("findings").and_then(Value::as_array).map(|f| {
+                if f.is_empty() {
+                    "no findings".to_owned()
+                } else {
+                    plural(f.len() as u64, "finding")
+                }
+            }),
+            Tool::SendFeedback => first(&["title"]),
+            Tool::ListMcpResources | Tool::RefreshMcpTools => {
+                Some(self.text("server").map_or_else(|| "every server".to_owned(), str::to_owned))
+            }
+            Tool::ReadMcpResource | Tool::ReadMcpResourceDir => first(&["uri"]),
+            Tool::Artifact => {
+                let action = self.text("action").unwrap_or("publish");
+                let what = first(&["title", "file_path", "url"]);
+                Some(match what {
+                    Some(what) => format!("{} {what}", action.replace('_', " ")),
+                    None => action.replace('_', " "),
+                })
+            }
+            Tool::Projects => self.text("method").map(|m| {
+                let method = m.strip_prefix("project_").unwrap_or(m).replace('_', " ");
+                match first(&["path", "query"]) {
+                    Some(what) => format!("{method} {what}"),
+                    None => method,
+                }
+            }),
+            Tool::ClaudeDesign => first(&["operation"]),
+            Tool::RemoteTrigger => self.text("action").map(|a| {
+                let action = a.replace('_', " ");
+                match first(&["trigger_id", "session_id"]) {
+                    Some(id) => format!("{action} {id}"),
+                    None => action,
+                }
+            }),
+            Tool::ListAgents => Some("running agents".to_owned()),
+            Tool::OfferChromeSetup => Some("connect Chrome".to_owned()),
+            Tool::ShowOnboardingRolePicker => Some("the person's role".to_owned()),
             _ => None,
         };
         target.unwrap_or_else(|| {
@@ -77,6 +133,12 @@ impl CallView {
         if family(&self.tool) == Some(Family::Background) {
             return BackgroundBody::of(self).detail();
         }
+        if self.tool == Tool::NotebookEdit {
+            return match super::EditBody::of(self).change {
+                super::Change::Cell(cell) => Some(cell.words()),
+                _ => None,
+            };
+        }
         let structured = self.result.as_ref()?.structured.as_ref()?;
         Some(match structured {
             ToolUseResult::Edit(e) => diff_counts(&crate::text::diff::from_hunks(&e.structured_patch)),
@@ -92,6 +154,16 @@ impl CallView {
             ToolUseResult::WebFetch(f) => {
                 f.code.map(|c| format!("{c} {}", f.code_text.clone().unwrap_or_default()))?
             }
+            ToolUseResult::ExitWorktree(e) => match e.action.as_str() {
+                "remove" => "removed".to_owned(),
+                "keep" => "kept".to_owned(),
+                _ => return None,
+            },
+            ToolUseResult::PushNotification(p) if p.push_sent == Some(true) || p.local_sent == Some(true) => {
+                "sent".to_owned()
+            }
+            ToolUseResult::PushNotification(_) => "not sent".to_owned(),
+            ToolUseResult::ReadNotifications(r) => plural(r.notifications.len() as u64, "notification"),
             ToolUseResult::Task(t) => {
                 let mut parts = Vec::new();
                 if let Some(ms) = t.total_duration_ms {

@@ -4,15 +4,23 @@
 //! `match`.
 
 mod agent;
+mod app;
+mod artifact;
 mod ask;
 mod background;
 mod bash;
 mod batch;
+mod cloud;
 mod edit;
+mod facts;
 mod headline;
 mod lsp;
 mod mcp;
+mod mcp_resources;
+mod notify;
+mod proposal;
 mod read;
+mod report;
 mod schedule;
 mod search;
 mod skill;
@@ -22,13 +30,15 @@ mod todo;
 mod tool_search;
 mod web;
 mod workflow;
+mod worktree;
 
 pub use agent::AgentBody;
 pub use ask::{AskBody, Choice, PlanBody, Question};
 pub use background::{BackgroundAction, BackgroundBody, BackgroundOutput};
-pub use bash::{BashBody, BashOutput};
+pub use bash::{BashBody, BashOutput, Shell};
 pub use batch::BatchBody;
-pub use edit::{Change, EditBody};
+pub use edit::{CellChange, CellEdit, Change, EditBody};
+pub use facts::{Facts, Listed};
 pub use lsp::LspBody;
 pub use mcp::McpBody;
 pub use read::{ReadBody, ReadContent};
@@ -52,6 +62,7 @@ use crate::present::calls::CallView;
 /// The body of a tool call's panel, by tool family.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ToolBody {
+    /// Bash and PowerShell.
     Bash(BashBody),
     /// BashOutput, KillShell, TaskOutput, TaskStop: a shell or task running in the background.
     Background(BackgroundBody),
@@ -84,6 +95,21 @@ pub enum ToolBody {
     /// A workflow run; its agents nest under the call.
     Workflow(WorkflowBody),
     Mcp(McpBody),
+    /// EnterWorktree and ExitWorktree.
+    Worktree(Facts),
+    /// PushNotification, SendUserFile, ReadNotifications: to and from the person away.
+    Notify(Facts),
+    /// ProposeGoal and ProposeSkills.
+    Proposal(Facts),
+    /// ReportFindings and SendFeedback.
+    Report(Facts),
+    /// ListMcpResources, ReadMcpResource, ReadMcpResourceDir, RefreshMcpTools.
+    McpResources(Facts),
+    Artifact(Facts),
+    /// Projects, ClaudeDesign, RemoteTrigger: claude.ai's services.
+    Cloud(Facts),
+    /// ListAgents, OfferChromeSetup, ShowOnboardingRolePicker: Claude Code's own state and dialogs.
+    App(Facts),
     /// Any other tool: its input as JSON and what it returned.
     Generic {
         input: Value,
@@ -153,6 +179,14 @@ pub fn tool_body(call: &CallView, previous_todos: Option<&[Todo]>) -> ToolBody {
         Some(Family::Batch) => Some(ToolBody::Batch(BatchBody::of(call))),
         Some(Family::Workflow) => Some(ToolBody::Workflow(WorkflowBody::of(call))),
         Some(Family::Mcp) => McpBody::of(call).map(ToolBody::Mcp),
+        Some(Family::Worktree) => Some(ToolBody::Worktree(worktree::worktree(call))),
+        Some(Family::Notify) => Some(ToolBody::Notify(notify::notify(call))),
+        Some(Family::Proposal) => Some(ToolBody::Proposal(proposal::proposal(call))),
+        Some(Family::Report) => Some(ToolBody::Report(report::report(call))),
+        Some(Family::McpResources) => Some(ToolBody::McpResources(mcp_resources::mcp_resources(call))),
+        Some(Family::Artifact) => Some(ToolBody::Artifact(artifact::artifact(call))),
+        Some(Family::Cloud) => Some(ToolBody::Cloud(cloud::cloud(call))),
+        Some(Family::App) => Some(ToolBody::App(app::app(call))),
         None => None,
     };
     body.unwrap_or_else(|| ToolBody::Generic { input: call.input.clone(), output: Output::of(call) })
@@ -182,13 +216,21 @@ pub enum Family {
     Batch,
     Workflow,
     Mcp,
+    Worktree,
+    Notify,
+    Proposal,
+    Report,
+    McpResources,
+    Artifact,
+    Cloud,
+    App,
 }
 
 /// The family a tool belongs to; `None` for tools shown as generic input and output (which the
 /// drift report lists). Every tool is named, so a new [`Tool`] is placed here before it builds.
 pub fn family(tool: &Tool) -> Option<Family> {
     Some(match tool {
-        Tool::Bash => Family::Bash,
+        Tool::Bash | Tool::PowerShell => Family::Bash,
         Tool::Read => Family::Read,
         Tool::Edit | Tool::MultiEdit | Tool::Write | Tool::NotebookEdit => Family::Edit,
         Tool::BashOutput | Tool::KillShell | Tool::TaskOutput | Tool::TaskStop => Family::Background,
@@ -211,6 +253,16 @@ pub fn family(tool: &Tool) -> Option<Family> {
         Tool::Batch => Family::Batch,
         Tool::Workflow => Family::Workflow,
         Tool::Mcp { .. } => Family::Mcp,
+        Tool::EnterWorktree | Tool::ExitWorktree => Family::Worktree,
+        Tool::PushNotification | Tool::SendUserFile | Tool::ReadNotifications => Family::Notify,
+        Tool::ProposeGoal | Tool::ProposeSkills => Family::Proposal,
+        Tool::ReportFindings | Tool::SendFeedback => Family::Report,
+        Tool::ListMcpResources | Tool::ReadMcpResource | Tool::ReadMcpResourceDir | Tool::RefreshMcpTools => {
+            Family::McpResources
+        }
+        Tool::Artifact => Family::Artifact,
+        Tool::Projects | Tool::ClaudeDesign | Tool::RemoteTrigger => Family::Cloud,
+        Tool::ListAgents | Tool::OfferChromeSetup | Tool::ShowOnboardingRolePicker => Family::App,
         Tool::Unknown(_) => return None,
     })
 }

@@ -1,4 +1,5 @@
-//! Bash: the command as typed, then stdout and stderr as the terminal showed them.
+//! Bash and PowerShell: the command as typed at its shell's prompt, then stdout and stderr as the
+//! terminal showed them.
 
 use leptos::prelude::*;
 
@@ -30,7 +31,7 @@ pub(crate) fn view(body: BashBody) -> AnyView {
         {body.description.map(|d| view! { <div class="cctv-muted">{d}</div> })}
         <div class="cctv-copyable">
             {copy_button("copy the command", body.command.clone())}
-            <pre class="cctv-command">{format!("$ {}", body.command)}</pre>
+            <pre class="cctv-command">{format!("{} {}", body.shell.prompt(), body.command)}</pre>
         </div>
         {out}
     }

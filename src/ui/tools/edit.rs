@@ -1,4 +1,5 @@
-//! Edit, MultiEdit, Write: the file, then its diff (or the whole file written).
+//! Edit, MultiEdit, Write: the file, then its diff (or the whole file written). NotebookEdit:
+//! the notebook, the cell changed and how, then its diff or its new source.
 
 use leptos::prelude::*;
 
@@ -16,6 +17,18 @@ pub(crate) fn view(body: EditBody) -> AnyView {
             {field("file", body.path)}
             <span class="cctv-badge">{if created { "new file" } else { "whole file written" }}</span>
             {numbered(&content, 1, language)}
+        }
+        .into_any(),
+        Change::Cell(cell) => view! {
+            {field("notebook", body.path)}
+            <span class="cctv-badge">{cell.words()}</span>
+            {cell.kind.clone().map(|k| view! { <span class="cctv-badge">{k}</span> })}
+            {match cell.diff {
+                Some(rows) => diff_view(rows, language),
+                None if cell.source.is_empty() => view! { <div class="cctv-muted">"(empty cell)"</div> }.into_any(),
+                None => numbered(&cell.source, 1, language),
+            }}
+            {body.failed.map(|f| result_content(&f, true))}
         }
         .into_any(),
         Change::Diff(rows) => view! {

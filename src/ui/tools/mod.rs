@@ -7,6 +7,7 @@ mod background;
 mod bash;
 mod batch;
 mod edit;
+mod facts;
 mod generic;
 mod lsp;
 mod mcp;
@@ -144,6 +145,14 @@ fn tool_body(row: Row, body: ToolBody) -> AnyView {
         ToolBody::Batch(b) => batch::view(b),
         ToolBody::Workflow(b) => workflow::view(b),
         ToolBody::Mcp(b) => mcp::view(b),
+        ToolBody::Worktree(b)
+        | ToolBody::Notify(b)
+        | ToolBody::Proposal(b)
+        | ToolBody::Report(b)
+        | ToolBody::McpResources(b)
+        | ToolBody::Artifact(b)
+        | ToolBody::Cloud(b)
+        | ToolBody::App(b) => facts::view(b),
         ToolBody::Generic { input, output } => generic::view(&input, &output),
     }
 }
