@@ -203,6 +203,26 @@ mod tests {
     }
 
     #[test]
+    fn real_mcp_progress_says_the_server_the_tool_and_how_it_went() {
+        // obsessiondb/chkit 62/9489e96930 (CC 2.1.50): mcp_progress lines (`serverName`,
+        // `toolName`, `status`) of a call to the conductor server's AskUserQuestion.
+        let ws = workspace("obsessiondb__chkit/62/9489e96930/0/full.jsonl");
+        let notes: Vec<String> = ws.sessions[0]
+            .thread
+            .items
+            .iter()
+            .filter_map(|item| match &item.kind {
+                ItemKind::ToolCall(call) => progress_view(&ws, &call.progress),
+                _ => None,
+            })
+            .flat_map(|v| v.notes)
+            .collect();
+        assert!(notes.iter().any(|n| n == "MCP conductor AskUserQuestion: started"), "{notes:#?}");
+        assert!(notes.iter().any(|n| n == "MCP conductor AskUserQuestion: failed"), "{notes:#?}");
+        assert!(notes.iter().all(|n| !n.starts_with("progress ")), "{notes:#?}");
+    }
+
+    #[test]
     fn real_progress_lines_fold_into_notes() {
         let ws =
             workspace("marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl");
