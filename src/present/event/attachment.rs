@@ -159,6 +159,11 @@ pub(crate) fn known_attachment(kind: &str) -> bool {
     ATTACHMENTS.iter().any(|(name, _)| *name == kind)
 }
 
+/// Whether attachments of type `kind` are context injected for the model (folded under a label).
+pub(crate) fn is_context(kind: &str) -> bool {
+    matches!(reading(kind), Some(Reading::Context { .. }))
+}
+
 fn reading(kind: &str) -> Option<Reading> {
     ATTACHMENTS.iter().find(|(name, _)| *name == kind).map(|(_, r)| *r)
 }

@@ -73,6 +73,18 @@ pub(crate) fn event_view(ws: &Workspace, item: &Item) -> EventView {
     }
 }
 
+/// Whether `item` is an attachment of context injected for the model (a reminder, a listing, a
+/// memory file): what the filter's "injected" hides with the `<system-reminder>`s.
+pub(crate) fn is_injected_context(ws: &Workspace, item: &Item) -> bool {
+    let src = ws.src(item.line);
+    match ws.entry(item.line).map(|e| &e.kind) {
+        Some(EntryKind::Attachment(a)) => {
+            a.attachment_type.is_some_and(|t| attachment::is_context(&t.decode(src)))
+        }
+        _ => false,
+    }
+}
+
 /// A line of words: its first line, its tone, its details.
 pub(crate) fn line(text: String, tone: Tone, details: Vec<String>) -> EventView {
     EventView::Line { text: crate::present::fields::first_line(&text), tone, details }
