@@ -398,6 +398,41 @@ fn injected_context_folds_under_a_label_and_what_happened_is_an_event() {
 }
 
 #[test]
+fn attachments_read_the_fields_other_readers_of_the_format_record() {
+    // Written from the documented shape (CLAUDE_CODE_FORMAT.md, 2.1.332); no real line holds it.
+    // The fields are those public tools that read these lines test on (goal_status's condition
+    // and met, read_truncation_notice's banner, auto_mode's bypass, relevant_memories' memories,
+    // async_hook_response's response, max_turns_reached's maxTurns).
+    let lines = [
+        r#"{"type":"attachment","attachment":{"type":"goal_status","met":false,"sentinel":true,"condition":"all tests pass"}}"#,
+        r#"{"type":"attachment","attachment":{"type":"goal_status","met":false,"condition":"all tests pass","reason":"5 tests still failing"}}"#,
+        r#"{"type":"attachment","attachment":{"type":"goal_status","met":true,"condition":"all tests pass"}}"#,
+        r#"{"type":"attachment","attachment":{"type":"read_truncation_notice","banner":"[Truncated: PARTIAL view]","toolUseID":"toolu_1"}}"#,
+        r#"{"type":"attachment","attachment":{"type":"auto_mode","autoModeConsentFlow":false,"bashFirst":true,"steerOnly":true,"bypass":false}}"#,
+        r#"{"type":"attachment","attachment":{"type":"relevant_memories","memories":[{"path":"/repo/memory.md","content":"memory body","mtimeMs":123}]}}"#,
+        r#"{"type":"attachment","attachment":{"type":"async_hook_response","response":{"hook_event_name":"Stop"}}}"#,
+        r#"{"type":"attachment","attachment":{"type":"max_turns_reached","maxTurns":8,"turnCount":9}}"#,
+        r#"{"type":"attachment","attachment":{"type":"command_permissions","allowedTools":["Bash(git *)","Edit"]}}"#,
+    ]
+    .map(str::to_owned);
+    let said: Vec<String> = rows(&session(&lines)).iter().map(|v| said(v).0).collect();
+    assert_eq!(
+        said,
+        [
+            "Goal set: all tests pass",
+            "Goal not met yet: 5 tests still failing",
+            "Goal met: all tests pass",
+            "Read cut short: [Truncated: PARTIAL view]",
+            "Auto mode on",
+            "memory: Memories recalled: /repo/memory.md",
+            "A background Stop hook answered",
+            "Stopped: the maximum of 8 turns was reached",
+            "permissions: Tools the command may use: Bash(git *), Edit",
+        ]
+    );
+}
+
+#[test]
 fn every_progress_type_folds_into_its_call_in_words() {
     for name in PROGRESS {
         let lines = [

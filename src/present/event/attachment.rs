@@ -203,7 +203,7 @@ pub(crate) fn attachment(kind: &str, a: &Value) -> EventView {
             folded("skills", format!("Skills listed for the model: {}", plural(count, "skill")), content)
         }
         "instructions" => {
-            let files = list(a, "files");
+            let files = files(a);
             let paths: Vec<String> = files.iter().map(path_of).filter(|p| !p.is_empty()).collect();
             let body = files.iter().map(|f| format!("{}\n{}", path_of(f), text_of(f))).collect::<Vec<_>>();
             let said = match paths.len() {
@@ -259,17 +259,62 @@ pub(crate) fn attachment(kind: &str, a: &Value) -> EventView {
             };
             line(said, Tone::Normal, details())
         }
+        // `{condition, met, sentinel, reason}`: set (sentinel), then checked each turn until met.
         "goal_status" => {
-            let said = first_str(a, &["status", "goal", "text", "content", "message"]);
-            line(format!("Goal{}", colon(&first_line(&said))), Tone::Normal, details())
-        }
-        "async_hook_response" => {
-            let hook = first_str(a, &["hookName", "hookEvent", "command"]);
-            let said = match hook.is_empty() {
-                true => "A background hook answered".to_owned(),
-                false => format!("Background hook {hook} answered"),
+            let condition = first_str(a, &["condition", "goal", "text", "content"]);
+            let reason = first_str(a, &["reason", "status", "message"]);
+            let met = a.get("met").and_then(Value::as_bool);
+            let sentinel = a.get("sentinel").and_then(Value::as_bool).unwrap_or(false);
+            let said = match (met, sentinel) {
+                (Some(true), _) => format!("Goal met{}", colon(&condition)),
+                (_, true) => format!("Goal set{}", colon(&condition)),
+                (Some(false), _) if !reason.is_empty() => format!("Goal not met yet: {reason}"),
+                (Some(false), _) => format!("Goal not met yet{}", colon(&condition)),
+                (None, _) => format!(
+                    "Goal{}",
+                    colon(&first_line(if condition.is_empty() { &reason } else { &condition }))
+                ),
             };
             line(said, Tone::Normal, details())
+        }
+        // `{response: {hook_event_name, …}, toolUseID}`: a hook run in the background answered.
+        "async_hook_response" => {
+            let response = a.get("response").unwrap_or(&Value::Null);
+            let hook = match first_str(a, &["hookName", "hookEvent", "command"]) {
+                hook if hook.is_empty() => {
+                    first_str(response, &["hook_event_name", "hookEventName", "hookName"])
+                }
+                hook => hook,
+            };
+            let said = match hook.is_empty() {
+                true => "A background hook answered".to_owned(),
+                false => format!("A background {hook} hook answered"),
+            };
+            line(said, Tone::Normal, details())
+        }
+        // `{banner, toolUseID}`: a Read showed the model only part of a file.
+        "read_truncation_notice" => {
+            let about = match path_of(a) {
+                path if path.is_empty() => first_str(a, &["banner", "message", "text"]),
+                path => path,
+            };
+            line(format!("Read cut short{}", colon(&first_line(&about))), Tone::Normal, details())
+        }
+        "auto_mode" => {
+            let bypass = a.get("bypass").and_then(Value::as_bool).unwrap_or(false);
+            let said = if bypass { "Auto mode on, bypassing permissions" } else { "Auto mode on" };
+            line(said.to_owned(), Tone::Normal, details())
+        }
+        // Memory files recalled for the model: `{memories: [{path, content}]}`.
+        "relevant_memories" | "account_memory_recall" | "cowork_memory_context" if !files(a).is_empty() => {
+            let files = files(a);
+            let paths: Vec<String> = files.iter().map(path_of).filter(|p| !p.is_empty()).collect();
+            let said = match paths.is_empty() {
+                true => format!("Memories recalled: {}", plural(files.len() as u64, "memory file")),
+                false => format!("Memories recalled: {}", paths.join(", ")),
+            };
+            let body = files.iter().map(|f| format!("{}\n{}", path_of(f), text_of(f))).collect::<Vec<_>>();
+            folded("memory", said, body.join("\n\n"))
         }
         _ => match reading(kind) {
             Some(Reading::Context { label, phrase }) => {
@@ -299,6 +344,14 @@ pub(crate) fn attachment(kind: &str, a: &Value) -> EventView {
                 line(format!("{kind}{}", colon(&text)), Tone::Unknown, fields)
             }
         },
+    }
+}
+
+/// The files an attachment carries (`files` of instructions, `memories` of recalled memories).
+fn files(a: &Value) -> &[Value] {
+    match list(a, "files") {
+        [] => list(a, "memories"),
+        files => files,
     }
 }
 
