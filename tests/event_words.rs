@@ -462,3 +462,17 @@ fn every_progress_type_folds_into_its_call_in_words() {
         );
     }
 }
+
+#[test]
+fn a_hook_outside_a_call_is_named_by_its_event_and_a_bare_compaction_has_no_empty_brackets() {
+    // Written from the documented shape (CLAUDE_CODE_FORMAT.md, 2.1.332); no real line holds it.
+    let lines = [
+        r#"{"type":"attachment","attachment":{"type":"hook_success","hookEvent":"SessionStart","command":"./start.sh","exitCode":0}}"#,
+        r#"{"type":"system","subtype":"compact_boundary","content":"Conversation compacted"}"#,
+    ]
+    .map(str::to_owned);
+    let views = rows(&session(&lines));
+    let ItemBody::Event(EventView::Hook(hook)) = &views[0].body else { panic!("{:?}", views[0].body) };
+    assert_eq!((hook.name.as_str(), hook.command.as_str()), ("SessionStart", "./start.sh"));
+    assert_eq!(said(&views[1]).0, "Conversation compacted");
+}

@@ -11,7 +11,7 @@ use crate::text::format::{duration, plural};
 /// One hook run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HookView {
-    /// The hook's name, else the event it ran on (`PreToolUse`).
+    /// The hook's name, else the event it ran on (`PreToolUse`), as the line or its call says.
     pub name: String,
     /// `hook success`, `hook blocking error`, ...
     pub kind: String,
@@ -55,7 +55,10 @@ pub(crate) fn hook_view(ws: &Workspace, line: LineRef, event: &str) -> Option<Ho
         _ => String::new(),
     };
     Some(HookView {
-        name: Some(text("hookName")).filter(|n| !n.is_empty()).unwrap_or_else(|| event.to_owned()),
+        name: [text("hookName"), text("hookEvent")]
+            .into_iter()
+            .find(|n| !n.is_empty())
+            .unwrap_or_else(|| event.to_owned()),
         kind: kind.replace('_', " "),
         command: text("command"),
         exit,

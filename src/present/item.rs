@@ -499,7 +499,11 @@ fn compacted(ws: &Workspace, item: &Item, boundary: &CompactBoundary) -> Compact
             _ => None,
         })
         .collect();
-    Compacted { header: format!("Conversation compacted ({trigger}{before}{after})"), summaries, summary }
+    let header = match format!("{trigger}{before}{after}") {
+        said if said.is_empty() => "Conversation compacted".to_owned(),
+        said => format!("Conversation compacted ({})", said.trim_start_matches(", ")),
+    };
+    Compacted { header, summaries, summary }
 }
 
 /// The task board after item `index` of `thread`: every task call up to it, applied in order.
