@@ -128,27 +128,28 @@ pub(crate) fn path_of(value: &Value) -> String {
 }
 
 /// Every field but the envelope's and `skip`, as `key: value`: strings as written (cut when
-/// long), numbers and booleans written out, lists of plain values joined, objects one level
-/// down as `key.sub: value`.
+/// long), numbers and booleans written out, lists of plain values joined, objects down to three
+/// levels as `key.sub: value`.
 pub(crate) fn fields_in_words(value: &Value, skip: &[&str]) -> Vec<String> {
     let Value::Object(map) = value else { return Vec::new() };
     let mut out = Vec::new();
     for (key, v) in map {
-        if ENVELOPE.contains(&key.as_str()) || skip.contains(&key.as_str()) {
-            continue;
-        }
-        match v {
-            Value::Object(inner) => {
-                for (sub, v) in inner {
-                    if let Some(words) = plain(v) {
-                        out.push(format!("{key}.{sub}: {words}"));
-                    }
-                }
-            }
-            other => out.extend(plain(other).map(|words| format!("{key}: {words}"))),
+        if !ENVELOPE.contains(&key.as_str()) && !skip.contains(&key.as_str()) {
+            walk(key, v, 1, &mut out);
         }
     }
     out
+}
+
+fn walk(path: &str, value: &Value, depth: u8, out: &mut Vec<String>) {
+    match value {
+        Value::Object(inner) if depth < 3 => {
+            for (sub, v) in inner {
+                walk(&format!("{path}.{sub}"), v, depth + 1, out);
+            }
+        }
+        other => out.extend(plain(other).map(|words| format!("{path}: {words}"))),
+    }
 }
 
 /// A value in words, if it is plain enough to be one line of details.
@@ -203,6 +204,10 @@ mod tests {
             &[],
         );
         assert_eq!(words, vec!["count: 3", "meta.k: v", "names: a, b", "on: yes"]);
+        // Nested objects read down to their values (as an api_error's `error.cause`).
+        let nested =
+            fields_in_words(&json!({"error": {"cause": {"code": "FailedToOpenSocket", "errno": 0}}}), &[]);
+        assert_eq!(nested, vec!["error.cause.code: FailedToOpenSocket", "error.cause.errno: 0"]);
         let long = fields_in_words(&json!({"text": "x".repeat(5000)}), &[]);
         assert_eq!(long[0].chars().count(), "text: ".len() + DETAIL_LIMIT + 1);
     }

@@ -175,6 +175,20 @@ mod tests {
     }
 
     #[test]
+    fn real_api_errors_say_their_cause_when_opened() {
+        // moredip 0ccf1a04 (CC 2.1.15) line 23: an api_error whose `error` is `{cause: {code, path,
+        // errno}}`.
+        let found = events(
+            "moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl",
+        );
+        let error =
+            found.iter().find(|(t, _, _)| t.starts_with("API error, retry 1/10")).expect("an api error");
+        assert_eq!(error.1, Tone::Error);
+        assert!(error.2.contains(&"error.cause.code: FailedToOpenSocket".to_owned()), "{:?}", error.2);
+        assert!(error.2.contains(&"maxRetries: 10".to_owned()), "{:?}", error.2);
+    }
+
+    #[test]
     fn real_attachments_read_as_words_not_raw_json() {
         // planetfall 09/cb2aeecea3 (CC 2.1.177): compact_file_reference, deferred_tools_delta,
         // agent_listing_delta, file, task_reminder, skill_listing, queued_command.
