@@ -64,10 +64,14 @@ impl Filter {
         if self.errors_only && !error {
             return false;
         }
-        let injected = item.meta
-            || matches!(item.kind, ItemKind::Injected)
-            || (matches!(item.kind, ItemKind::Event) && is_injected_context(ws, item));
-        if !self.injected && injected {
+        // Asked only when injected text is hidden: reading an attachment's type is not free on
+        // every row of a long session.
+        let injected = || {
+            item.meta
+                || matches!(item.kind, ItemKind::Injected)
+                || (matches!(item.kind, ItemKind::Event) && is_injected_context(ws, item))
+        };
+        if !self.injected && injected() {
             return false;
         }
         // Picking one tool shows its calls and nothing else.
