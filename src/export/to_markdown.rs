@@ -134,6 +134,9 @@ fn item_markdown(ws: &Workspace, session: &Session, item: &Item, options: Markdo
         ItemKind::Event if options.system_events => match event_view(ws, item) {
             EventView::Line { text, .. } => format!("*{}*", escape_inline(&one_line(&text, 400))),
             EventView::Summary(text) => format!("*Summary:* {}", escape_inline(&one_line(&text, 400))),
+            EventView::Context { label, text, .. } => {
+                format!("*{}: {}*", escape_inline(&label), escape_inline(&one_line(&text, 400)))
+            }
             _ => String::new(),
         },
         _ => String::new(),

@@ -17,7 +17,7 @@ use crate::model::{
     BlockKind, EntryKind, Line, MetadataKind, ProgressKind, RecordKind, SystemSubtype, Tool, Transcript,
 };
 use crate::normalize::Workspace;
-use crate::present::event::KNOWN_ATTACHMENTS;
+use crate::present::event::known_attachment;
 use crate::present::tools::family;
 
 /// Top-level fields cctv reads (`model::wire`), and those it knows and leaves alone on purpose.
@@ -238,7 +238,7 @@ fn read_line(
         }
         EntryKind::Attachment(a) if !a.is_hook(src) => {
             let kind = subtype.unwrap_or_default();
-            if !KNOWN_ATTACHMENTS.contains(&kind.as_ref()) {
+            if !known_attachment(&kind) {
                 note("attachment type", kind.into_owned());
             }
         }

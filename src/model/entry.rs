@@ -106,70 +106,126 @@ pub struct SystemEntry {
     pub error: Option<Span>,
 }
 
-/// `system` subtypes. Lines from before subtypes existed are [`SystemSubtype::Legacy`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SystemSubtype {
-    CompactBoundary,
-    MicrocompactBoundary,
-    TurnDuration,
-    ApiError,
-    LocalCommand,
-    Informational,
-    StopHookSummary,
-    AwaySummary,
-    MemorySaved,
-    PermissionRetry,
-    BridgeStatus,
-    ApiMetrics,
-    ScheduledTaskFire,
-    AgentsKilled,
-    Legacy,
-    /// A subtype cctv does not know; the name is in the entry's `subtype` span.
-    Unknown(JsonStr),
+/// Declares [`SystemSubtype`] from the one list of subtype names: its variants, `from_name` and
+/// `name` (as `tools!` does for tools). The names are those Claude Code 2.1.332 builds
+/// (`/work/shared/CLAUDE_CODE_FORMAT.md`), `microcompact_boundary` (real transcripts) and
+/// `api_metrics` (older versions).
+macro_rules! system_subtypes {
+    ($($variant:ident = $name:literal,)*) => {
+        /// `system` subtypes. Lines from before subtypes existed are [`SystemSubtype::Legacy`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum SystemSubtype {
+            $($variant,)*
+            Legacy,
+            /// A subtype cctv does not know; the name is in the entry's `subtype` span.
+            Unknown(JsonStr),
+        }
+
+        impl SystemSubtype {
+            /// Every subtype name cctv reads.
+            pub const NAMES: &'static [&'static str] = &[$($name),*];
+
+            pub(crate) fn from_name(name: &str, span: JsonStr) -> SystemSubtype {
+                match name {
+                    $($name => SystemSubtype::$variant,)*
+                    _ => SystemSubtype::Unknown(span),
+                }
+            }
+
+            /// The name as written, for census and badges.
+            pub fn name<'s>(&self, src: &'s [u8]) -> &'s str {
+                match self {
+                    $(SystemSubtype::$variant => $name,)*
+                    SystemSubtype::Legacy => "",
+                    SystemSubtype::Unknown(name) => name.raw(src),
+                }
+            }
+        }
+    };
 }
 
-impl SystemSubtype {
-    pub(crate) fn from_name(name: &str, span: JsonStr) -> SystemSubtype {
-        match name {
-            "compact_boundary" => SystemSubtype::CompactBoundary,
-            "microcompact_boundary" => SystemSubtype::MicrocompactBoundary,
-            "turn_duration" => SystemSubtype::TurnDuration,
-            "api_error" => SystemSubtype::ApiError,
-            "local_command" => SystemSubtype::LocalCommand,
-            "informational" => SystemSubtype::Informational,
-            "stop_hook_summary" => SystemSubtype::StopHookSummary,
-            "away_summary" => SystemSubtype::AwaySummary,
-            "memory_saved" => SystemSubtype::MemorySaved,
-            "permission_retry" => SystemSubtype::PermissionRetry,
-            "bridge_status" => SystemSubtype::BridgeStatus,
-            "api_metrics" => SystemSubtype::ApiMetrics,
-            "scheduled_task_fire" => SystemSubtype::ScheduledTaskFire,
-            "agents_killed" => SystemSubtype::AgentsKilled,
-            _ => SystemSubtype::Unknown(span),
-        }
-    }
-
-    /// The name as written, for census and badges.
-    pub fn name<'s>(&self, src: &'s [u8]) -> &'s str {
-        match self {
-            SystemSubtype::CompactBoundary => "compact_boundary",
-            SystemSubtype::MicrocompactBoundary => "microcompact_boundary",
-            SystemSubtype::TurnDuration => "turn_duration",
-            SystemSubtype::ApiError => "api_error",
-            SystemSubtype::LocalCommand => "local_command",
-            SystemSubtype::Informational => "informational",
-            SystemSubtype::StopHookSummary => "stop_hook_summary",
-            SystemSubtype::AwaySummary => "away_summary",
-            SystemSubtype::MemorySaved => "memory_saved",
-            SystemSubtype::PermissionRetry => "permission_retry",
-            SystemSubtype::BridgeStatus => "bridge_status",
-            SystemSubtype::ApiMetrics => "api_metrics",
-            SystemSubtype::ScheduledTaskFire => "scheduled_task_fire",
-            SystemSubtype::AgentsKilled => "agents_killed",
-            SystemSubtype::Legacy => "",
-            SystemSubtype::Unknown(name) => name.raw(src),
-        }
-    }
+system_subtypes! {
+    AgentsKilled = "agents_killed",
+    ApiError = "api_error",
+    ApiMetrics = "api_metrics",
+    ApiRetry = "api_retry",
+    AwaySummary = "away_summary",
+    BackgroundTasksChanged = "background_tasks_changed",
+    BridgeState = "bridge_state",
+    BridgeStatus = "bridge_status",
+    CheckpointDone = "checkpoint_done",
+    CloudSessionDelta = "cloud_session_delta",
+    CloudSessionStatus = "cloud_session_status",
+    CodeChangePublished = "code_change_published",
+    CommandsChanged = "commands_changed",
+    CompactBoundary = "compact_boundary",
+    ControlRequestProgress = "control_request_progress",
+    DevIntent = "dev_intent",
+    ElicitationComplete = "elicitation_complete",
+    FeedbackDraftQueued = "feedback_draft_queued",
+    FileAttachmentsMissing = "file_attachments_missing",
+    FileSnapshot = "file_snapshot",
+    HookProgress = "hook_progress",
+    HookResponse = "hook_response",
+    HookStarted = "hook_started",
+    Informational = "informational",
+    InheritedAsksSettled = "inherited_asks_settled",
+    Init = "init",
+    InstructionSizeWarning = "instruction_size_warning",
+    LateAllowNotRun = "late_allow_not_run",
+    LocalCommand = "local_command",
+    MemoryRecall = "memory_recall",
+    MemorySaved = "memory_saved",
+    MicrocompactBoundary = "microcompact_boundary",
+    MirrorError = "mirror_error",
+    ModelConsentFallback = "model_consent_fallback",
+    ModelFallback = "model_fallback",
+    ModelRefusalFallback = "model_refusal_fallback",
+    ModelRefusalNoFallback = "model_refusal_no_fallback",
+    Notification = "notification",
+    PeerMessageHold = "peer_message_hold",
+    PerTurnEffortChanged = "per_turn_effort_changed",
+    PermissionCheckStatus = "permission_check_status",
+    PermissionDenied = "permission_denied",
+    PermissionRetry = "permission_retry",
+    Placed = "placed",
+    PluginInstall = "plugin_install",
+    PostTurnSummary = "post_turn_summary",
+    RewindStandIn = "rewind_stand_in",
+    ScheduledTaskFire = "scheduled_task_fire",
+    SessionMetadata = "session_metadata",
+    SessionStateChanged = "session_state_changed",
+    SessionTitleChanged = "session_title_changed",
+    SessionWritesLost = "session_writes_lost",
+    ShellCwd = "shell_cwd",
+    StartFolder = "start_folder",
+    Status = "status",
+    StopHookSummary = "stop_hook_summary",
+    TaskNotification = "task_notification",
+    TaskProgress = "task_progress",
+    TaskStarted = "task_started",
+    TaskSummary = "task_summary",
+    TaskUpdated = "task_updated",
+    ThinkingTokens = "thinking_tokens",
+    ToolHostResult = "tool_host_result",
+    TurnBeganBeforeInit = "turn_began_before_init",
+    TurnDuration = "turn_duration",
+    TurnHandoffAvailable = "turn_handoff_available",
+    TurnPreempted = "turn_preempted",
+    TurnStarting = "turn_starting",
+    UiFocus = "ui_focus",
+    UiInvalidate = "ui_invalidate",
+    UiLog = "ui_log",
+    UiNotify = "ui_notify",
+    UiNotifyCancel = "ui_notify_cancel",
+    UiPanes = "ui_panes",
+    UiPlaced = "ui_placed",
+    UiScroll = "ui_scroll",
+    UiStatus = "ui_status",
+    UiToast = "ui_toast",
+    VcsStateChanged = "vcs_state_changed",
+    VoiceCallTalk = "voice_call_talk",
+    WorkerShuttingDown = "worker_shutting_down",
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -219,45 +275,55 @@ pub struct ProgressEntry {
     pub status: Option<JsonStr>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProgressKind {
-    BashProgress,
-    AgentProgress,
-    HookProgress,
-    QueryUpdate,
-    SearchResultsReceived,
-    WaitingForTask,
-    McpProgress,
-    /// A `data.type` cctv does not know (or none).
-    Unknown(Option<JsonStr>),
+/// Declares [`ProgressKind`] from the one list of progress `data.type`s (Claude Code 2.1.332,
+/// `/work/shared/CLAUDE_CODE_FORMAT.md`): its variants, `from_name` and `name`.
+macro_rules! progress_kinds {
+    ($($variant:ident = $name:literal,)*) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum ProgressKind {
+            $($variant,)*
+            /// A `data.type` cctv does not know (or none).
+            Unknown(Option<JsonStr>),
+        }
+
+        impl ProgressKind {
+            /// Every progress type cctv reads.
+            pub const NAMES: &'static [&'static str] = &[$($name),*];
+
+            pub(crate) fn from_name(name: &str, span: JsonStr) -> ProgressKind {
+                match name {
+                    $($name => ProgressKind::$variant,)*
+                    _ => ProgressKind::Unknown(Some(span)),
+                }
+            }
+
+            pub fn name<'s>(&self, src: &'s [u8]) -> &'s str {
+                match self {
+                    $(ProgressKind::$variant => $name,)*
+                    ProgressKind::Unknown(name) => name.map(|n| n.raw(src)).unwrap_or(""),
+                }
+            }
+        }
+    };
 }
 
-impl ProgressKind {
-    pub(crate) fn from_name(name: &str, span: JsonStr) -> ProgressKind {
-        match name {
-            "bash_progress" => ProgressKind::BashProgress,
-            "agent_progress" => ProgressKind::AgentProgress,
-            "hook_progress" => ProgressKind::HookProgress,
-            "query_update" => ProgressKind::QueryUpdate,
-            "search_results_received" => ProgressKind::SearchResultsReceived,
-            "waiting_for_task" => ProgressKind::WaitingForTask,
-            "mcp_progress" => ProgressKind::McpProgress,
-            _ => ProgressKind::Unknown(Some(span)),
-        }
-    }
-
-    pub fn name<'s>(&self, src: &'s [u8]) -> &'s str {
-        match self {
-            ProgressKind::BashProgress => "bash_progress",
-            ProgressKind::AgentProgress => "agent_progress",
-            ProgressKind::HookProgress => "hook_progress",
-            ProgressKind::QueryUpdate => "query_update",
-            ProgressKind::SearchResultsReceived => "search_results_received",
-            ProgressKind::WaitingForTask => "waiting_for_task",
-            ProgressKind::McpProgress => "mcp_progress",
-            ProgressKind::Unknown(name) => name.map(|n| n.raw(src)).unwrap_or(""),
-        }
-    }
+progress_kinds! {
+    AgentApiRetry = "agent_api_retry",
+    AgentProgress = "agent_progress",
+    BashProgress = "bash_progress",
+    ConnectorFileProgress = "connector_file_progress",
+    HookProgress = "hook_progress",
+    McpProgress = "mcp_progress",
+    PowershellProgress = "powershell_progress",
+    QueryUpdate = "query_update",
+    ReplToolCall = "repl_tool_call",
+    SearchResultsReceived = "search_results_received",
+    SearchRetry = "search_retry",
+    ToolHeartbeat = "tool_heartbeat",
+    WaitingForTask = "waiting_for_task",
+    WorkflowAgent = "workflow_agent",
+    WorkflowLog = "workflow_log",
+    WorkflowPhase = "workflow_phase",
 }
 
 /// An `attachment` line. Attachment kinds come and go between releases, so the kind stays open

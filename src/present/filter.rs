@@ -2,6 +2,7 @@
 
 use crate::model::{EntryKind, SystemSubtype};
 use crate::normalize::{ItemKind, ItemRef, Session, Workspace};
+use crate::present::event::is_injected_context;
 use crate::present::rows::Choices;
 
 /// Which kinds of items are shown.
@@ -12,8 +13,9 @@ pub struct Filter {
     pub thinking: bool,
     pub tools: bool,
     pub system: bool,
-    /// Text Claude Code injected for the model (`isMeta` prompts, reminders, notifications):
-    /// Claude Code itself does not show it; cctv shows it folded unless asked not to.
+    /// Text Claude Code injected for the model (`isMeta` prompts, reminders, notifications, and
+    /// attachments of context: listings, memory files, instructions): Claude Code itself does not
+    /// show it; cctv shows it folded unless asked not to.
     pub injected: bool,
     /// Only errors (failed tools, API errors, malformed and unknown lines).
     pub errors_only: bool,
@@ -62,7 +64,14 @@ impl Filter {
         if self.errors_only && !error {
             return false;
         }
-        if !self.injected && (item.meta || matches!(item.kind, ItemKind::Injected)) {
+        // Asked only when injected text is hidden: reading an attachment's type is not free on
+        // every row of a long session.
+        let injected = || {
+            item.meta
+                || matches!(item.kind, ItemKind::Injected)
+                || (matches!(item.kind, ItemKind::Event) && is_injected_context(ws, item))
+        };
+        if !self.injected && injected() {
             return false;
         }
         // Picking one tool shows its calls and nothing else.
@@ -170,6 +179,32 @@ mod tests {
         assert!(all.iter().any(injected));
         assert!(!without.iter().any(injected));
         assert_eq!(all.len() - without.len(), all.iter().filter(|r| injected(r)).count());
+    }
+
+    #[test]
+    fn injected_context_attachments_are_hidden_with_injected_text() {
+        // planetfall 09/cb2aeecea3 (CC 2.1.177): task_reminder, skill_listing, deferred_tools_delta
+        // (context for the model) beside queued_command and file (what happened).
+        let ws = crate::fixtures::workspace(
+            "blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl",
+        );
+        let s = &ws.sessions[0];
+        let shown = |filter: &Filter| rows(s, &Default::default(), &|at| filter.keeps(&ws, s, at));
+        let context =
+            |r: &crate::present::rows::Row| is_injected_context(&ws, s.item(r.thread, r.item).unwrap());
+        let all = shown(&Filter::default());
+        let without = shown(&Filter { injected: false, ..Filter::default() });
+        assert!(all.iter().filter(|r| context(r)).count() >= 3);
+        assert!(!without.iter().any(context));
+        // What happened stays: the prompt queued while Claude worked is an event, not context.
+        let queued = |r: &crate::present::rows::Row| {
+            let item = s.item(r.thread, r.item).unwrap();
+            matches!(item.kind, ItemKind::Event)
+                && ws
+                    .entry(item.line)
+                    .is_some_and(|e| e.label(ws.src(item.line)).1.as_deref() == Some("queued_command"))
+        };
+        assert!(without.iter().any(queued));
     }
 
     #[test]

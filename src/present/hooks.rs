@@ -5,12 +5,13 @@ use serde_json::Value;
 
 use crate::model::{body, EntryKind, ProgressKind};
 use crate::normalize::{LineRef, Workspace};
-use crate::text::format::duration;
+use crate::present::fields::{colon, first_line, first_str, text_of};
+use crate::text::format::{duration, plural};
 
 /// One hook run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HookView {
-    /// The hook's name, else the event it ran on (`PreToolUse`).
+    /// The hook's name, else the event it ran on (`PreToolUse`), as the line or its call says.
     pub name: String,
     /// `hook success`, `hook blocking error`, ...
     pub kind: String,
@@ -54,7 +55,10 @@ pub(crate) fn hook_view(ws: &Workspace, line: LineRef, event: &str) -> Option<Ho
         _ => String::new(),
     };
     Some(HookView {
-        name: Some(text("hookName")).filter(|n| !n.is_empty()).unwrap_or_else(|| event.to_owned()),
+        name: [text("hookName"), text("hookEvent")]
+            .into_iter()
+            .find(|n| !n.is_empty())
+            .unwrap_or_else(|| event.to_owned()),
         kind: kind.replace('_', " "),
         command: text("command"),
         exit,
@@ -81,12 +85,29 @@ pub fn progress_view(ws: &Workspace, lines: &[LineRef]) -> Option<ProgressView> 
     }
     let mut notes: Vec<String> = Vec::new();
     let mut last_output: Option<String> = None;
-    let mut agent_steps = 0;
+    let (mut agent_steps, mut heartbeats) = (0, 0);
     for &line in lines {
         let src = ws.src(line);
         let Some(EntryKind::Progress(p)) = ws.entry(line).map(|e| &e.kind) else { continue };
+        // The `data` of kinds read by their fields when shown.
+        let data = || {
+            body::line_value(src, ws.line(line))
+                .and_then(|mut v| v.get_mut("data").map(Value::take))
+                .unwrap_or_default()
+        };
+        let about = || {
+            let data = data();
+            match first_str(
+                &data,
+                &["toolName", "tool_name", "name", "phase", "fileName", "filename", "path"],
+            ) {
+                name if !name.is_empty() => name,
+                _ => first_line(&text_of(&data)),
+            }
+        };
         match p.kind {
-            ProgressKind::BashProgress => {
+            // PowerShell runs where Bash does (Windows), with the same output fields.
+            ProgressKind::BashProgress | ProgressKind::PowershellProgress => {
                 if let Some(span) = p.full_output.or(p.output) {
                     last_output = Some(body::text(src, span));
                 }
@@ -97,9 +118,7 @@ pub fn progress_view(ws: &Workspace, lines: &[LineRef]) -> Option<ProgressView> 
                     notes.push(format!("searched: {}", body::text(src, q)));
                 }
             }
-            ProgressKind::SearchResultsReceived => {
-                notes.push(crate::text::format::plural(p.result_count.unwrap_or(0), "result"))
-            }
+            ProgressKind::SearchResultsReceived => notes.push(plural(p.result_count.unwrap_or(0), "result")),
             ProgressKind::WaitingForTask => {
                 let task = p.task_description.map(|t| body::text(src, t)).unwrap_or_default();
                 notes.push(format!("waited for: {task}"));
@@ -108,11 +127,41 @@ pub fn progress_view(ws: &Workspace, lines: &[LineRef]) -> Option<ProgressView> 
                 let name = p.hook_name.map(|n| n.decode(src).into_owned()).unwrap_or_default();
                 notes.push(format!("hook ran: {name}"));
             }
-            _ => notes.push(format!("progress: {}", p.kind.name(src))),
+            ProgressKind::McpProgress => {
+                let name = |s: Option<crate::model::JsonStr>| {
+                    s.map(|s| s.decode(src).into_owned()).unwrap_or_default()
+                };
+                let tool = [name(p.server_name), name(p.tool_name)]
+                    .into_iter()
+                    .filter(|n| !n.is_empty())
+                    .collect::<Vec<_>>();
+                notes.push(
+                    format!("MCP {}{}", tool.join(" "), colon(&name(p.status))).replace("MCP :", "MCP:"),
+                );
+            }
+            // A call still running says so now and then; one note says how often.
+            ProgressKind::ToolHeartbeat => heartbeats += 1,
+            ProgressKind::AgentApiRetry => {
+                notes.push(format!("sub-agent's API request retried{}", colon(&about())))
+            }
+            ProgressKind::SearchRetry => notes.push(format!("search retried{}", colon(&about()))),
+            ProgressKind::ConnectorFileProgress => notes.push(format!("connector file{}", colon(&about()))),
+            ProgressKind::WorkflowAgent => notes.push(format!("workflow agent{}", colon(&about()))),
+            ProgressKind::WorkflowLog => {
+                notes.push(format!("workflow log{}", colon(&first_line(&text_of(&data())))))
+            }
+            ProgressKind::WorkflowPhase => notes.push(format!("workflow phase{}", colon(&about()))),
+            ProgressKind::ReplToolCall => notes.push(format!("tool called from the REPL{}", colon(&about()))),
+            ProgressKind::Unknown(_) => {
+                notes.push(format!("progress {}{}", p.kind.name(src), colon(&first_line(&text_of(&data())))))
+            }
         }
     }
     if agent_steps > 0 {
         notes.push(format!("{agent_steps} sub-agent progress updates"));
+    }
+    if heartbeats > 0 {
+        notes.push(format!("still running: {}", plural(heartbeats, "heartbeat")));
     }
     Some(ProgressView { lines: lines.len(), notes, last_output: last_output.filter(|o| !o.is_empty()) })
 }
@@ -154,6 +203,26 @@ mod tests {
         assert!(!hooks.is_empty());
         assert!(hooks.iter().any(|h| !h.command.is_empty()), "{hooks:#?}");
         assert!(hooks.iter().any(|h| h.failed) && hooks.iter().any(|h| !h.failed), "{hooks:#?}");
+    }
+
+    #[test]
+    fn real_mcp_progress_says_the_server_the_tool_and_how_it_went() {
+        // obsessiondb/chkit 62/9489e96930 (CC 2.1.50): mcp_progress lines (`serverName`,
+        // `toolName`, `status`) of a call to the conductor server's AskUserQuestion.
+        let ws = workspace("obsessiondb__chkit/62/9489e96930/0/full.jsonl");
+        let notes: Vec<String> = ws.sessions[0]
+            .thread
+            .items
+            .iter()
+            .filter_map(|item| match &item.kind {
+                ItemKind::ToolCall(call) => progress_view(&ws, &call.progress),
+                _ => None,
+            })
+            .flat_map(|v| v.notes)
+            .collect();
+        assert!(notes.iter().any(|n| n == "MCP conductor AskUserQuestion: started"), "{notes:#?}");
+        assert!(notes.iter().any(|n| n == "MCP conductor AskUserQuestion: failed"), "{notes:#?}");
+        assert!(notes.iter().all(|n| !n.starts_with("progress ")), "{notes:#?}");
     }
 
     #[test]

@@ -333,8 +333,11 @@ fn role(ws: &Workspace, item: &Item) -> Role {
         ItemKind::ToolCall(_) | ItemKind::OrphanResult => Role::Tool,
         ItemKind::CompactBoundary(_) => Role::Compact,
         ItemKind::Unknown | ItemKind::Malformed | ItemKind::UnknownBlock => Role::Raw,
+        // Hook runs are hooks; other attachments (context for the model, plan mode, …) are
+        // Claude Code's own, as system lines are.
         ItemKind::Event => match ws.entry(item.line).map(|e| &e.kind) {
-            Some(EntryKind::Attachment(_) | EntryKind::Progress(_)) => Role::Hook,
+            Some(EntryKind::Attachment(a)) if a.is_hook(ws.src(item.line)) => Role::Hook,
+            Some(EntryKind::Progress(_)) => Role::Hook,
             _ => Role::System,
         },
     }
@@ -496,7 +499,11 @@ fn compacted(ws: &Workspace, item: &Item, boundary: &CompactBoundary) -> Compact
             _ => None,
         })
         .collect();
-    Compacted { header: format!("Conversation compacted ({trigger}{before}{after})"), summaries, summary }
+    let header = match format!("{trigger}{before}{after}") {
+        said if said.is_empty() => "Conversation compacted".to_owned(),
+        said => format!("Conversation compacted ({})", said.trim_start_matches(", ")),
+    };
+    Compacted { header, summaries, summary }
 }
 
 /// The task board after item `index` of `thread`: every task call up to it, applied in order.

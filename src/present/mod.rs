@@ -8,6 +8,7 @@ pub mod calls;
 pub mod commands;
 pub mod contents;
 pub mod event;
+pub(crate) mod fields;
 pub mod filter;
 pub mod hooks;
 pub mod item;

@@ -256,9 +256,10 @@ fn long_text(text: String, show: impl Fn(String) -> AnyView + Send + Sync + 'sta
     .into_any()
 }
 
+/// An event: its line; opened, its details in words, and its raw JSON line behind a toggle of
+/// its own (closed until asked for: Expand all leaves it closed).
 fn event_view(row: Row, line: LineRef, event: EventView) -> AnyView {
-    let viewer = use_viewer();
-    let raw = move || viewer.workspace.get_untracked().map(|ws| raw_line(&ws, line));
+    let key = PanelKey::new(row, Part::Body);
     match event {
         EventView::Line { text, tone, details } => {
             let class = match tone {
@@ -275,11 +276,26 @@ fn event_view(row: Row, line: LineRef, event: EventView) -> AnyView {
                     {(!details.is_empty()).then(|| view! {
                         <ul class="cctv-event__details">{details.iter().map(|d| view! { <li>{d.clone()}</li> }).collect_view()}</ul>
                     })}
-                    {raw()}
+                    {raw_toggle(row, line)}
                 }
                 .into_any()
             };
-            view! { <div class=class>{panel(PanelKey::new(row, Part::Raw), "cctv-event__panel", header, body)}</div> }
+            view! { <div class=class>{panel(key, "cctv-event__panel", header, body)}</div> }.into_any()
+        }
+        // Context injected for the model, folded under its label as a `<system-reminder>` is.
+        EventView::Context { label, text, body } => {
+            let header = view! {
+                <span class="cctv-badge">{label}</span>" "<span class="cctv-muted cctv-event__text">{text}</span>
+            }
+            .into_any();
+            let body = move || {
+                view! {
+                    {(!body.trim().is_empty()).then(|| view! { <pre class="cctv-text cctv-event__body">{body.clone()}</pre> })}
+                    {raw_toggle(row, line)}
+                }
+                .into_any()
+            };
+            view! { <div class="cctv-event cctv-event--quiet">{panel(key, "cctv-meta", header, body)}</div> }
                 .into_any()
         }
         EventView::Hook(h) => hook(h),
@@ -293,8 +309,16 @@ fn event_view(row: Row, line: LineRef, event: EventView) -> AnyView {
             };
             view! { <div class="cctv-event">{link}</div> }.into_any()
         }
-        EventView::Raw => raw().into_any(),
+        EventView::Raw => view! { <div class="cctv-event">{raw_toggle(row, line)}</div> }.into_any(),
     }
+}
+
+/// An event's raw JSON line, behind a small toggle of its own.
+fn raw_toggle(row: Row, line: LineRef) -> AnyView {
+    let viewer = use_viewer();
+    let raw = move || viewer.workspace.get_untracked().map(|ws| raw_line(&ws, line)).into_any();
+    let header = view! { <span class="cctv-muted">"raw line"</span> }.into_any();
+    panel(PanelKey::new(row, Part::Raw), "cctv-raw-toggle", header, raw).into_any()
 }
 
 fn compacted(row: Row, c: Compacted) -> AnyView {

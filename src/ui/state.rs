@@ -33,14 +33,15 @@ impl PanelKey {
 pub(crate) enum Part {
     /// What the row holds: a call's panel, thinking, a folded prompt, a compaction's summary.
     Body,
-    /// An event's raw line.
+    /// An event's raw JSON line, behind its own toggle in the opened row.
     Raw,
     /// The prompt a sub-agent was given.
     Prompt,
 }
 
 impl Part {
-    pub(crate) const ALL: [Part; 3] = [Part::Body, Part::Raw, Part::Prompt];
+    /// What Expand all opens: the conversation's panels, not raw lines.
+    pub(crate) const EXPANDED: [Part; 2] = [Part::Body, Part::Prompt];
 }
 
 /// Which part of the side panel shows.

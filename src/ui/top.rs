@@ -462,9 +462,10 @@ pub(crate) fn expand_all(viewer: Viewer, open: bool) {
     let mut keys = std::collections::HashSet::new();
     for (thread_ref, thread) in s.threads() {
         for item in 0..thread.items.len() as u32 {
-            // Every part that folds: tool panels and thinking, event lines, prompts inside calls,
-            // expanded prompts of commands.
-            for part in Part::ALL {
+            // Every part of the conversation that folds: tool panels and thinking, events' details
+            // and folded context, prompts inside calls, expanded prompts of commands; raw lines
+            // stay behind their toggles.
+            for part in Part::EXPANDED {
                 keys.insert(PanelKey { at: ItemRef::new(thread_ref, item), part });
             }
         }
