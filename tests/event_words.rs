@@ -103,6 +103,7 @@ const ATTACHMENTS: &[&str] = &[
     "advisor_stripped",
     "advisor_tool",
     "agent_ask_notice",
+    "agent_mention",
     "agent_listing_delta",
     "already_read_file",
     "artifact_opening_prefetch",

@@ -1,7 +1,7 @@
-//! Every entry type Claude Code 2.1.332 can write has a reading: the list is read from
-//! `../shared/CLAUDE_CODE_FORMAT.md` itself, and `tests/format/every-entry-type.jsonl` holds a
-//! line of each, written from the documented shapes (no redistributable real file holds them;
-//! see `tests/format/README.md`).
+//! Every entry type, attachment type, system subtype and progress type Claude Code 2.1.332 can
+//! write has a reading: the lists are read from `../shared/CLAUDE_CODE_FORMAT.md` itself, and
+//! `tests/format/` holds a line of each, written from the documented shapes (no redistributable
+//! real file holds them; see `tests/format/README.md`).
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -30,6 +30,25 @@ fn entry_types() -> Vec<String> {
     // is one row): every one of them is checked.
     assert_eq!(names.len(), 47, "the table's names: {names:?}");
     names
+}
+
+/// The names of a section that lists them as words (attachment types, system subtypes, progress
+/// types): every word after its heading line.
+fn names_under(heading: &str) -> Vec<String> {
+    let doc = std::fs::read_to_string(repository().join("../shared/CLAUDE_CODE_FORMAT.md")).unwrap();
+    let section = doc.split(heading).nth(1).unwrap().split("\n## ").next().unwrap();
+    let body = section.split_once('\n').unwrap().1;
+    // The system subtypes' paragraph ends by naming one more seen in real files, in a sentence.
+    let body = body.split("Real transcripts").next().unwrap();
+    body.split(|c: char| c.is_whitespace() || c == ',' || c == '.')
+        .filter(|w| !w.is_empty())
+        .inspect(|w| assert!(w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "not a name: {w}"))
+        .map(str::to_owned)
+        .collect()
+}
+
+fn named(file: &str) -> Input {
+    Input { name: file.into(), bytes: std::fs::read(repository().join("tests/format").join(file)).unwrap() }
 }
 
 fn every_entry_type() -> Input {
@@ -105,4 +124,43 @@ fn session_state_is_in_the_side_panel_and_the_last_line_of_each_wins() {
     assert_eq!(row("ended").as_deref(), Some("by the model"));
     assert!(row("derived from").is_some_and(|d| d.contains("11111111-2222-4333-8444-555555555555")));
     assert_eq!(side.pull_requests.len(), 1);
+}
+
+#[test]
+fn every_attachment_type_subtype_and_progress_type_of_the_list_has_a_line_and_words() {
+    let attachments = names_under("## Attachment types");
+    let subtypes = names_under("## System subtypes");
+    let progress = names_under("## Progress `data.type`s");
+    // As many as the document names (counted by hand from it).
+    assert_eq!((attachments.len(), subtypes.len(), progress.len()), (110, 79, 16));
+    let ws = normalize(vec![named("every-attachment-subtype-and-progress.jsonl")]);
+    let file = &ws.files[0];
+    let mut labels = std::collections::BTreeSet::new();
+    for line in &file.lines {
+        let (_, subtype) = line.entry().unwrap().label(&file.bytes);
+        labels.extend(subtype.map(|s| s.into_owned()));
+    }
+    for name in attachments.iter().chain(&subtypes).chain(&progress) {
+        assert!(labels.contains(name), "no line of {name}");
+    }
+    let report = drift(&ws);
+    assert!(report.is_empty(), "{report:#?}");
+    let s = &ws.sessions[0];
+    assert!(!s.accounting.not_shown.contains_key(&NotShown::Unplaced));
+    for item in s.thread.items.iter().filter(|i| matches!(i.kind, ItemKind::Event)) {
+        assert_ne!(event_view(&ws, item), EventView::Raw, "line {:?} has no words", item.line);
+    }
+}
+
+#[test]
+fn cctv_inspect_drift_on_the_folder_reports_nothing_unrecognised() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cctv-inspect"))
+        .arg(repository().join("tests/format"))
+        .arg("--drift")
+        .output()
+        .expect("cctv-inspect runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["unrecognised"], serde_json::json!([]), "{report:#}");
+    assert_eq!(report["misfits"], serde_json::json!([]));
 }

@@ -51,6 +51,7 @@ pub(crate) const ATTACHMENTS: &[(&str, Reading)] = &[
     ("artifact_opening_prefetch", context("artifact", "Artifact opened for the model")),
     ("async_hook_response", event("A background hook answered")),
     ("async_hook_response_batch", event("Background hooks answered")),
+    ("agent_mention", context("@-agent", "An agent mentioned with @")),
     ("at_mention_reference", context("@-mention", "Mentioned with @")),
     ("auto_mode", event("Auto mode on")),
     ("auto_mode_exit", event("Auto mode off")),
