@@ -157,6 +157,14 @@ fn inspect(ws: &Workspace) -> Value {
                                 "evidence": evidence(how),
                             })
                         }
+                        AgentLink::At { line, how } => {
+                            let file = ws.file(line);
+                            json!({
+                                "file": file.name,
+                                "line": file.lines[line.line as usize].number,
+                                "evidence": evidence(how),
+                            })
+                        }
                     };
                     json!({
                         "agentId": agent.agent_id,
@@ -269,6 +277,10 @@ fn evidence(how: LinkEvidence) -> &'static str {
         LinkEvidence::Prompt => "prompt",
         LinkEvidence::Description => "meta.json description",
         LinkEvidence::WorkflowRun => "workflow run folder",
+        LinkEvidence::TeamName => "team member name",
+        LinkEvidence::TeamCreate => "TeamCreate team_name",
+        LinkEvidence::ForkContextRef => "fork-context-ref parentLastUuid",
+        LinkEvidence::SideQuestionTurn => "side question's turn",
     }
 }
 

@@ -165,6 +165,11 @@ impl<'a> At<'a> {
             "atis-latch" => metadata(MetadataKind::AtisLatch, None),
             // Claude Code's own running cost tally; read from the line when shown.
             "cost-state" => metadata(MetadataKind::CostState, None),
+            "fork-context-ref" => EntryKind::ForkContextRef(ForkContextRefEntry {
+                parent_session_id: self.str(w.parent_session_id),
+                parent_last_uuid: self.str(w.parent_last_uuid),
+                context_length: w.context_length.map(count),
+            }),
             _ => EntryKind::Unknown,
         })
     }
@@ -443,6 +448,7 @@ pub const KNOWN_TYPES: &[&str] = &[
     "continued-in",
     "atis-latch",
     "cost-state",
+    "fork-context-ref",
 ];
 
 pub fn is_known_type(name: &str) -> bool {
