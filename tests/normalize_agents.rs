@@ -201,3 +201,51 @@ fn with_the_session_missing_each_kind_is_an_orphan_that_knows_its_kind() {
     assert!(matches!(s.agents[agent(s, NESTED) as usize].link, AgentLink::ToolCall { .. }));
     assert!(!s.accounting.not_shown.contains_key(&NotShown::Unplaced));
 }
+
+#[test]
+fn the_shelf_puts_every_kind_with_the_session_whose_folder_it_is_in() {
+    use cctv::catalog::shelf::{FileInfo, Shelf};
+    // As a whole ~/.claude/projects names them: under the project folder.
+    let infos: Vec<FileInfo> = files()
+        .into_iter()
+        .map(|i| FileInfo { name: format!("-home-me-shop/{}", i.name), size: i.bytes.len() as u64 })
+        .collect();
+    let shelf = Shelf::new(infos);
+    assert_eq!(shelf.sessions.len(), 1);
+    assert!(shelf.loose.is_empty());
+    let listed = &shelf.sessions[0];
+    assert_eq!(listed.key, SESSION);
+    let agents: Vec<&str> =
+        listed.agents.iter().map(|&f| shelf.files[f].name.rsplit('/').next().unwrap()).collect();
+    for id in [EXPLORE, NESTED, FORK, ASIDE, MEMBER] {
+        assert!(agents.contains(&format!("agent-{id}.jsonl").as_str()), "{id} in {agents:?}");
+    }
+    assert_eq!(listed.agents.len(), 5);
+    assert_eq!(listed.beside.len(), 4, "the four .meta.json files");
+}
+
+#[test]
+fn a_side_question_without_a_parent_line_to_follow_is_placed_by_its_time() {
+    // Its question's parentUuid taken away: the turn under way at its time is the same turn.
+    let inputs: Vec<Input> = files()
+        .into_iter()
+        .map(|mut input| {
+            if input.name.ends_with(&format!("agent-{ASIDE}.jsonl")) {
+                let text = String::from_utf8(input.bytes).unwrap();
+                let question = "\"parentUuid\":\"c06d5ebf-6b7c-4d8e-9f4a-5b6c7d8e9fa0\"";
+                assert_eq!(text.matches(question).count(), 1);
+                input.bytes = text.replace(question, "\"parentUuid\":null").into_bytes();
+            }
+            input
+        })
+        .collect();
+    let ws = normalize::normalize(inputs);
+    let s = &ws.sessions[0];
+    let aside = agent(s, ASIDE);
+    assert!(matches!(
+        s.agents[aside as usize].link,
+        AgentLink::At { how: LinkEvidence::SideQuestionTurn, .. }
+    ));
+    let (above, _) = row_above(s, aside);
+    assert_eq!(line_text(&ws, s, above), "Good. Now set up a small team to write the tests");
+}
