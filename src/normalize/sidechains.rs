@@ -240,7 +240,9 @@ fn link_to_teams(session: &mut Session, files: &[Transcript]) {
 /// there and not again, [`super::NotShown::Replayed`]). Its own first line follows the last
 /// line it was given; it goes at the prompt whose turn that line is in: the question was asked
 /// about what that prompt set going, and a turn's prompt is where a reader looks for it. Without
-/// a parent line to follow, its time says which turn was under way.
+/// a parent line to follow, its time says which turn was under way. The copies are known only by
+/// their uuids: a copy written with new ones would read as the side question's own lines, and
+/// with its parent not loaded the copies are all there is of that conversation, so they show.
 fn link_born(session: &mut Session, files: &[Transcript]) {
     let waiting: Vec<usize> = (0..session.agents.len())
         .filter(|&a| {
