@@ -139,3 +139,21 @@ fn real_orphans_say_their_parent_is_not_loaded() {
         assert_eq!(s.born_at(ItemRef::new(ThreadRef::Main, 0)).count(), 0);
     }
 }
+
+#[test]
+fn a_markdown_export_with_sub_agents_has_forks_and_side_questions_where_they_were_born() {
+    use cctv::export::to_markdown::{session, MarkdownOptions};
+    let ws = normalize::normalize(files());
+    let s = &ws.sessions[0];
+    let with = session(&ws, s, MarkdownOptions { sub_agents: true, ..MarkdownOptions::default() }, None);
+    let at = |needle: &str| with.find(needle).unwrap_or_else(|| panic!("{needle} in:\n{with}"));
+    let fork = at("<details><summary>Fork of the conversation: Try a percentage discount</summary>");
+    assert!(at("A discount fits there as a field") < fork && fork < at("Good. Now set up a small team"));
+    let aside = at("<details><summary>Side question: ");
+    assert!(at("Good. Now set up a small team") < aside && aside < at("alice is writing the tests"));
+    assert!(with[aside..].contains("Which Rust version does the CI use?"));
+    // The conversation the side question replays is written once.
+    assert_eq!(with.matches("I'll map the cart code first.").count(), 1);
+    let without = session(&ws, s, MarkdownOptions::default(), None);
+    assert!(!without.contains("<details><summary>Fork") && !without.contains("Side question"));
+}
