@@ -258,3 +258,31 @@ fn nothing_in_the_folder_is_unknown_to_cctv() {
     report.unrecognised.retain(|u| u.name != "session_id");
     assert!(report.unrecognised.is_empty() && report.misfits.is_empty(), "{report:#?}");
 }
+
+#[test]
+fn a_team_member_known_only_by_its_agent_id_is_still_found_by_its_name() {
+    // Its lines say `agentId: "alice@cart-tests"` and neither `agentName` nor `teamName`; its
+    // .meta.json no name.
+    let inputs: Vec<Input> = files()
+        .into_iter()
+        .map(|mut input| {
+            let text = String::from_utf8(input.bytes.clone()).unwrap();
+            if input.name.ends_with(&format!("agent-{MEMBER}.jsonl")) {
+                let text = text
+                    .replace(&format!("\"agentId\":\"{MEMBER}\""), "\"agentId\":\"alice@cart-tests\"")
+                    .replace(",\"teamName\":\"cart-tests\",\"agentName\":\"alice\"", "");
+                assert!(!text.contains("teamName") && text.contains("alice@cart-tests"));
+                input.bytes = text.into_bytes();
+            } else if input.name.ends_with(&format!("agent-{MEMBER}.meta.json")) {
+                input.bytes = text.replace(",\"name\":\"alice\"", "").into_bytes();
+                assert!(!String::from_utf8_lossy(&input.bytes).contains("alice"));
+            }
+            input
+        })
+        .collect();
+    let ws = normalize::normalize(inputs);
+    let s = &ws.sessions[0];
+    let a = &s.agents[agent(s, MEMBER) as usize];
+    assert_eq!(a.kind, AgentKind::TeamMember { name: Some("alice".into()), team: Some("cart-tests".into()) });
+    assert!(matches!(a.link, AgentLink::ToolCall { how: LinkEvidence::TeamName, .. }), "{:?}", a.link);
+}

@@ -11,7 +11,7 @@ use cctv::export::share::{self, ShareOptions};
 use cctv::export::to_markdown::MarkdownOptions;
 use cctv::model::{Census, Transcript};
 use cctv::normalize::beside::beside;
-use cctv::normalize::{self, AgentLink, Input, ItemKind, LinkEvidence, Thread, Workspace};
+use cctv::normalize::{self, AgentKind, AgentLink, Input, ItemKind, LinkEvidence, Thread, Workspace};
 use serde_json::{json, Value};
 
 fn main() {
@@ -171,6 +171,13 @@ fn inspect(ws: &Workspace) -> Value {
                         "file": agent.file.map(|f| ws.files[f as usize].name.clone()),
                         "description": agent.description,
                         "agentType": agent.agent_type,
+                        "kind": match &agent.kind {
+                            AgentKind::Task => json!("task"),
+                            AgentKind::Fork => json!("fork"),
+                            AgentKind::SideQuestion => json!("sideQuestion"),
+                            AgentKind::TeamMember { name, team } => json!({"teamMember": name, "team": team}),
+                        },
+                        "spawnDepth": agent.spawn_depth,
                         "items": agent.thread.items.len(),
                         "linkedTo": link,
                         "stats": agent.stats,

@@ -160,19 +160,27 @@ pub async fn link(
 }
 
 /// A team member's name and team, as its first conversation line says (`agentName`,
-/// `teamName`: on every line of a member's file; one line says them, as for `about::Started`).
+/// `teamName`: on every line of a member's file; one line says them, as for `about::Started`),
+/// else as its `agentId` does when it is a member's (`alice@cart-tests`, as `team-lead@core` is
+/// a team's lead).
 fn member_of(thread: &Thread, files: &[Transcript]) -> (Option<String>, Option<String>) {
     #[derive(Deserialize, Default)]
     #[serde(rename_all = "camelCase", default)]
     struct Member {
         agent_name: Option<String>,
         team_name: Option<String>,
+        agent_id: Option<String>,
     }
     let Some(first) = thread.items.first() else { return (None, None) };
     let file = &files[first.line.file as usize];
     let line = &file.lines[first.line.line as usize];
     let member: Member = serde_json::from_slice(line.span.bytes(&file.bytes)).unwrap_or_default();
-    (member.agent_name, member.team_name)
+    let from_id = member.agent_id.as_deref().and_then(|id| id.split_once('@'));
+    let from_id = from_id.filter(|(name, team)| !name.is_empty() && !team.is_empty());
+    (
+        member.agent_name.or_else(|| from_id.map(|(name, _)| name.to_owned())),
+        member.team_name.or_else(|| from_id.map(|(_, team)| team.to_owned())),
+    )
 }
 
 /// A fork's `fork-context-ref`: the uuid of the parent's line it was given last, and the
