@@ -184,19 +184,26 @@ fn member_of(thread: &Thread, files: &[Transcript]) -> (Option<String>, Option<S
 }
 
 /// A fork's `fork-context-ref`: the uuid of the parent's line it was given last, and the
-/// parent session's id.
+/// parent session's id. It opens the fork's file, before any conversation line: looked for
+/// there only, as every agent's file is asked.
 fn fork_reference(
     agent: &super::view::Agent,
     files: &[Transcript],
 ) -> Option<(Option<String>, Option<String>)> {
     let file = &files[agent.file? as usize];
-    file.lines.iter().find_map(|line| match &line.entry()?.kind {
-        EntryKind::ForkContextRef(r) => Some((
-            r.parent_last_uuid.map(|u| u.decode(&file.bytes).into_owned()),
-            r.parent_session_id.map(|s| s.decode(&file.bytes).into_owned()),
-        )),
-        _ => None,
-    })
+    for line in &file.lines {
+        match &line.entry().map(|e| &e.kind) {
+            Some(EntryKind::ForkContextRef(r)) => {
+                return Some((
+                    r.parent_last_uuid.map(|u| u.decode(&file.bytes).into_owned()),
+                    r.parent_session_id.map(|s| s.decode(&file.bytes).into_owned()),
+                ))
+            }
+            Some(EntryKind::User(_) | EntryKind::Assistant(_)) => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// A team member no loaded call started by name goes to its team's `TeamCreate` call: that call

@@ -9,7 +9,8 @@ use std::ops::Range;
 use super::view::{Item, ItemKind, ItemRef, Session, ThreadRef};
 
 impl Session {
-    /// Where each agent's spawning call is, as (thread, item), by agent index.
+    /// Where each agent was born, as (thread, item), by agent index: its spawning call, or the
+    /// item a fork or a side question was born at.
     pub fn agent_parents(&self) -> Vec<Option<ItemRef>> {
         let mut parents = vec![None; self.agents.len()];
         for (t, thread) in self.threads() {
