@@ -268,6 +268,63 @@ async fn a_sub_agent_nests_under_its_task_call_when_opened() {
     assert!(nested[1].text_content().unwrap().contains("Nothing unusual here"));
 }
 
+/// The 2.1.332 agents folder (written from the documented shapes; see its README): its session
+/// and fork files, named as a drop of the project folder names them.
+macro_rules! agents_file {
+    ($path:literal) => {
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/format/agents/-home-me-shop/5c0d2b7e-8f1a-4e3b-9c6d-2a4b6c8d0e1f",
+            $path
+        ))
+    };
+}
+
+#[wasm_bindgen_test]
+async fn a_fork_opens_under_the_row_it_forked_after() {
+    let host = viewer(vec![
+        ("5c0d2b7e-8f1a-4e3b-9c6d-2a4b6c8d0e1f.jsonl", agents_file!(".jsonl").into()),
+        (
+            "5c0d2b7e-8f1a-4e3b-9c6d-2a4b6c8d0e1f/subagents/agent-afork-name-1a2b3c.jsonl",
+            agents_file!("/subagents/agent-afork-name-1a2b3c.jsonl").into(),
+        ),
+    ])
+    .await;
+    assert!(!host.text_content().unwrap().contains("rounding then needs a rule"), "closed at first");
+    let toggles: Vec<_> = all(&host, ".cctv-agent-toggle")
+        .into_iter()
+        .filter(|t| t.text_content().unwrap().contains("fork of the conversation"))
+        .collect();
+    assert_eq!(toggles.len(), 1);
+    assert!(toggles[0].text_content().unwrap().contains("forked after line 5"));
+    toggles[0].click();
+    tick().await;
+    let nested = all(&host, ".cctv-item[style*=\"--depth: 1\"]");
+    assert_eq!(nested.len(), 2, "the fork's prompt and answer, one level deeper");
+    assert!(nested[1].text_content().unwrap().contains("rounding then needs a rule"));
+    // Right after the row it forked after.
+    let rows = all(&host, ".cctv-item");
+    let first = rows.iter().position(|r| r.is_same_node(Some(&nested[0]))).unwrap();
+    let previous = rows[first - 1].text_content().unwrap();
+    assert!(previous.contains("A discount fits there as a field"), "{previous}");
+}
+
+#[wasm_bindgen_test]
+async fn an_orphan_side_question_says_its_parent_is_not_loaded() {
+    let host = viewer(vec![(
+        "5c0d2b7e-8f1a-4e3b-9c6d-2a4b6c8d0e1f/subagents/agent-aside_question-4d5e6f.jsonl",
+        agents_file!("/subagents/agent-aside_question-4d5e6f.jsonl").into(),
+    )])
+    .await;
+    let headings = all(&host, ".cctv-agent-origin");
+    assert_eq!(headings.len(), 1);
+    let text = headings[0].text_content().unwrap();
+    assert!(
+        text.contains("side question") && text.contains("the conversation it was asked in is not loaded"),
+        "{text}"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn an_unknown_entry_is_shown_raw_with_a_badge() {
     let session = jsonl(&[

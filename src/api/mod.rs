@@ -93,7 +93,8 @@ export interface Item {
 
 export interface Agent {
   agentId: string | null; file: string | null; description: string | null; agentType: string | null;
-  /** The call that spawned the agent, or null when none was found (an orphan). */
+  /** The call that spawned the agent (or the line a fork or a side question was born at, with evidence
+   * `ForkContextRef` or `SideQuestionTurn`), or null when none was found (an orphan). */
   spawnedBy: { file: string; line: number; evidence: string } | null;
   items: Item[];
   stats: Stats;

@@ -50,7 +50,8 @@ pub struct AgentJs {
     pub file: Option<String>,
     pub description: Option<String>,
     pub agent_type: Option<String>,
-    /// The call that spawned it, or null for an orphan.
+    /// The call that spawned it (or the line a fork or side question was born at), or null for
+    /// an orphan.
     pub spawned_by: Option<SpawnJs>,
     pub items: Vec<ItemJs>,
     pub stats: Stats,
@@ -141,7 +142,7 @@ fn session(ws: &Workspace, s: &Session) -> SessionJs {
                 agent_type: a.agent_type.clone(),
                 spawned_by: match a.link {
                     AgentLink::Orphan => None,
-                    AgentLink::ToolCall { line, how } => Some(SpawnJs {
+                    AgentLink::ToolCall { line, how } | AgentLink::At { line, how } => Some(SpawnJs {
                         file: ws.file(line).name.clone(),
                         line: ws.line(line).number,
                         evidence: format!("{how:?}"),

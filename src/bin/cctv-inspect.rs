@@ -11,7 +11,7 @@ use cctv::export::share::{self, ShareOptions};
 use cctv::export::to_markdown::MarkdownOptions;
 use cctv::model::{Census, Transcript};
 use cctv::normalize::beside::beside;
-use cctv::normalize::{self, AgentLink, Input, ItemKind, LinkEvidence, Thread, Workspace};
+use cctv::normalize::{self, AgentKind, AgentLink, Input, ItemKind, LinkEvidence, Thread, Workspace};
 use serde_json::{json, Value};
 
 fn main() {
@@ -157,12 +157,27 @@ fn inspect(ws: &Workspace) -> Value {
                                 "evidence": evidence(how),
                             })
                         }
+                        AgentLink::At { line, how } => {
+                            let file = ws.file(line);
+                            json!({
+                                "file": file.name,
+                                "line": file.lines[line.line as usize].number,
+                                "evidence": evidence(how),
+                            })
+                        }
                     };
                     json!({
                         "agentId": agent.agent_id,
                         "file": agent.file.map(|f| ws.files[f as usize].name.clone()),
                         "description": agent.description,
                         "agentType": agent.agent_type,
+                        "kind": match &agent.kind {
+                            AgentKind::Task => json!("task"),
+                            AgentKind::Fork => json!("fork"),
+                            AgentKind::SideQuestion => json!("sideQuestion"),
+                            AgentKind::TeamMember { name, team } => json!({"teamMember": name, "team": team}),
+                        },
+                        "spawnDepth": agent.spawn_depth,
                         "items": agent.thread.items.len(),
                         "linkedTo": link,
                         "stats": agent.stats,
@@ -269,6 +284,10 @@ fn evidence(how: LinkEvidence) -> &'static str {
         LinkEvidence::Prompt => "prompt",
         LinkEvidence::Description => "meta.json description",
         LinkEvidence::WorkflowRun => "workflow run folder",
+        LinkEvidence::TeamName => "team member name",
+        LinkEvidence::TeamCreate => "TeamCreate team_name",
+        LinkEvidence::ForkContextRef => "fork-context-ref parentLastUuid",
+        LinkEvidence::SideQuestionTurn => "side question's turn",
     }
 }
 

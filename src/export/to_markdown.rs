@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use crate::normalize::{Item, ItemKind, Session, Thread, ThreadRef, Workspace};
+use crate::normalize::{Item, ItemKind, ItemRef, Session, ThreadRef, Workspace};
 use crate::present::calls::{call_view, CallView};
 use crate::present::event::{event_view, EventView};
 use crate::present::tools::{tool_body, Change, ToolBody};
@@ -65,7 +65,7 @@ pub fn session(
             .map(|t| one_line(&t, 80))
             .unwrap_or_else(|| "Before the first prompt".into());
         out.push_str(&format!("## {}. {}\n\n", n + 1, escape_inline(&heading)));
-        out.push_str(&items(ws, session, &session.thread, first as usize..end, options));
+        out.push_str(&items(ws, session, ThreadRef::Main, first as usize..end, options));
     }
     out.trim_end().to_owned() + "\n"
 }
@@ -73,29 +73,58 @@ pub fn session(
 /// The turn that begins at item `first` of `thread`: that row and every row up to the next
 /// prompt the person typed.
 pub fn turn(ws: &Workspace, session: &Session, thread: ThreadRef, first: u32) -> String {
-    let thread = session.thread(thread);
-    let last = thread.turn_end(first as usize);
+    let last = session.thread(thread).turn_end(first as usize);
     let out = items(ws, session, thread, first as usize..last + 1, MarkdownOptions::default());
     out.trim_end().to_owned() + "\n"
 }
 
 /// Rows `range` of `thread`, each followed by a blank line.
+/// Rows `range` of `thread`, each followed by a blank line, and after each, with sub-agents
+/// asked for, the forks and side questions born at it.
 fn items(
     ws: &Workspace,
     session: &Session,
-    thread: &Thread,
+    thread: ThreadRef,
     range: Range<usize>,
     options: MarkdownOptions,
 ) -> String {
     let mut out = String::new();
-    for item in thread.items.get(range).unwrap_or_default() {
+    let start = range.start;
+    for (offset, item) in session.thread(thread).items.get(range).unwrap_or_default().iter().enumerate() {
         let part = item_markdown(ws, session, item, options);
         if !part.is_empty() {
             out.push_str(&part);
             out.push_str("\n\n");
         }
+        if options.sub_agents {
+            for agent in session.born_at(ItemRef::new(thread, (start + offset) as u32)) {
+                let kind = crate::present::agents::label(ws, session, agent).map_or("sub-agent", |l| l.kind);
+                out.push_str(agent_details(ws, session, agent, kind, options).trim_start());
+                out.push_str("\n\n");
+            }
+        }
     }
     out
+}
+
+/// A sub-agent's conversation, folded under what it is (`Sub-agent: Review the parser`).
+fn agent_details(
+    ws: &Workspace,
+    session: &Session,
+    agent: u32,
+    kind: &str,
+    options: MarkdownOptions,
+) -> String {
+    let Some(a) = session.agents.get(agent as usize) else { return String::new() };
+    let about = a.description.clone().or(a.agent_type.clone()).unwrap_or_default();
+    let inner = items(ws, session, ThreadRef::Agent(agent), 0..a.thread.items.len(), options);
+    let kind: String =
+        kind.chars().take(1).flat_map(char::to_uppercase).chain(kind.chars().skip(1)).collect();
+    format!(
+        "\n\n<details><summary>{kind}: {}</summary>\n\n{}</details>",
+        escape_html(&one_line(&about, 80)),
+        inner
+    )
 }
 
 fn item_markdown(ws: &Workspace, session: &Session, item: &Item, options: MarkdownOptions) -> String {
@@ -118,14 +147,7 @@ fn item_markdown(ws: &Workspace, session: &Session, item: &Item, options: Markdo
             let mut out = tool(&call_view(ws, item, call), options);
             if options.sub_agents {
                 for &agent in &call.agents {
-                    let Some(agent) = session.agents.get(agent as usize) else { continue };
-                    let about = agent.description.clone().or(agent.agent_type.clone()).unwrap_or_default();
-                    let inner = items(ws, session, &agent.thread, 0..agent.thread.items.len(), options);
-                    out.push_str(&format!(
-                        "\n\n<details><summary>Sub-agent: {}</summary>\n\n{}</details>",
-                        escape_html(&one_line(&about, 80)),
-                        inner
-                    ));
+                    out.push_str(&agent_details(ws, session, agent, "sub-agent", options));
                 }
             }
             out

@@ -118,6 +118,10 @@ const KNOWN_FIELDS: &[&str] = &[
     "modelUsage",
     "hasUnknownModelCost",
     "modelCallCostUSD",
+    // fork-context-ref: read as the fork's link (normalize::sidechains).
+    "parentSessionId",
+    "parentLastUuid",
+    "contextLength",
     // Fields of conversation lines in 2.1.x: where a session runs and who wrote a line, shown
     // in the side panel or known with nothing to show.
     "sessionKind",

@@ -52,6 +52,8 @@ pub enum EntryKind {
     QueueOperation(QueueOperationEntry),
     PrLink(PrLinkEntry),
     Tombstone(TombstoneEntry),
+    /// `fork-context-ref`: the first line of a fork agent's file, naming the parent line it forked at.
+    ForkContextRef(ForkContextRefEntry),
     /// `permission-mode`, `last-prompt`, `ai-title`, `custom-title`, `agent-name`, `mode`, `tag`, …:
     /// what a session is, the newest line of each kind winning.
     Metadata(MetadataEntry),
@@ -378,6 +380,16 @@ pub struct PrLinkEntry {
     pub number: Option<u64>,
     pub url: Option<JsonStr>,
     pub repository: Option<JsonStr>,
+}
+
+/// `fork-context-ref`: a fork agent starts from its parent's whole conversation, which its file
+/// does not copy but names: the parent session and the last line of it the fork was given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForkContextRefEntry {
+    pub parent_session_id: Option<JsonStr>,
+    pub parent_last_uuid: Option<JsonStr>,
+    /// How many messages of the parent's conversation the fork was given.
+    pub context_length: Option<u64>,
 }
 
 /// A control line that withdraws a message already written (streaming fallback).

@@ -165,6 +165,11 @@ impl<'a> At<'a> {
             "atis-latch" => metadata(MetadataKind::AtisLatch, None),
             // Claude Code's own running cost tally; read from the line when shown.
             "cost-state" => metadata(MetadataKind::CostState, None),
+            "fork-context-ref" => EntryKind::ForkContextRef(ForkContextRefEntry {
+                parent_session_id: self.str(w.parent_session_id),
+                parent_last_uuid: self.str(w.parent_last_uuid),
+                context_length: w.context_length.map(count),
+            }),
             "tag" => metadata(MetadataKind::Tag, self.raw_str(w.tag)),
             "relocated" => metadata(MetadataKind::Relocated, self.raw_str(w.relocated_cwd)),
             "ended-by-model" => metadata(MetadataKind::EndedByModel, None),
@@ -485,6 +490,7 @@ pub const KNOWN_TYPES: &[&str] = &[
     "artifact-comment-monitor",
     "artifact-autoreact-ledger",
     "observer-ref",
+    "fork-context-ref",
 ];
 
 pub fn is_known_type(name: &str) -> bool {

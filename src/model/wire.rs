@@ -208,6 +208,13 @@ pub(crate) struct WireLine<'a> {
     pub relocated_cwd: Option<Raw<'a>>,
     #[serde(borrow)]
     pub worktree_session: Option<Raw<'a>>,
+
+    // fork-context-ref
+    #[serde(borrow)]
+    pub parent_session_id: Option<Str<'a>>,
+    #[serde(borrow)]
+    pub parent_last_uuid: Option<Str<'a>>,
+    pub context_length: Option<Num>,
 }
 
 /// `message`: the API message of user and assistant lines (and the wrapped message of a tombstone,

@@ -45,6 +45,9 @@ pub enum NotShown {
     /// Claude Code's note to the model that local command messages follow
     /// (`<local-command-caveat>`).
     CommandCaveat,
+    /// A side question's copy of a line of the conversation it was asked in (the context it
+    /// replays): that line is shown there.
+    Replayed,
     /// No step placed it: a bug in cctv, counted so that it is said rather than lost.
     Unplaced,
 }

@@ -205,8 +205,21 @@ async fn build_session(
         let place = read_session_file(session, file, file_index, metas, &mut agent_metas, pace).await;
         placements.insert(file_index, place);
     }
+    // A side question's file replays the conversation it was asked in: the lines of the
+    // session's own file it copies (by uuid) are that file's, shown there.
+    let asides = agent_files.iter().any(|(_, id)| id.as_deref().is_some_and(sidechains::is_side_question));
+    let parent_uuids: fxhash::FxSet<&[u8]> = match (asides, session.file) {
+        (true, Some(f)) => {
+            let file = &files[f as usize];
+            file.lines.iter().filter_map(|l| Some(l.entry()?.envelope.uuid?.key(&file.bytes))).collect()
+        }
+        _ => fxhash::FxSet::default(),
+    };
     for (file_index, agent_id) in agent_files {
-        let (agent, place) = read_agent_file(&files[*file_index], *file_index as u32, agent_id, pace).await;
+        let replays = agent_id.as_deref().is_some_and(sidechains::is_side_question);
+        let parent = if replays { Some(&parent_uuids) } else { None };
+        let (agent, place) =
+            read_agent_file(&files[*file_index], *file_index as u32, agent_id, parent, pace).await;
         agent_metas.push(agent_id.as_ref().and_then(|id| metas.get(id).cloned()));
         // An agent rebuilt from progress lines is not a file the reader gave: its lines are
         // accounted for in the session's file.
@@ -267,17 +280,29 @@ async fn read_session_file(
     place
 }
 
-/// A sub-agent's own file, read whole as its conversation; where its lines went.
+/// A sub-agent's own file, read whole as its conversation; where its lines went. `replayed`: the
+/// uuids of the lines a side question's file copies from the session's, which are not its own.
 async fn read_agent_file(
     file: &Transcript,
     file_index: u32,
     agent_id: &Option<String>,
+    replayed: Option<&fxhash::FxSet<&[u8]>>,
     pace: &mut Pace<'_>,
 ) -> (Agent, Vec<Placement>) {
     let mut place = vec![Placement::Pending; file.lines.len()];
     let tombstoned = tombstoned(file);
     let ctx = thread::Context { file, file_index, tombstoned: &tombstoned };
-    let all: Vec<u32> = (0..file.lines.len() as u32).collect();
+    let mut all: Vec<u32> = (0..file.lines.len() as u32).collect();
+    if let Some(replayed) = replayed.filter(|r| !r.is_empty()) {
+        all.retain(|&i| {
+            let uuid = file.lines[i as usize].entry().and_then(|e| e.envelope.uuid);
+            let copy = uuid.is_some_and(|u| replayed.contains(u.key(&file.bytes)));
+            if copy {
+                place[i as usize] = Placement::NotShown(NotShown::Replayed);
+            }
+            !copy
+        });
+    }
     let thread = agent_thread(&ctx, &all, &mut place, pace).await;
     let agent = Agent {
         agent_id: agent_id.clone(),

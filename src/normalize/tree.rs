@@ -1,5 +1,6 @@
-//! The tree of sub-agents under a session's calls: which call spawned each agent, and a walk
-//! over a thread in reading order that goes into the agents its calls spawned. A damaged file can
+//! The tree of sub-agents under a session's calls: which call spawned each agent (or at which
+//! item a fork or a side question was born, [`Session::born`]), and a walk over a thread in
+//! reading order that goes into the agents its items started. A damaged file can
 //! make an agent its own ancestor; every walk here takes each agent at most once on a path.
 
 use std::collections::HashSet;
@@ -8,7 +9,8 @@ use std::ops::Range;
 use super::view::{Item, ItemKind, ItemRef, Session, ThreadRef};
 
 impl Session {
-    /// Where each agent's spawning call is, as (thread, item), by agent index.
+    /// Where each agent was born, as (thread, item), by agent index: its spawning call, or the
+    /// item a fork or a side question was born at.
     pub fn agent_parents(&self) -> Vec<Option<ItemRef>> {
         let mut parents = vec![None; self.agents.len()];
         for (t, thread) in self.threads() {
@@ -20,7 +22,19 @@ impl Session {
                 }
             }
         }
+        for &(at, agent) in &self.born {
+            if let Some(parent) = parents.get_mut(agent as usize) {
+                *parent = Some(at);
+            }
+        }
         parents
+    }
+
+    /// The agents born at item `at` that its call (if it is one) did not spawn: forks and side
+    /// questions.
+    pub fn born_at(&self, at: ItemRef) -> impl Iterator<Item = u32> + '_ {
+        let from = self.born.partition_point(|(item, _)| *item < at);
+        self.born[from..].iter().take_while(move |(item, _)| *item == at).map(|&(_, agent)| agent)
     }
 
     /// The agents from `agent` up to the main line or a branch, `agent` first, and the thread
@@ -68,9 +82,13 @@ impl Walk<'_, '_> {
         let items = &session.thread(thread).items;
         for index in range {
             let Some(item) = items.get(index) else { break };
-            (self.visit)(ItemRef::new(thread, index as u32), item, depth);
-            let ItemKind::ToolCall(call) = &item.kind else { continue };
-            for &agent in &call.agents {
+            let at = ItemRef::new(thread, index as u32);
+            (self.visit)(at, item, depth);
+            let called = match &item.kind {
+                ItemKind::ToolCall(call) => &call.agents[..],
+                _ => &[],
+            };
+            for agent in called.iter().copied().chain(session.born_at(at)) {
                 let Some(a) = session.agents.get(agent as usize) else { continue };
                 if (self.enter)(agent) && self.visiting.insert(agent) {
                     self.thread(ThreadRef::Agent(agent), 0..a.thread.items.len(), depth + 1);

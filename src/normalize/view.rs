@@ -249,12 +249,38 @@ pub struct Agent {
     pub rebuilt: bool,
     /// The reasoning effort its file's lines ask for.
     pub effort: Option<String>,
+    /// What kind of agent it is: a task's, a fork, a side question, a team member.
+    pub kind: AgentKind,
+    /// The session a fork says it forked from (its `fork-context-ref`), and the agent a
+    /// `.meta.json` says started it (`parentAgentId`): what to name when they are not loaded.
+    pub parent_session: Option<String>,
+    pub parent_agent: Option<String>,
+    /// How deep it was started (`spawnDepth`: 1 by the main conversation, 2 by its agent, …).
+    pub spawn_depth: Option<u32>,
+}
+
+/// What kind of sub-agent an agent is, as its file name, its lines, its `.meta.json` or its
+/// spawning call says.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum AgentKind {
+    /// Started by a `Task`/`Agent` call (or a workflow run) for a task of its own.
+    #[default]
+    Task,
+    /// The conversation so far, continued apart (`agentType: "fork"`, a `fork-context-ref`).
+    Fork,
+    /// A question asked aside while the conversation went on (`agent-aside_question-<hex>`).
+    SideQuestion,
+    /// A member of an agent team: its name in the team and the team's, where said.
+    TeamMember { name: Option<String>, team: Option<String> },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum AgentLink {
     /// Spawned by this tool call (its `tool_use` line), found by the given evidence.
     ToolCall { line: LineRef, how: LinkEvidence },
+    /// Born at this line of a conversation, which is no call: the line a fork was given last,
+    /// the prompt whose turn a side question was asked in ([`Session::born`] has the item).
+    At { line: LineRef, how: LinkEvidence },
     /// No spawning call found in the loaded files.
     #[default]
     Orphan,
@@ -275,6 +301,17 @@ pub enum LinkEvidence {
     /// The agent's file is in the folder of the workflow run the call started
     /// (`subagents/workflows/<runId>/`).
     WorkflowRun,
+    /// The agent's `.meta.json` `name` (or its lines' `agentName`) is the `name` the call gave
+    /// the team member it started.
+    TeamName,
+    /// A team member no loaded call started by name: the `TeamCreate` call of its team
+    /// (`teamName` of its lines).
+    TeamCreate,
+    /// A fork's `fork-context-ref` names the parent's line it forked after (`parentLastUuid`).
+    ForkContextRef,
+    /// A side question is at the prompt of the turn it was asked in: the parent's last typed
+    /// prompt before the line its own conversation follows (or, without one, before its time).
+    SideQuestionTurn,
 }
 
 /// Counts for a session or an agent.
@@ -348,6 +385,9 @@ pub struct Session {
     pub accounting: Accounting,
     /// Lines that are not shown, each with its reason, for the UI's list.
     pub not_shown: Vec<(LineRef, super::NotShown)>,
+    /// Agents born at an item that is not their spawning call (forks, side questions), as
+    /// (item, agent), sorted: their rows go under that item as a call's go under the call.
+    pub born: Vec<(ItemRef, u32)>,
 }
 
 /// Which making of a workspace this is: a number from a counter of the whole program, taken each

@@ -24,6 +24,7 @@ pub fn reason(why: NotShown) -> &'static str {
         NotShown::EmptyMessage => "message without content",
         NotShown::BlankText => "assistant text that is only white space",
         NotShown::CommandCaveat => "local-command caveat (a note to the model)",
+        NotShown::Replayed => "copy of the conversation a side question was asked in",
         NotShown::Unplaced => "not placed (cctv bug)",
     }
 }

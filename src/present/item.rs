@@ -7,8 +7,10 @@ use crate::model::tool_result::{Todo, ToolUseResult};
 use crate::model::user_text::{user_text, UserText};
 use crate::model::{BlockKind, Entry, EntryKind, Tool};
 use crate::normalize::{
-    ids, CompactBoundary, Item, ItemKind, LineRef, Session, Thread, ThreadRef, ToolCall, Workspace,
+    ids, AgentKind, CompactBoundary, Item, ItemKind, ItemRef, LineRef, Session, Thread, ThreadRef, ToolCall,
+    Workspace,
 };
+use crate::present::agents::{self, AgentLabel};
 use crate::present::calls::{call_view, CallView, Outcome, Saved};
 use crate::present::commands::{
     command_view, headline, injected_view, note_label, notice_view, CommandView, InjectedView, NoticeView,
@@ -43,6 +45,12 @@ pub struct ItemView {
     pub stop: Option<String>,
     /// The conversation forked after this row: the branches to switch to.
     pub forks: Vec<BranchChoice>,
+    /// Sub-agents born at this row that no call of it started (a fork after it, a side question
+    /// at its prompt): their conversations open under it, as a call's agents do under the call.
+    pub born: Vec<AgentSummary>,
+    /// On the first row of an agent no loaded call or line leads to (listed at the end): what
+    /// it is, and that its parent is not loaded.
+    pub orphan: Option<AgentLabel>,
 }
 
 /// Who a row is from, as its label says.
@@ -247,7 +255,9 @@ pub struct AgentSummary {
     /// An index into the session's agents.
     pub agent: u32,
     pub items: usize,
-    /// `Explore`, or `sub-agent` when the transcript does not say: transcript text.
+    /// `Explore`, or `sub-agent` when the transcript does not say: transcript text. For a fork,
+    /// a side question or a team member, that in words first (`team member alice ·
+    /// general-purpose`), its name isolated.
     pub agent_type: String,
     /// What it was asked, when its call spawned several (a workflow run's agents): transcript
     /// text, shortened.
@@ -256,6 +266,8 @@ pub struct AgentSummary {
     pub counts: String,
     /// A link to its conversation ([`link::agent_link`]), when the agent's id is known.
     pub link: Option<String>,
+    /// What it is and where it was born.
+    pub label: AgentLabel,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -306,6 +318,16 @@ pub fn item_view(ws: &Workspace, session: &Session, row: Row) -> Option<ItemView
         },
         stop: stop_reason(ws, thread, row.item),
         forks,
+        born: session
+            .born_at(ItemRef::new(row.thread, row.item))
+            .filter_map(|agent| agent_summary(ws, session, agent, false))
+            .collect(),
+        orphan: match row.thread {
+            ThreadRef::Agent(agent) if row.item == 0 => {
+                agents::label(ws, session, agent).filter(|label| label.orphan)
+            }
+            _ => None,
+        },
     })
 }
 
@@ -606,13 +628,19 @@ fn agent_summary(ws: &Workspace, session: &Session, agent: u32, several: bool) -
     if a.rebuilt {
         counts.push_str(" · rebuilt from progress lines");
     }
-    let agent_type = a.agent_type.clone().unwrap_or_else(|| "sub-agent".into());
+    let label = agents::label(ws, session, agent)?;
+    let agent_type = match (&a.kind, &a.agent_type) {
+        (AgentKind::Task, t) => t.clone().unwrap_or_else(|| "sub-agent".into()),
+        // `fork` says again what the words say.
+        (AgentKind::Fork, _) | (_, None) => label.what(),
+        (_, Some(t)) => format!("{} · {t}", label.what()),
+    };
     let task = several
         .then(|| a.description.clone().or_else(|| a.thread.items.first().and_then(|i| ws.item_text(i))))
         .flatten()
         .map(|t| squeeze(&t, 60));
     let link = link::agent_link(ws, session, agent).map(|l| l.fragment());
-    Some(AgentSummary { agent, items: a.thread.items.len(), agent_type, task, counts, link })
+    Some(AgentSummary { agent, items: a.thread.items.len(), agent_type, task, counts, link, label })
 }
 
 fn branch_choices(ws: &Workspace, session: &Session, branches: Vec<u32>) -> Vec<BranchChoice> {

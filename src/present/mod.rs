@@ -4,6 +4,7 @@
 //! elements, so everything that decides what a row says is plain Rust, tested natively.
 
 pub mod accounting;
+pub mod agents;
 pub mod calls;
 pub mod commands;
 pub mod contents;

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::model::EntryKind;
-use crate::normalize::{AgentLink, Item, ItemKind, Session, Thread, Workspace};
+use crate::normalize::{AgentKind, AgentLink, Item, ItemKind, Session, Thread, Workspace};
 use crate::present::accounting::in_words;
 use crate::text::format::squeeze;
 
@@ -22,6 +22,11 @@ pub fn outline(ws: &Workspace, session: &Session) -> String {
         let link = match agent.link {
             AgentLink::Orphan => "orphan".to_string(),
             AgentLink::ToolCall { line, how } => format!("spawned at L{} ({how:?})", ws.line(line).number),
+            AgentLink::At { line, how } => format!("born at L{} ({how:?})", ws.line(line).number),
+        };
+        let link = match &agent.kind {
+            AgentKind::Task => link,
+            kind => format!("{kind:?}, {link}"),
         };
         let id = agent.agent_id.as_deref().unwrap_or("inline");
         thread(&mut out, ws, &format!("agent {index} {id}, {link}"), &agent.thread);

@@ -10,9 +10,10 @@ use super::panel::panel;
 use super::state::{use_viewer, PanelKey, Part};
 use super::tools::tool_call;
 use crate::normalize::{LineRef, Workspace};
+use crate::present::agents::AgentLabel;
 use crate::present::commands::{CommandView, InjectedView};
 use crate::present::event::{EventView, Tone};
-use crate::present::item::{BranchChoice, Compacted, CopiedView, ItemBody, ItemView, Role};
+use crate::present::item::{AgentSummary, BranchChoice, Compacted, CopiedView, ItemBody, ItemView, Role};
 use crate::present::rows::Row;
 use crate::present::when;
 use crate::text::format::plural;
@@ -33,6 +34,8 @@ pub(crate) fn row_view(ws: &Workspace, session: usize, row: Row, view: ItemView)
     let copy_href = href.clone();
     let body = item_body(ws, row, view.line, view.body);
     let forks = (!view.forks.is_empty()).then(|| branch_switch(view.forks));
+    let born = view.born.into_iter().map(born_button).collect_view();
+    let orphan = view.orphan.map(orphan_heading);
     let stop = view
         .stop
         .map(|s| view! { <div class="cctv-stop"><span class="cctv-badge cctv-badge--warn">{s}</span></div> });
@@ -73,9 +76,53 @@ pub(crate) fn row_view(ws: &Workspace, session: usize, row: Row, view: ItemView)
                     view! { <span class="cctv-item__copy">{copy_with("copy this turn as Markdown (masked as the Share tab says)", "md", markdown)}</span> }
                 })}
             </div>
-            <div class="cctv-item__body">{body}{stop}</div>
+            <div class="cctv-item__body">{orphan}{body}{stop}{born}</div>
         </article>
         {forks}
+    }
+    .into_any()
+}
+
+/// "Show the fork of the conversation": puts the rows of an agent born at this row (a fork after
+/// it, a side question at its prompt) under it, as a call's button does for the agent it spawned.
+fn born_button(agent: AgentSummary) -> AnyView {
+    let viewer = use_viewer();
+    let index = agent.agent;
+    let open = move || viewer.choices.with(|c| c.open_agents.contains(&index));
+    let kind = agent.label.kind;
+    let link = agent.link.map(|l| {
+        let href = format!("#{l}");
+        view! { <a class="cctv-agent-link" href=href title="link to this sub-agent's conversation">"link"</a> }
+    });
+    view! {
+        <div>
+            <button
+                class={move || if open() { "cctv-agent-toggle cctv-agent-toggle--open" } else { "cctv-agent-toggle" }}
+                on:click=move |_| viewer.choices.update(|c| {
+                    if !c.open_agents.remove(&index) {
+                        c.open_agents.insert(index);
+                    }
+                })
+                disabled=agent.items == 0
+            >
+                {move || format!("{} {kind}", if open() { "Hide the" } else { "Show the" })}
+                <span class="cctv-muted">" (" {agent.label.origin} {format!(" · {})", agent.counts)}</span>
+            </button>
+            {link}
+        </div>
+    }
+    .into_any()
+}
+
+/// Above the first row of an agent no loaded call or line leads to: what it is, and that its
+/// parent is not loaded.
+fn orphan_heading(label: AgentLabel) -> AnyView {
+    view! {
+        <div class="cctv-agent-origin">
+            <span class="cctv-badge">{label.kind}</span>
+            {label.name.map(|n| view! { " "<bdi>{n}</bdi> })}
+            " · "<span class="cctv-muted">{label.origin}</span>
+        </div>
     }
     .into_any()
 }
