@@ -1,0 +1,79 @@
+// Claude Code 2.1.332 as a reader meets it (issue 35), on the folders in tests/format/, written
+// from the documented shapes (no public transcript holds them): every kind of sub-agent nested
+// under its origin, Expand all opening the conversation and never a raw line, and a bar that
+// fits whatever badges a session brings, at 1280 and at 390 px.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { site, open, drop, waitForTitle, ROOT } from "./harness.mjs";
+
+const web = site();
+
+const PROJECT = join(ROOT, "tests/format/agents/-home-me-shop");
+const SESSION = "5c0d2b7e-8f1a-4e3b-9c6d-2a4b6c8d0e1f";
+const BADGES = join(ROOT, "tests/format/ba5c41e5-2133-4c2d-9a1e-000000001280.jsonl");
+
+/** The session and its sub-agents, named as dropping the project folder names them. */
+async function agentsFolder() {
+  const agents = await readdir(join(PROJECT, SESSION, "subagents"));
+  return [
+    { path: join(PROJECT, `${SESSION}.jsonl`), name: `${SESSION}.jsonl` },
+    ...agents.map((a) => ({ path: join(PROJECT, SESSION, "subagents", a), name: `${SESSION}/subagents/${a}` })),
+  ];
+}
+
+test("a fork, a side question, a team member and an agent of an agent each open under their origin, and Expand all shows no raw line", async () => {
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  await drop(page, await agentsFolder());
+  // The demo has an agent too: wait for the dropped session's fork.
+  await page.waitForFunction(() => [...document.querySelectorAll(".cctv-agent-toggle")].some((t) => t.textContent.includes("fork")));
+  // None is an orphan: an orphan's first row says its parent is not loaded.
+  assert.equal(await page.locator(".cctv-agent-origin").count(), 0, "no agent left an orphan");
+  // Names are isolated (FSI … PDI) where the page says them.
+  const toggles = (await page.locator(".cctv-agent-toggle").allTextContents()).map((t) => t.replace(/[\u2066-\u2069]/g, ""));
+  for (const kind of ["fork of the conversation", "side question", "team member alice"]) {
+    assert.ok(toggles.some((t) => t.includes(kind)), `a button opens the ${kind}: ${toggles.join(" | ")}`);
+  }
+  await page.keyboard.press("e");
+  // Every agent opens: the agent of an agent is two levels deep, inside the Explore agent.
+  await page.waitForFunction(() => document.querySelectorAll('.cctv-item[style*="--depth: 2"]').length > 0);
+  const depths = await page.$$eval(".cctv-item", (rows) => rows.map((r) => r.getAttribute("style") ?? ""));
+  assert.ok(depths.filter((d) => d.includes("--depth: 1")).length >= 8, "the agents' rows, one level deeper");
+  // The conversation is open, and no raw JSON line is: those stay behind their own toggles.
+  assert.ok((await page.locator(".cctv-panel--open").count()) > 0, "panels open");
+  assert.equal(await page.locator(".cctv-item .cctv-raw").count(), 0, "no raw line after Expand all");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+for (const [size, viewport] of [["1280 px", { width: 1280, height: 800 }], ["390 px", { width: 390, height: 844 }]]) {
+  test(`the bar fits at ${size} whatever badges a session brings, and a long line wraps inside its row`, async () => {
+    const { page, context, errors } = await open(web.chrome, web.server.url, { viewport });
+    await drop(page, [{ path: BADGES }]);
+    await waitForTitle(page, "Refactor the billing");
+    const sizes = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      bar: document.querySelector(".cctv-top").scrollWidth,
+      barBox: document.querySelector(".cctv-top").clientWidth,
+      badges: [...document.querySelectorAll(".cctv-top__badges .cctv-badge")].map((b) => b.textContent),
+      // Every button of the bar's first row, Theme among them, ends inside the window.
+      outside: [...document.querySelectorAll(".cctv-top__row:first-child button")]
+        .filter((b) => b.offsetParent !== null && b.getBoundingClientRect().right > window.innerWidth + 0.5)
+        .map((b) => b.textContent),
+    }));
+    assert.equal(sizes.page, viewport.width, "the page does not scroll sideways");
+    assert.ok(sizes.bar <= sizes.barBox, `the bar holds its content (${sizes.bar} > ${sizes.barBox})`);
+    assert.deepEqual(sizes.outside, [], "no button of the bar off screen");
+    for (const badge of ["ledger-refactorer", "#billing-q4", "worktree ledger-refactor", "ended by the model", "coordinator mode"]) {
+      assert.ok(sizes.badges.some((b) => b.includes(badge)), `the ${badge} badge: ${sizes.badges.join(" | ")}`);
+    }
+    // The prompt's long reminder line wraps inside its row.
+    const overflowing = await page.$$eval(".cctv-item", (rows) => rows.filter((r) => r.scrollWidth > r.clientWidth + 1).length);
+    assert.equal(overflowing, 0, "no row wider than itself");
+    await page.screenshot({ path: join(ROOT, `target/format-bar-${viewport.width}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
