@@ -426,7 +426,7 @@ fn attachments_read_the_fields_other_readers_of_the_format_record() {
             "Read cut short: [Truncated: PARTIAL view]",
             "Auto mode on",
             "memory: Memories recalled: /repo/memory.md",
-            "A background Stop hook answered",
+            "A background \u{2068}Stop\u{2069} hook answered",
             "Stopped: the maximum of 8 turns was reached",
             "permissions: Tools the command may use: Bash(git *), Edit",
         ]

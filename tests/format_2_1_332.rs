@@ -26,8 +26,7 @@ fn entry_types() -> Vec<String> {
         .filter(|first| *first != "type" && !first.starts_with("---"))
         .flat_map(|first| first.split(", ").map(str::to_owned).collect::<Vec<_>>())
         .collect();
-    // The document's heading says 48; its table names 47 (`user, assistant, system, attachment`
-    // is one row): every one of them is checked.
+    // The document's heading says 48, but its table names 47: every one of them is checked.
     assert_eq!(names.len(), 47, "the table's names: {names:?}");
     names
 }

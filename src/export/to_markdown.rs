@@ -78,7 +78,6 @@ pub fn turn(ws: &Workspace, session: &Session, thread: ThreadRef, first: u32) ->
     out.trim_end().to_owned() + "\n"
 }
 
-/// Rows `range` of `thread`, each followed by a blank line.
 /// Rows `range` of `thread`, each followed by a blank line, and after each, with sub-agents
 /// asked for, the forks and side questions born at it.
 fn items(

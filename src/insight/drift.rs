@@ -146,9 +146,6 @@ const KNOWN_FIELDS: &[&str] = &[
     "title",
     "artifactCount",
     "replacements",
-    "parentSessionId",
-    "parentLastUuid",
-    "contextLength",
 ];
 
 /// One thing cctv did not recognise.

@@ -52,23 +52,43 @@ pub struct About {
     pub effort: Option<String>,
 }
 
-/// A worktree as `worktree-state` describes it.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+/// A worktree as `worktree-state` describes it. Each field is read on its own, so one of an
+/// unexpected type leaves only that one unknown.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Worktree {
-    #[serde(alias = "name")]
     pub worktree_name: Option<String>,
-    #[serde(alias = "path")]
     pub worktree_path: Option<String>,
-    #[serde(alias = "branch")]
     pub worktree_branch: Option<String>,
     pub original_cwd: Option<String>,
 }
 
+/// What a `worktree-state` line says.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WorktreeSaid {
+    /// Working in this worktree.
+    In(Worktree),
+    /// No worktree (`null`, or no `worktreeSession` at all): the session left it, or never had one.
+    Left,
+    /// A `worktreeSession` that is neither an object nor `null`: nothing can be said.
+    Unreadable,
+}
+
 impl Worktree {
-    /// The worktree an entry describes; `None` when it says the session left it (`null`).
-    pub fn of(src: &[u8], value: Option<crate::model::Span>) -> Option<Worktree> {
-        serde_json::from_slice::<Option<Worktree>>(value?.bytes(src)).ok().flatten()
+    pub fn said(src: &[u8], value: Option<crate::model::Span>) -> WorktreeSaid {
+        let Some(value) = value else { return WorktreeSaid::Left };
+        let string = |o: &serde_json::Map<String, serde_json::Value>, keys: &[&str]| {
+            keys.iter().find_map(|k| o.get(*k)?.as_str().map(str::to_owned))
+        };
+        match serde_json::from_slice(value.bytes(src)) {
+            Ok(serde_json::Value::Null) => WorktreeSaid::Left,
+            Ok(serde_json::Value::Object(o)) => WorktreeSaid::In(Worktree {
+                worktree_name: string(&o, &["worktreeName", "name"]),
+                worktree_path: string(&o, &["worktreePath", "path"]),
+                worktree_branch: string(&o, &["worktreeBranch", "branch"]),
+                original_cwd: string(&o, &["originalCwd"]),
+            }),
+            _ => WorktreeSaid::Unreadable,
+        }
     }
 }
 
@@ -109,9 +129,13 @@ pub async fn about(file: &Transcript, file_index: u32, pace: &mut Pace<'_>) -> A
             }
             EntryKind::Summary(s) => about.summary = text(s.summary).or(about.summary.take()),
             EntryKind::PrLink(_) => about.pr_links.push(at),
-            EntryKind::Record(r) if r.kind == RecordKind::WorktreeState => {
-                about.worktree = Worktree::of(src, r.value)
-            }
+            EntryKind::Record(r) if r.kind == RecordKind::WorktreeState => match Worktree::said(src, r.value)
+            {
+                WorktreeSaid::In(w) => about.worktree = Some(w),
+                WorktreeSaid::Left => about.worktree = None,
+                // What it was before still holds as far as anyone can tell.
+                WorktreeSaid::Unreadable => {}
+            },
             EntryKind::Metadata(m) => {
                 let value = text(m.value);
                 match m.kind {

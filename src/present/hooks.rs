@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::model::{body, EntryKind, ProgressKind};
 use crate::normalize::{LineRef, Workspace};
 use crate::present::fields::{colon, first_line, first_str, text_of};
-use crate::text::format::{duration, plural};
+use crate::text::format::{duration, isolate, plural};
 
 /// One hook run.
 #[derive(Clone, Debug, PartialEq)]
@@ -131,13 +131,13 @@ pub fn progress_view(ws: &Workspace, lines: &[LineRef]) -> Option<ProgressView> 
                 let name = |s: Option<crate::model::JsonStr>| {
                     s.map(|s| s.decode(src).into_owned()).unwrap_or_default()
                 };
+                // The server's and tool's names are transcript text among cctv's words: isolated.
                 let tool = [name(p.server_name), name(p.tool_name)]
                     .into_iter()
                     .filter(|n| !n.is_empty())
-                    .collect::<Vec<_>>();
-                notes.push(
-                    format!("MCP {}{}", tool.join(" "), colon(&name(p.status))).replace("MCP :", "MCP:"),
-                );
+                    .map(|n| format!(" {}", isolate(&n)))
+                    .collect::<String>();
+                notes.push(format!("MCP{tool}{}", colon(&name(p.status))));
             }
             // A call still running says so now and then; one note says how often.
             ProgressKind::ToolHeartbeat => heartbeats += 1,
@@ -220,8 +220,11 @@ mod tests {
             })
             .flat_map(|v| v.notes)
             .collect();
-        assert!(notes.iter().any(|n| n == "MCP conductor AskUserQuestion: started"), "{notes:#?}");
-        assert!(notes.iter().any(|n| n == "MCP conductor AskUserQuestion: failed"), "{notes:#?}");
+        // The names are isolated (FSI … PDI): transcript text among cctv's words.
+        let said =
+            |status: &str| format!("MCP \u{2068}conductor\u{2069} \u{2068}AskUserQuestion\u{2069}: {status}");
+        assert!(notes.iter().any(|n| *n == said("started")), "{notes:#?}");
+        assert!(notes.iter().any(|n| *n == said("failed")), "{notes:#?}");
         assert!(notes.iter().all(|n| !n.starts_with("progress ")), "{notes:#?}");
     }
 

@@ -48,10 +48,11 @@ fn badges(about: &About) -> Vec<Badge> {
         out.push(plain("continues another session"));
     }
     if let Some(tag) = &about.tag {
-        out.push(plain(&format!("#{tag}")));
+        out.push(plain(&format!("#{}", isolate(tag))));
     }
     if let Some(w) = &about.worktree {
-        out.push(plain(&format!("worktree {}", w.worktree_name.as_deref().unwrap_or_default()).trim_end()));
+        let name = w.worktree_name.as_deref().map(isolate).unwrap_or_default();
+        out.push(plain(format!("worktree {name}").trim_end()));
     }
     if about.ended_by_model {
         out.push(plain("ended by the model"));
@@ -269,8 +270,9 @@ fn about_rows(ws: &Workspace, about: &About) -> Vec<(&'static str, String)> {
     push(
         "worktree",
         about.worktree.as_ref().map(|w| {
-            let name = w.worktree_name.clone().unwrap_or_default();
-            match (&w.worktree_path, &w.worktree_branch) {
+            // Each part is transcript text among cctv's words: isolated, so none reorders the rest.
+            let name = w.worktree_name.as_deref().map(isolate).unwrap_or_default();
+            match (w.worktree_path.as_deref().map(isolate), w.worktree_branch.as_deref().map(isolate)) {
                 (Some(path), Some(branch)) => format!("{name} at {path} (branch {branch})"),
                 (Some(path), None) => format!("{name} at {path}"),
                 (None, Some(branch)) => format!("{name} (branch {branch})"),
@@ -285,7 +287,8 @@ fn about_rows(ws: &Workspace, about: &About) -> Vec<(&'static str, String)> {
         about.derived_from.map(|line| {
             let src = ws.src(line);
             let value = serde_json::from_slice(ws.line(line).span.bytes(src)).unwrap_or_default();
-            crate::present::event::fields_in_words(&value).join(", ")
+            let fields = crate::present::fields::fields_in_words(&value, &[]);
+            fields.iter().map(|f| isolate(f)).collect::<Vec<_>>().join(", ")
         }),
     );
     push("remote control", about.remote_control.then(|| "connected to claude.ai".to_owned()));

@@ -12,7 +12,7 @@ use super::{line, EventView, Tone};
 use crate::present::fields::{
     colon, fields_in_words, first_line, first_str, list, path_of, str_field, text_of, to_text,
 };
-use crate::text::format::plural;
+use crate::text::format::{isolate, plural};
 
 /// How an attachment type reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,7 +289,7 @@ pub(crate) fn attachment(kind: &str, a: &Value) -> EventView {
             };
             let said = match hook.is_empty() {
                 true => "A background hook answered".to_owned(),
-                false => format!("A background {hook} hook answered"),
+                false => format!("A background {} hook answered", isolate(&hook)),
             };
             line(said, Tone::Normal, details())
         }
@@ -362,18 +362,19 @@ fn folded(label: &str, said: String, text: String) -> EventView {
 }
 
 /// Text without its markup tags (`<total_tokens>1 left</total_tokens>` → `1 left`), for a line.
+/// A tag is `<` up to the next `>` with no white space or `<` between; the look for its end stops
+/// at the first of those, so a text of many `<` costs one pass, not one per `<`.
 fn strip_tags(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(open) = rest.find('<') {
         out.push_str(&rest[..open]);
-        match rest[open..].find('>') {
-            Some(close) if !rest[open + 1..open + close].contains(char::is_whitespace) => {
-                rest = &rest[open + close + 1..];
-            }
+        let after = &rest[open + 1..];
+        match after.find(|c: char| c == '>' || c == '<' || c.is_whitespace()) {
+            Some(close) if after[close..].starts_with('>') => rest = &after[close + 1..],
             _ => {
                 out.push('<');
-                rest = &rest[open + 1..];
+                rest = after;
             }
         }
     }
@@ -390,6 +391,10 @@ mod tests {
     fn tags_are_left_out_of_a_line_but_not_other_angle_brackets() {
         assert_eq!(strip_tags("<total_tokens>14912564 tokens left</total_tokens>"), "14912564 tokens left");
         assert_eq!(strip_tags("a < b and c > d"), "a < b and c > d");
+        assert_eq!(strip_tags("<<a>b"), "<b");
+        // A text of angle brackets and spaces (hostile): one pass, kept as written.
+        let hostile = "< ".repeat(200_000) + ">";
+        assert_eq!(strip_tags(&hostile), hostile);
     }
 
     #[test]

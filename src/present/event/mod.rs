@@ -6,8 +6,6 @@ mod attachment;
 mod record;
 mod system;
 
-pub use record::fields_in_words;
-
 use serde_json::Value;
 
 use crate::model::{body, EntryKind};

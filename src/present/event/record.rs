@@ -6,9 +6,10 @@ use serde_json::Value;
 
 use super::{EventView, Tone};
 use crate::model::{body, RecordEntry, RecordKind};
-use crate::normalize::about::Worktree;
+use crate::normalize::about::{Worktree, WorktreeSaid};
 use crate::normalize::{Item, Workspace};
-use crate::text::format::plural;
+use crate::present::fields::{fields_in_words, first_str};
+use crate::text::format::{isolate, plural};
 use crate::text::markup::safe_href;
 
 pub(crate) fn record_view(ws: &Workspace, item: &Item, record: &RecordEntry) -> EventView {
@@ -25,7 +26,7 @@ pub(crate) fn record_view(ws: &Workspace, item: &Item, record: &RecordEntry) -> 
             };
             match safe_href(&url) {
                 Some(href) => EventView::Link { label, href: Some(href) },
-                None => line(label, Tone::Normal, fields_in_words(&fields)),
+                None => line(label, Tone::Normal, fields_in_words(&fields, &[])),
             }
         }
         RecordKind::ContentReplacement => {
@@ -44,18 +45,21 @@ pub(crate) fn record_view(ws: &Workspace, item: &Item, record: &RecordEntry) -> 
                 true => "Memory mode changed".to_owned(),
                 false => format!("Memory mode: {mode}"),
             };
-            line(text, Tone::Normal, fields_in_words(&fields))
+            line(text, Tone::Normal, fields_in_words(&fields, &[]))
         }
-        RecordKind::WorktreeState => match Worktree::of(src, record.value) {
-            Some(w) => {
-                let name = w.worktree_name.clone().unwrap_or_else(|| "a worktree".into());
+        RecordKind::WorktreeState => match Worktree::said(src, record.value) {
+            WorktreeSaid::In(w) => {
+                let name = w.worktree_name.as_deref().map(isolate).unwrap_or_else(|| "a worktree".into());
                 let mut details = Vec::new();
                 details.extend(w.worktree_path.map(|p| format!("path: {p}")));
                 details.extend(w.worktree_branch.map(|b| format!("branch: {b}")));
                 details.extend(w.original_cwd.map(|c| format!("from: {c}")));
                 line(format!("Working in worktree {name}"), Tone::Normal, details)
             }
-            None => line("Left the worktree".into(), Tone::Normal, vec![]),
+            WorktreeSaid::Left => line("Left the worktree".into(), Tone::Normal, vec![]),
+            WorktreeSaid::Unreadable => {
+                line("The worktree changed".into(), Tone::Unknown, fields_in_words(&fields, &[]))
+            }
         },
     }
 }
@@ -71,48 +75,6 @@ fn replacement(r: &Value) -> String {
         (false, true) => id,
         (true, _) => instead,
     }
-}
-
-/// The first of `keys` that holds a string.
-fn first_str(v: &Value, keys: &[&str]) -> String {
-    keys.iter().find_map(|k| v.get(*k).and_then(Value::as_str)).unwrap_or_default().to_owned()
-}
-
-/// The fields every line carries, which say nothing about this one.
-const ENVELOPE: &[&str] = &[
-    "type",
-    "sessionId",
-    "session_id",
-    "uuid",
-    "parentUuid",
-    "timestamp",
-    "cwd",
-    "version",
-    "gitBranch",
-    "userType",
-    "entrypoint",
-    "slug",
-    "isSidechain",
-    "agentId",
-];
-
-/// A line's own scalar fields as `key: value`, for shapes read by name only: what it says, in
-/// words, never its JSON.
-pub fn fields_in_words(v: &Value) -> Vec<String> {
-    let Some(map) = v.as_object() else { return Vec::new() };
-    map.iter()
-        .filter(|(k, _)| !ENVELOPE.contains(&k.as_str()))
-        .filter_map(|(k, v)| {
-            let value = match v {
-                Value::String(s) if !s.is_empty() => s.chars().take(300).collect(),
-                Value::Number(n) => n.to_string(),
-                Value::Bool(b) => b.to_string(),
-                Value::Array(a) => plural(a.len() as u64, "item"),
-                _ => return None,
-            };
-            Some(format!("{k}: {value}"))
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -171,13 +133,37 @@ mod tests {
                 other => format!("{other:?}"),
             })
             .collect();
-        assert_eq!(texts, ["Working in worktree fix", "Left the worktree"]);
+        assert_eq!(texts, ["Working in worktree \u{2068}fix\u{2069}", "Left the worktree"]);
         let s = &ws.sessions[0];
         assert_eq!(s.about.worktree, None, "left at the end");
         let not_shown =
             |line| s.not_shown.iter().any(|n| *n == (LineRef { file: 0, line }, NotShown::Metadata));
         assert!(not_shown(0), "no worktree to begin with");
         assert!(not_shown(3), "written again unchanged");
+    }
+
+    #[test]
+    fn a_worktree_written_in_an_unexpected_shape_is_not_said_to_be_left() {
+        let (ws, views) = rows(&[
+            PROMPT,
+            r#"{"type":"worktree-state","worktreeSession":{"worktreeName":"fix","worktreePath":7},"sessionId":"s"}"#,
+            r#"{"type":"worktree-state","worktreeSession":"fix","sessionId":"s"}"#,
+        ]);
+        let texts: Vec<String> = views
+            .iter()
+            .map(|v| match v {
+                EventView::Line { text, .. } => text.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        // A path of the wrong type leaves only the path unknown; a string is no worktree at all.
+        assert_eq!(texts, ["Working in worktree \u{2068}fix\u{2069}", "The worktree changed"]);
+        let worktree =
+            ws.sessions[0].about.worktree.as_ref().expect("still in it, as far as anyone can tell");
+        assert_eq!(
+            (worktree.worktree_name.as_deref(), worktree.worktree_path.as_deref()),
+            (Some("fix"), None)
+        );
     }
 
     #[test]

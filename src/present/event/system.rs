@@ -9,7 +9,7 @@ use crate::model::{body, Span, SystemEntry, SystemSubtype as S};
 use crate::present::fields::{
     colon, fields_in_words, first_line, first_str, list, str_field, text_of, to_text,
 };
-use crate::text::format::duration;
+use crate::text::format::{duration, isolate};
 
 /// A system line in words; `fields` is the whole line.
 pub(crate) fn system(s: &SystemEntry, src: &[u8], fields: &Value) -> EventView {
@@ -119,8 +119,8 @@ pub(crate) fn system(s: &SystemEntry, src: &[u8], fields: &Value) -> EventView {
                 _ => "Switched to a fallback model",
             };
             let models = match (from.is_empty(), to.is_empty()) {
-                (false, false) => format!(" ({from} → {to})"),
-                (true, false) => format!(" ({to})"),
+                (false, false) => format!(" ({} → {})", isolate(&from), isolate(&to)),
+                (true, false) => format!(" ({})", isolate(&to)),
                 _ => String::new(),
             };
             (format!("{lead}{models}{}", colon(&first_line(&content))), Tone::Normal, vec![])

@@ -94,8 +94,7 @@ pub fn artifact(call: &CallView) -> Facts {
             .iter()
             .map(|a| {
                 let note = [facts::text(Some(a), "rel"), facts::text(Some(a), "role")];
-                Listed::new(facts::text(Some(a), "title").unwrap_or_default())
-                    .link(facts::text(Some(a), "url").as_deref())
+                page(facts::text(Some(a), "url"), facts::text(Some(a), "title"))
                     .note(Some(note.into_iter().flatten().collect::<Vec<_>>().join(" · ")))
             })
             .collect();
