@@ -442,3 +442,25 @@ fn an_inline_agent_is_no_team_member_by_the_session_files_lines() {
     assert_eq!(s.agents[inline as usize].file, None);
     assert_eq!(s.agents[inline as usize].kind, AgentKind::Task);
 }
+
+#[test]
+fn a_fork_context_ref_is_merged_only_where_it_made_a_forks_link() {
+    const UNLINKED: &str = "fork reference that links no fork to a loaded line";
+    let words = |ws: &Workspace| cctv::present::accounting::in_words(&ws.sessions[0].accounting);
+    // In the folder, the fork's own reference made its link: merged, no line left unlinked.
+    let base = words(&normalize::normalize(files()));
+    assert!(!base.not_shown.contains_key(UNLINKED), "{base:?}");
+    // Hand-written from the documented shape: the same reference in the session's own file,
+    // where nothing reads it.
+    let inputs = edited(files(), &format!("{SESSION}.jsonl"), |text| {
+        text + r#"{"type":"fork-context-ref","parentSessionId":"5c0d2b7e-8f1a-4e3b-9c6d-2a4b6c8d0e1f","parentLastUuid":"bf5c4dae-5a6b-4c7d-8e3f-4a5b6c7d8e9f","contextLength":5,"sessionId":"5c0d2b7e-8f1a-4e3b-9c6d-2a4b6c8d0e1f","timestamp":"2026-11-26T10:09:00.000Z"}"#
+            + "\n"
+    });
+    let with = words(&normalize::normalize(inputs));
+    assert_eq!(with.merged, base.merged);
+    assert_eq!(with.not_shown.get(UNLINKED), Some(&1), "{with:?}");
+    // A fork whose parent line is not loaded: its reference links nothing.
+    let agents_only: Vec<Input> = files().into_iter().filter(|i| i.name.contains("/subagents/")).collect();
+    let orphaned = words(&normalize::normalize(agents_only));
+    assert_eq!(orphaned.not_shown.get(UNLINKED), Some(&1), "{orphaned:?}");
+}

@@ -218,14 +218,19 @@ fn fork_reference(
     files: &[Transcript],
 ) -> Option<(Option<String>, Option<String>)> {
     let file = &files[agent.file? as usize];
-    for line in &file.lines {
+    let line = fork_reference_line(file)?;
+    let Some(EntryKind::ForkContextRef(r)) = file.lines[line].entry().map(|e| &e.kind) else { return None };
+    Some((
+        r.parent_last_uuid.map(|u| u.decode(&file.bytes).into_owned()),
+        r.parent_session_id.map(|s| s.decode(&file.bytes).into_owned()),
+    ))
+}
+
+/// The line of a fork's file that holds its `fork-context-ref`: before any conversation line.
+pub(super) fn fork_reference_line(file: &Transcript) -> Option<usize> {
+    for (index, line) in file.lines.iter().enumerate() {
         match &line.entry().map(|e| &e.kind) {
-            Some(EntryKind::ForkContextRef(r)) => {
-                return Some((
-                    r.parent_last_uuid.map(|u| u.decode(&file.bytes).into_owned()),
-                    r.parent_session_id.map(|s| s.decode(&file.bytes).into_owned()),
-                ))
-            }
+            Some(EntryKind::ForkContextRef(_)) => return Some(index),
             Some(EntryKind::User(_) | EntryKind::Assistant(_)) => return None,
             _ => {}
         }
