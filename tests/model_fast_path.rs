@@ -109,3 +109,29 @@ fn duplicate_and_misshapen_fields_are_left_to_serde_json_and_keep_its_message() 
         assert!(reference.is_ok(), "{line}: {reference:?}");
     }
 }
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn fork_context_ref_fields_of_another_shape_on_another_line_stay_on_the_fast_path() {
+    // Hand-written: the names a fork-context-ref reads, of other shapes, on lines of other types.
+    for line in [
+        r#"{"type":"user","parentSessionId":5,"message":{"content":"x"}}"#,
+        r#"{"type":"assistant","parentLastUuid":{"a":1},"message":{"content":[]}}"#,
+        r#"{"type":"summary","contextLength":"long","summary":"s","leafUuid":"l"}"#,
+    ] {
+        let (fast, reference) = read_both_ways(line);
+        assert_eq!(fast.as_ref(), Some(reference.as_ref().unwrap()), "{line}");
+    }
+    // And on a fork-context-ref itself, a field of another shape is no value, both ways.
+    let line = r#"{"type":"fork-context-ref","parentSessionId":5,"parentLastUuid":"u","contextLength":"7"}"#;
+    let (fast, reference) = read_both_ways(line);
+    let fast = fast.expect("read the fast way");
+    assert_eq!(Ok(&fast), reference.as_ref());
+    let cctv::model::EntryKind::ForkContextRef(r) = &fast.kind else { panic!("{fast:?}") };
+    assert_eq!((r.parent_session_id, r.context_length), (None, None));
+    assert!(r.parent_last_uuid.is_some());
+    let line = r#"{"type":"fork-context-ref","parentLastUuid":"u","contextLength":12}"#;
+    let (fast, _) = read_both_ways(line);
+    let cctv::model::EntryKind::ForkContextRef(r) = &fast.unwrap().kind else { panic!() };
+    assert_eq!(r.context_length, Some(12));
+}

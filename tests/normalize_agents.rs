@@ -286,3 +286,181 @@ fn a_team_member_known_only_by_its_agent_id_is_still_found_by_its_name() {
     assert_eq!(a.kind, AgentKind::TeamMember { name: Some("alice".into()), team: Some("cart-tests".into()) });
     assert!(matches!(a.link, AgentLink::ToolCall { how: LinkEvidence::TeamName, .. }), "{:?}", a.link);
 }
+
+/// The folder with the file whose name ends with `suffix` edited by `edit`.
+fn edited(inputs: Vec<Input>, suffix: &str, edit: impl Fn(String) -> String) -> Vec<Input> {
+    let mut found = false;
+    let out = inputs
+        .into_iter()
+        .map(|mut input| {
+            if input.name.ends_with(suffix) {
+                found = true;
+                let text = String::from_utf8(input.bytes).unwrap();
+                let new = edit(text.clone());
+                assert_ne!(new, text, "{suffix} unchanged");
+                input.bytes = new.into_bytes();
+            }
+            input
+        })
+        .collect();
+    assert!(found, "{suffix}");
+    out
+}
+
+/// Whether any row of `agent` shows, every agent open.
+fn shown(session: &Session, agent: u32) -> bool {
+    let mut choices = Choices::default();
+    choices.open_agents.extend(0..session.agents.len() as u32);
+    rows(session, &choices, &|_| true).iter().any(|r| r.thread == ThreadRef::Agent(agent))
+}
+
+#[test]
+fn a_fork_whose_parent_line_is_its_own_is_an_orphan_and_shown() {
+    // Hand-written from the documented shape: its `parentLastUuid` names its own answer's line.
+    let inputs = edited(files(), &format!("agent-{FORK}.jsonl"), |text| {
+        text.replacen(
+            "\"parentLastUuid\":\"bf5c4dae-5a6b-4c7d-8e3f-4a5b6c7d8e9f\"",
+            "\"parentLastUuid\":\"61a7f859-a5b6-4c28-9de4-f5a6b7c8d9e1\"",
+            1,
+        )
+    });
+    let ws = normalize::normalize(inputs);
+    let s = &ws.sessions[0];
+    let fork = agent(s, FORK);
+    assert_eq!(s.agents[fork as usize].link, AgentLink::Orphan);
+    assert!(shown(s, fork));
+}
+
+#[test]
+fn an_agent_linked_inside_itself_is_listed_at_the_end_and_labelled_an_orphan() {
+    // However it came to be linked there, an agent born inside its own thread is shown.
+    let mut ws = normalize::normalize(files());
+    let s = &mut ws.sessions[0];
+    let fork = agent(s, FORK);
+    let at = ItemRef::new(ThreadRef::Agent(fork), 1);
+    s.born.retain(|&(_, a)| a != fork);
+    s.born.push((at, fork));
+    s.born.sort_unstable();
+    s.agents[fork as usize].link = AgentLink::At {
+        line: s.agents[fork as usize].thread.items[1].line,
+        how: LinkEvidence::ForkContextRef,
+    };
+    let s = &ws.sessions[0];
+    assert!(shown(s, fork));
+    let label = cctv::present::agents::label(&ws, s, fork).unwrap();
+    assert!(label.orphan, "{label:?}");
+    assert_eq!(label.origin, "the line it forked after is not among the loaded lines");
+}
+
+#[test]
+fn a_named_agent_of_no_team_is_a_task_that_shows_its_name() {
+    // 2.1.332 gives any agent a `name` to be addressed by (`AgentInput.name`); its .meta.json
+    // says it. Hand-written from that shape.
+    let inputs = edited(files(), &format!("agent-{EXPLORE}.meta.json"), |text| {
+        text.replacen("\"spawnDepth\":1", "\"name\":\"mapper\",\"spawnDepth\":1", 1)
+    });
+    let ws = normalize::normalize(inputs);
+    let s = &ws.sessions[0];
+    let explore = agent(s, EXPLORE);
+    let a = &s.agents[explore as usize];
+    assert_eq!(a.kind, AgentKind::Task);
+    assert_eq!(a.name.as_deref(), Some("mapper"));
+    assert_eq!(
+        cctv::present::agents::label(&ws, s, explore).unwrap().what(),
+        "sub-agent \u{2068}mapper\u{2069}"
+    );
+    // A member of a known team is still one.
+    let member = &s.agents[agent(s, MEMBER) as usize];
+    assert_eq!(
+        member.kind,
+        AgentKind::TeamMember { name: Some("alice".into()), team: Some("cart-tests".into()) }
+    );
+}
+
+/// The folder with the Explore agent's call also named alice (with `team`, if any), and nothing
+/// else to link the Explore agent by but its prompt. Hand-written from the documented shapes.
+fn two_calls_named_alice(team: Option<&str>) -> Vec<Input> {
+    let extra = match team {
+        Some(team) => format!(",\"name\":\"alice\",\"team_name\":\"{team}\""),
+        None => ",\"name\":\"alice\"".to_owned(),
+    };
+    let inputs = edited(files(), &format!("{SESSION}.jsonl"), |text| {
+        text.replacen("\"subagent_type\":\"Explore\"", &format!("\"subagent_type\":\"Explore\"{extra}"), 1)
+            .replacen(
+                "\"status\":\"completed\",\"agentId\":\"a1b2c3d4e5f6a7b8c\",",
+                "\"status\":\"completed\",",
+                1,
+            )
+    });
+    edited(inputs, &format!("agent-{EXPLORE}.meta.json"), |text| {
+        text.replacen("\"toolUseId\":\"toolu_01AgMapCart7Xq2\",", "", 1)
+    })
+}
+
+#[test]
+fn a_name_two_calls_share_links_by_prompt_and_a_call_of_another_team_is_not_a_members() {
+    for (team, how) in [(None, LinkEvidence::Prompt), (Some("other-team"), LinkEvidence::TeamName)] {
+        let ws = normalize::normalize(two_calls_named_alice(team));
+        let s = &ws.sessions[0];
+        let member = agent(s, MEMBER);
+        let AgentLink::ToolCall { line, how: linked } = s.agents[member as usize].link else {
+            panic!("{:?}", s.agents[member as usize].link)
+        };
+        assert_eq!(linked, how, "{team:?}");
+        let (above, _) = row_above(s, member);
+        assert_eq!(s.item(above.thread, above.item).unwrap().line, line);
+        assert_eq!(
+            tool_use_id(&ws, s.item(above.thread, above.item).unwrap()),
+            "toolu_01TmAlice9Kd3",
+            "{team:?}"
+        );
+        let (above, _) = row_above(s, agent(s, EXPLORE));
+        assert_eq!(
+            tool_use_id(&ws, s.item(above.thread, above.item).unwrap()),
+            "toolu_01AgMapCart7Xq2",
+            "{team:?}"
+        );
+    }
+}
+
+#[test]
+fn an_inline_agent_is_no_team_member_by_the_session_files_lines() {
+    // An inline sidechain agent in the session's own file, its id a lead's (`team-lead@core`):
+    // hand-written from the documented shapes. Its first line is the session file's, not a
+    // member's file's.
+    let inputs = edited(files(), &format!("{SESSION}.jsonl"), |text| {
+        text + concat!(
+            r#"{"parentUuid":null,"isSidechain":true,"userType":"external","cwd":"/home/me/shop","sessionId":"5c0d2b7e-8f1a-4e3b-9c6d-2a4b6c8d0e1f","version":"2.1.332","type":"user","uuid":"0e0e0e0e-0000-4000-8000-000000000001","timestamp":"2026-11-26T10:05:00.000Z","message":{"role":"user","content":"Check the build"},"agentId":"team-lead@core"}"#,
+            "\n",
+            r#"{"parentUuid":"0e0e0e0e-0000-4000-8000-000000000001","isSidechain":true,"userType":"external","cwd":"/home/me/shop","sessionId":"5c0d2b7e-8f1a-4e3b-9c6d-2a4b6c8d0e1f","version":"2.1.332","type":"assistant","uuid":"0e0e0e0e-0000-4000-8000-000000000002","timestamp":"2026-11-26T10:05:05.000Z","requestId":"req_i1","message":{"id":"msg_i1","type":"message","role":"assistant","model":"claude-opus-4-7","content":[{"type":"text","text":"The build passes."}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":4}},"agentId":"team-lead@core"}"#,
+            "\n"
+        )
+    });
+    let ws = normalize::normalize(inputs);
+    let s = &ws.sessions[0];
+    let inline = agent(s, "team-lead@core");
+    assert_eq!(s.agents[inline as usize].file, None);
+    assert_eq!(s.agents[inline as usize].kind, AgentKind::Task);
+}
+
+#[test]
+fn a_fork_context_ref_is_merged_only_where_it_made_a_forks_link() {
+    const UNLINKED: &str = "fork reference that links no fork to a loaded line";
+    let words = |ws: &Workspace| cctv::present::accounting::in_words(&ws.sessions[0].accounting);
+    // In the folder, the fork's own reference made its link: merged, no line left unlinked.
+    let base = words(&normalize::normalize(files()));
+    assert!(!base.not_shown.contains_key(UNLINKED), "{base:?}");
+    // Hand-written from the documented shape: the same reference in the session's own file,
+    // where nothing reads it.
+    let inputs = edited(files(), &format!("{SESSION}.jsonl"), |text| {
+        text + r#"{"type":"fork-context-ref","parentSessionId":"5c0d2b7e-8f1a-4e3b-9c6d-2a4b6c8d0e1f","parentLastUuid":"bf5c4dae-5a6b-4c7d-8e3f-4a5b6c7d8e9f","contextLength":5,"sessionId":"5c0d2b7e-8f1a-4e3b-9c6d-2a4b6c8d0e1f","timestamp":"2026-11-26T10:09:00.000Z"}"#
+            + "\n"
+    });
+    let with = words(&normalize::normalize(inputs));
+    assert_eq!(with.merged, base.merged);
+    assert_eq!(with.not_shown.get(UNLINKED), Some(&1), "{with:?}");
+    // A fork whose parent line is not loaded: its reference links nothing.
+    let agents_only: Vec<Input> = files().into_iter().filter(|i| i.name.contains("/subagents/")).collect();
+    let orphaned = words(&normalize::normalize(agents_only));
+    assert_eq!(orphaned.not_shown.get(UNLINKED), Some(&1), "{orphaned:?}");
+}

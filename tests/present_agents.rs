@@ -113,8 +113,10 @@ fn with_the_parent_missing_each_kind_says_what_it_is_and_that_its_parent_is_not_
 }
 
 #[test]
-fn real_teammates_are_named_as_team_members() {
-    // handgemacht-ai (CC 2.1.114): a lead starts alice and bob with Agent calls that name them.
+fn real_named_agents_of_no_team_are_named_sub_agents() {
+    // handgemacht-ai (CC 2.1.114): a lead starts alice and bob with Agent calls that name them,
+    // with no `team_name`, no TeamCreate call and no `teamName` on any line: a name is any
+    // agent's (2.1.332 `AgentInput.name`, "addressable via SendMessage"), no team's.
     let ws = normalize::normalize(common::session(
         "handgemacht-ai__claude-code-log/test/test_data/real_projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl",
     ));
@@ -122,7 +124,7 @@ fn real_teammates_are_named_as_team_members() {
     let mut names: Vec<String> =
         (0..s.agents.len() as u32).map(|a| label(&ws, s, a).unwrap().what()).collect();
     names.sort();
-    assert_eq!(names, [format!("team member {FSI}alice{PDI}"), format!("team member {FSI}bob{PDI}")]);
+    assert_eq!(names, [format!("sub-agent {FSI}alice{PDI}"), format!("sub-agent {FSI}bob{PDI}")]);
 }
 
 #[test]

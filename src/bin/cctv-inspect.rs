@@ -148,22 +148,19 @@ fn inspect(ws: &Workspace) -> Value {
                 .map(|agent| {
                     let link = match agent.link {
                         AgentLink::Orphan => json!("orphan"),
-                        AgentLink::ToolCall { line, how } => {
+                        AgentLink::ToolCall { line, how } | AgentLink::At { line, how } => {
                             let file = ws.file(line);
-                            json!({
-                                "file": file.name,
-                                "line": file.lines[line.line as usize].number,
-                                "toolUseId": tool_use_id_of(ws, session, agent_index(session, agent)),
-                                "evidence": evidence(how),
-                            })
-                        }
-                        AgentLink::At { line, how } => {
-                            let file = ws.file(line);
-                            json!({
+                            let mut link = json!({
                                 "file": file.name,
                                 "line": file.lines[line.line as usize].number,
                                 "evidence": evidence(how),
-                            })
+                            });
+                            // A call has an id; a line an agent was born at has none to give.
+                            if matches!(agent.link, AgentLink::ToolCall { .. }) {
+                                link["toolUseId"] =
+                                    json!(tool_use_id_of(ws, session, agent_index(session, agent)));
+                            }
+                            link
                         }
                     };
                     json!({

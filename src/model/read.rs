@@ -166,9 +166,13 @@ impl<'a> At<'a> {
             // Claude Code's own running cost tally; read from the line when shown.
             "cost-state" => metadata(MetadataKind::CostState, None),
             "fork-context-ref" => EntryKind::ForkContextRef(ForkContextRefEntry {
-                parent_session_id: self.str(w.parent_session_id),
-                parent_last_uuid: self.str(w.parent_last_uuid),
-                context_length: w.context_length.map(count),
+                parent_session_id: self.raw_str(w.parent_session_id),
+                parent_last_uuid: self.raw_str(w.parent_last_uuid),
+                // A number's raw text; anything else is no length.
+                context_length: w
+                    .context_length
+                    .and_then(|r| r.0.trim().parse::<f64>().ok())
+                    .map(|n| count(Num(n))),
             }),
             "tag" => metadata(MetadataKind::Tag, self.raw_str(w.tag)),
             "relocated" => metadata(MetadataKind::Relocated, self.raw_str(w.relocated_cwd)),

@@ -209,12 +209,14 @@ pub(crate) struct WireLine<'a> {
     #[serde(borrow)]
     pub worktree_session: Option<Raw<'a>>,
 
-    // fork-context-ref
+    // fork-context-ref. Raw too, for the same reason: these names are common enough that another
+    // line may well carry one of another shape.
     #[serde(borrow)]
-    pub parent_session_id: Option<Str<'a>>,
+    pub parent_session_id: Option<Raw<'a>>,
     #[serde(borrow)]
-    pub parent_last_uuid: Option<Str<'a>>,
-    pub context_length: Option<Num>,
+    pub parent_last_uuid: Option<Raw<'a>>,
+    #[serde(borrow)]
+    pub context_length: Option<Raw<'a>>,
 }
 
 /// `message`: the API message of user and assistant lines (and the wrapped message of a tombstone,

@@ -48,6 +48,9 @@ pub enum NotShown {
     /// A side question's copy of a line of the conversation it was asked in (the context it
     /// replays): that line is shown there.
     Replayed,
+    /// A `fork-context-ref` that made no fork's link: in a session's own file, or in a fork's
+    /// whose parent line is not loaded (or that is linked by its call instead).
+    ForkReferenceUnlinked,
     /// No step placed it: a bug in cctv, counted so that it is said rather than lost.
     Unplaced,
 }

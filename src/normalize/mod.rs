@@ -230,11 +230,27 @@ async fn build_session(
         }
     }
     sidechains::link(session, files, &agent_metas, pace).await;
+    merge_fork_references(session, files, &mut placements);
     if session.title.is_none() {
         session.title = first_prompt_title(session, files);
     }
     count(session, files, pace).await;
     account(session, placements, pace).await;
+}
+
+/// A fork's `fork-context-ref` that made its link is shown by it: merged. Only there: the line
+/// is [`NotShown::ForkReferenceUnlinked`] anywhere else.
+fn merge_fork_references(session: &Session, files: &[Transcript], placements: &mut Placements) {
+    for agent in &session.agents {
+        if !matches!(agent.link, AgentLink::At { how: LinkEvidence::ForkContextRef, .. }) {
+            continue;
+        }
+        let Some(file) = agent.file else { continue };
+        let Some(line) = sidechains::fork_reference_line(&files[file as usize]) else { continue };
+        if let Some(place) = placements.get_mut(&file).and_then(|p| p.get_mut(line)) {
+            *place = Placement::Merged;
+        }
+    }
 }
 
 /// The session's own file: its main thread, branches, inline agents (the oldest layout: separate

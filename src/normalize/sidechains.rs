@@ -99,13 +99,38 @@ pub async fn link(
     });
     let members: Vec<(Option<String>, Option<String>)> = (0..session.agents.len())
         .map(|agent| {
-            let (name, team) = member_of(&session.agents[agent].thread, files);
+            // Only an agent's own file says who it is: an agent rebuilt from progress lines, or
+            // one inline in the session's file, starts with a line that is not its own to read.
+            let a = &session.agents[agent];
+            let (name, team) = match a.file.is_some() && !a.rebuilt {
+                true => member_of(&a.thread, files),
+                false => (None, None),
+            };
             (meta(agent).and_then(|m| m.name.clone()).or(name), team)
         })
         .collect();
-    try_link(&mut links, &mut calls, LinkEvidence::TeamName, &|agent, call| {
-        members[agent].0.is_some() && call.name == members[agent].0
-    });
+    // By name: any agent may have one (2.1.332 `AgentInput.name`, "addressable via
+    // SendMessage"), so two may share it; a name links only when exactly one call left has it
+    // and no team says otherwise. Else the prompt decides.
+    for (agent, link) in links.iter_mut().enumerate() {
+        let (Some(name), team) = &members[agent] else { continue };
+        if link.is_some() {
+            continue;
+        }
+        let fits = |call: &SpawnCall| {
+            !call.taken
+                && call.name.as_deref() == Some(name.as_str())
+                && match (&call.team, team) {
+                    (Some(a), Some(b)) => a == b,
+                    _ => true,
+                }
+        };
+        let mut candidates = calls.iter().enumerate().filter(|(_, c)| fits(c)).map(|(i, _)| i);
+        if let (Some(c), None) = (candidates.next(), candidates.next()) {
+            calls[c].taken = true;
+            *link = Some((c, LinkEvidence::TeamName));
+        }
+    }
     try_link(&mut links, &mut calls, LinkEvidence::Prompt, &|agent, call| {
         let prompt = first_prompts[agent].as_deref().map(str::trim);
         prompt.is_some() && call.prompt.as_deref().map(str::trim) == prompt
@@ -134,9 +159,11 @@ pub async fn link(
             || meta.and_then(|m| m.is_fork) == Some(true)
         {
             AgentKind::Fork
-        } else if name.is_some() || team.is_some() {
+        } else if team.is_some() {
             AgentKind::TeamMember { name, team }
         } else {
+            // A name alone is no team's: any agent may be given one to be addressed by.
+            a.name = name;
             AgentKind::Task
         };
         if let Some((_, session_id)) = fork {
@@ -191,14 +218,19 @@ fn fork_reference(
     files: &[Transcript],
 ) -> Option<(Option<String>, Option<String>)> {
     let file = &files[agent.file? as usize];
-    for line in &file.lines {
+    let line = fork_reference_line(file)?;
+    let Some(EntryKind::ForkContextRef(r)) = file.lines[line].entry().map(|e| &e.kind) else { return None };
+    Some((
+        r.parent_last_uuid.map(|u| u.decode(&file.bytes).into_owned()),
+        r.parent_session_id.map(|s| s.decode(&file.bytes).into_owned()),
+    ))
+}
+
+/// The line of a fork's file that holds its `fork-context-ref`: before any conversation line.
+pub(super) fn fork_reference_line(file: &Transcript) -> Option<usize> {
+    for (index, line) in file.lines.iter().enumerate() {
         match &line.entry().map(|e| &e.kind) {
-            Some(EntryKind::ForkContextRef(r)) => {
-                return Some((
-                    r.parent_last_uuid.map(|u| u.decode(&file.bytes).into_owned()),
-                    r.parent_session_id.map(|s| s.decode(&file.bytes).into_owned()),
-                ))
-            }
+            Some(EntryKind::ForkContextRef(_)) => return Some(index),
             Some(EntryKind::User(_) | EntryKind::Assistant(_)) => return None,
             _ => {}
         }
@@ -235,9 +267,16 @@ fn link_to_teams(session: &mut Session, files: &[Transcript]) {
             }
         }
     }
+    let mut parents = session.agent_parents();
     for (agent, team) in waiting {
-        // The first call that created a team of that name.
-        let Some(&(_, thread, item, line)) = teams.iter().find(|(t, ..)| *t == team) else { continue };
+        // The first call that created a team of that name, outside the member itself and the
+        // agents it started: a place inside itself would hang it from nothing shown.
+        let Some(&(_, thread, item, line)) =
+            teams.iter().find(|(t, thread, ..)| *t == team && !within(session, &parents, *thread, agent))
+        else {
+            continue;
+        };
+        parents[agent] = Some(ItemRef::new(thread, item as u32));
         session.agents[agent].link = AgentLink::ToolCall { line, how: LinkEvidence::TeamCreate };
         if let ItemKind::ToolCall(call) = &mut session.thread_mut(thread).items[item].kind {
             call.agents.push(agent as u32);
@@ -269,6 +308,7 @@ fn link_born(session: &mut Session, files: &[Transcript]) {
         return;
     }
     let places = Places::new(session, files);
+    let mut parents = session.agent_parents();
     for agent in waiting {
         let a = &session.agents[agent];
         let found = match a.kind {
@@ -278,12 +318,25 @@ fn link_born(session: &mut Session, files: &[Transcript]) {
             _ => side_question_turn(session, agent, &places, files)
                 .map(|at| (at, LinkEvidence::SideQuestionTurn)),
         };
+        // A fork's file holds its own lines' uuids too: a `parentLastUuid` naming one of them, or
+        // one of an agent it started, is no place to be born at.
+        let found = found.filter(|(at, _)| !within(session, &parents, at.thread, agent));
         let Some((at, how)) = found else { continue };
+        parents[agent] = Some(at);
         let line = session.thread(at.thread).items[at.item as usize].line;
         session.agents[agent].link = AgentLink::At { line, how };
         session.born.push((at, agent as u32));
     }
     session.born.sort_unstable();
+}
+
+/// Whether `thread` is agent `agent`'s own or that of an agent it started, directly or not, as
+/// `parents` (by [`Session::agent_parents`]) has them so far.
+fn within(session: &Session, parents: &[Option<ItemRef>], thread: ThreadRef, agent: usize) -> bool {
+    match thread {
+        ThreadRef::Agent(a) => session.ancestry(parents, a).0.contains(&(agent as u32)),
+        _ => false,
+    }
 }
 
 /// Where the lines of a session's conversations are shown: each line's item, and each uuid's

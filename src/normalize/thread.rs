@@ -213,9 +213,10 @@ impl<'a> Builder<'a> {
             EntryKind::Record(record) => self.record(index, entry, record),
             EntryKind::Bookkeeping(kind) => Placement::NotShown(NotShown::Bookkeeping(*kind)),
             EntryKind::Tombstone(_) => Placement::NotShown(NotShown::TombstoneControl),
-            // A fork's reference to the parent line it forked at: read as the fork's link
-            // (`sidechains`), which its label shows.
-            EntryKind::ForkContextRef(_) => Placement::Merged,
+            // A fork's reference to the parent line it forked at: merged into the fork's link
+            // where it made one (`sidechains`, then `super::merge_fork_references`), which its
+            // label shows; anywhere else nothing shows it.
+            EntryKind::ForkContextRef(_) => Placement::NotShown(NotShown::ForkReferenceUnlinked),
             EntryKind::PrLink(_) => self.item(index, ItemKind::Event, entry),
             EntryKind::Unknown => self.item(index, ItemKind::Unknown, entry),
             EntryKind::Malformed { .. } => self.item(index, ItemKind::Malformed, entry),

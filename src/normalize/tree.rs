@@ -52,6 +52,26 @@ impl Session {
         (agents, at)
     }
 
+    /// Whether `agent` stands for a loop of agents each linked inside the next (or itself, in
+    /// its own thread): no walk from the main line or a branch reaches them, and no orphan
+    /// either. One agent of each loop stands for it, the lowest: listed with the orphans, the
+    /// rest of the loop shows under it. An agent hung below a loop is not in it.
+    pub fn heads_loop(&self, parents: &[Option<ItemRef>], agent: u32) -> bool {
+        let (agents, at) = self.ancestry(parents, agent);
+        if at.is_some() {
+            return false;
+        }
+        // The topmost agent's parent is the agent the chain came back to, if it went round.
+        let Some(&last) = agents.last() else { return false };
+        let Some(ItemRef { thread: ThreadRef::Agent(back), .. }) =
+            parents.get(last as usize).copied().flatten()
+        else {
+            return false;
+        };
+        let Some(from) = agents.iter().position(|&a| a == back) else { return false };
+        agents[from..].iter().min() == Some(&agent)
+    }
+
     /// Walks `range` of `thread` in reading order, depth first: `visit(at, item, depth)`
     /// for each item, and, after a call, the whole of each agent it spawned that `enter` lets in,
     /// one level deeper.

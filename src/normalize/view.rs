@@ -257,6 +257,9 @@ pub struct Agent {
     pub parent_agent: Option<String>,
     /// How deep it was started (`spawnDepth`: 1 by the main conversation, 2 by its agent, …).
     pub spawn_depth: Option<u32>,
+    /// The name it was given to be addressed by (`AgentInput.name`, `.meta.json` `name`), for an
+    /// agent of no known team; a team member's is in its [`AgentKind::TeamMember`].
+    pub name: Option<String>,
 }
 
 /// What kind of sub-agent an agent is, as its file name, its lines, its `.meta.json` or its

@@ -25,6 +25,7 @@ pub fn reason(why: NotShown) -> &'static str {
         NotShown::BlankText => "assistant text that is only white space",
         NotShown::CommandCaveat => "local-command caveat (a note to the model)",
         NotShown::Replayed => "copy of the conversation a side question was asked in",
+        NotShown::ForkReferenceUnlinked => "fork reference that links no fork to a loaded line",
         NotShown::Unplaced => "not placed (cctv bug)",
     }
 }
@@ -93,6 +94,8 @@ mod tests {
             NotShown::EmptyMessage,
             NotShown::BlankText,
             NotShown::CommandCaveat,
+            NotShown::Replayed,
+            NotShown::ForkReferenceUnlinked,
             NotShown::Unplaced,
         ];
         let words: std::collections::BTreeSet<&str> = all.iter().map(|&w| reason(w)).collect();

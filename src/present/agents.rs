@@ -10,7 +10,7 @@ pub struct AgentLabel {
     /// What it is, in the page's words: `sub-agent`, `fork of the conversation`, `side question`,
     /// `team member`.
     pub kind: &'static str,
-    /// A team member's name in its team: transcript text.
+    /// A team member's name in its team, or the name any other agent was given: transcript text.
     pub name: Option<String>,
     /// Where it was born (`forked after line 12`), or that its parent is not loaded: the page's
     /// words, with any transcript text in them isolated ([`isolate`]).
@@ -38,7 +38,7 @@ impl AgentLabel {
 pub fn label(ws: &Workspace, session: &Session, agent: u32) -> Option<AgentLabel> {
     let a = session.agents.get(agent as usize)?;
     let (kind, name) = match &a.kind {
-        AgentKind::Task => ("sub-agent", None),
+        AgentKind::Task => ("sub-agent", a.name.clone()),
         AgentKind::Fork => ("fork of the conversation", None),
         AgentKind::SideQuestion => ("side question", None),
         AgentKind::TeamMember { name, .. } => ("team member", name.clone()),
@@ -50,7 +50,11 @@ pub fn label(ws: &Workspace, session: &Session, agent: u32) -> Option<AgentLabel
         Some(_) => "is not among the loaded lines",
         None => "is not loaded",
     };
-    let origin = match a.link {
+    // Linked to a place inside itself (a damaged or hand-made folder): nothing above it is
+    // shown, so it is listed with the orphans and said as one ([`super::rows::rows`]).
+    let orphan = a.link == AgentLink::Orphan || session.heads_loop(&session.agent_parents(), agent);
+    let link = if orphan { AgentLink::Orphan } else { a.link };
+    let origin = match link {
         AgentLink::ToolCall { line, how: LinkEvidence::TeamCreate } => {
             format!("started with its team by the call at line {}", line_number(line))
         }
@@ -81,5 +85,5 @@ pub fn label(ws: &Workspace, session: &Session, agent: u32) -> Option<AgentLabel
             _ => format!("the call that started it {missing}"),
         },
     };
-    Some(AgentLabel { kind, name, origin, orphan: a.link == AgentLink::Orphan })
+    Some(AgentLabel { kind, name, origin, orphan })
 }

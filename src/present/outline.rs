@@ -25,7 +25,10 @@ pub fn outline(ws: &Workspace, session: &Session) -> String {
             AgentLink::At { line, how } => format!("born at L{} ({how:?})", ws.line(line).number),
         };
         let link = match &agent.kind {
-            AgentKind::Task => link,
+            AgentKind::Task => match &agent.name {
+                Some(name) => format!("named {name:?}, {link}"),
+                None => link,
+            },
             kind => format!("{kind:?}, {link}"),
         };
         let id = agent.agent_id.as_deref().unwrap_or("inline");

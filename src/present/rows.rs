@@ -70,9 +70,12 @@ pub fn rows(session: &Session, choices: &Choices, keep: &dyn Fn(ItemRef) -> bool
         None => push_thread(session, ThreadRef::Main, copied..main.items.len(), 0, choices, keep, &mut out),
     }
     // Agents no call is known to have spawned are listed at the end, so none is lost: with no
-    // call to open them under, they are always open.
+    // call to open them under, they are always open. So is an agent linked to a place inside
+    // itself (its own thread or one of its agents'), one for each such loop: no walk from the
+    // main line reaches it. (An agent under an orphan is reached through it, and not listed.)
+    let parents = session.agent_parents();
     for (index, agent) in session.agents.iter().enumerate() {
-        if agent.link == AgentLink::Orphan {
+        if agent.link == AgentLink::Orphan || session.heads_loop(&parents, index as u32) {
             let len = agent.thread.items.len();
             push_thread(session, ThreadRef::Agent(index as u32), 0..len, 1, choices, keep, &mut out);
         }
