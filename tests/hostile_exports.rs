@@ -1,0 +1,423 @@
+//! Hostile input against the exports (issue 37). A secret in every disguise a session writes it
+//! in, planted in every place a session keeps text: the scan finds it there (and the Share tab
+//! marks it as it is written), and neither the Markdown nor the HTML export holds it in any
+//! encoding. Each case is named for the disguise it tries.
+
+mod common;
+
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::Engine;
+use cctv::export::share::{html, markdown, Highlights, ShareOptions};
+use cctv::export::to_html::{files_from_page, ViewerFiles, SESSION_ID};
+use cctv::export::to_markdown::MarkdownOptions;
+use cctv::normalize::Input;
+use cctv::redact::Scanner;
+use common::planted::noise;
+
+const SESSION: &str = "5e551011-0000-4000-8000-00000000abcd";
+
+/// Where a case writes its text.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Place {
+    /// What the person typed.
+    Prompt,
+    /// A Bash call's output, in the model's message and again in `toolUseResult`.
+    Output,
+    /// Claude's answer.
+    Answer,
+    /// A sub-agent's `.meta.json`.
+    Meta,
+    /// A whole output saved in `tool-results/` (plain text, not JSON).
+    SavedOutput,
+    /// The name of the saved output's file.
+    FileName,
+}
+
+/// One hostile case: `raw` is written at `place` as the file holds it (for a JSON string, what is
+/// between its quotes); `shown` is what the string says (what the viewer shows); `form` is how
+/// `shown` writes the secret.
+struct Case {
+    name: &'static str,
+    secret: String,
+    place: Place,
+    raw: String,
+    shown: String,
+    form: Form,
+}
+
+enum Form {
+    /// As it is (JSON's escapes are undone before the viewer shows a string).
+    AsIs,
+    /// Written so.
+    Written(String),
+    /// In a run of base64 (the characters that hold it depend on its offset).
+    Base64,
+}
+
+fn github_token(seed: u64) -> String {
+    format!("ghp_{}", noise(36, seed))
+}
+
+/// An AWS secret access key with a `/` and a `+` (which JSON may escape and URLs encode).
+fn aws_key(seed: u64) -> String {
+    format!("{}/{}+", noise(20, seed), noise(18, seed + 1))
+}
+
+fn json(text: &str) -> String {
+    let quoted = serde_json::to_string(text).unwrap();
+    quoted[1..quoted.len() - 1].to_owned()
+}
+
+fn percent_all(text: &str) -> String {
+    text.bytes().map(|b| format!("%{b:02X}")).collect()
+}
+
+fn percent_component(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            true => (b as char).to_string(),
+            false => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn wrap(text: &str, width: usize) -> String {
+    text.as_bytes().chunks(width).map(|c| std::str::from_utf8(c).unwrap()).collect::<Vec<_>>().join("\n")
+}
+
+fn cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    let plain = |name, secret: String, place, shown: String| Case {
+        name,
+        raw: json(&shown),
+        secret,
+        place,
+        shown,
+        form: Form::AsIs,
+    };
+    // JSON's escapes: every character as `\uXXXX`, and `/` as `\/`.
+    let token = github_token(1);
+    let escaped: String = token.chars().map(|c| format!("\\u{:04x}", c as u32)).collect();
+    out.push(Case {
+        name: "json_unicode_escapes_in_a_prompt",
+        raw: format!("my token is {escaped} ok"),
+        shown: format!("my token is {token} ok"),
+        secret: token,
+        place: Place::Prompt,
+        form: Form::AsIs,
+    });
+    let key = aws_key(2);
+    out.push(Case {
+        name: "json_escaped_slash_in_an_output",
+        raw: format!("aws_secret_access_key = {}\\n", key.replace('/', "\\/")),
+        shown: format!("aws_secret_access_key = {key}\n"),
+        secret: key,
+        place: Place::Output,
+        form: Form::AsIs,
+    });
+    // Percent-encoding: every byte, and only what a URL must.
+    let token = github_token(3);
+    let shown = format!("GET https://api.example.com/hook?token={} 200", percent_all(&token));
+    out.push(Case {
+        form: Form::Written(percent_all(&token)),
+        ..plain("percent_encoded_every_byte_in_an_output", token, Place::Output, shown)
+    });
+    let key = aws_key(4);
+    let shown =
+        format!("curl 'https://s3.example.com/?aws_secret_access_key={}&x=1'", percent_component(&key));
+    out.push(Case {
+        form: Form::Written(percent_component(&key)),
+        ..plain("percent_encoded_url_component_in_a_prompt", key, Place::Prompt, shown)
+    });
+    // base64 of a text holding the secret, at each of the three offsets it can start at.
+    for (n, lead) in ["", "x", "xy"].iter().enumerate() {
+        let token = github_token(10 + n as u64);
+        let encoded = STANDARD.encode(format!("{lead}GITHUB_TOKEN={token}\n"));
+        let name = [
+            "base64_at_offset_0_in_an_output",
+            "base64_at_offset_1_in_an_output",
+            "base64_at_offset_2_in_an_output",
+        ][n];
+        let shown = format!("$ kubectl get secret gh -o yaml\ndata:\n  env: {encoded}\n");
+        out.push(Case { form: Form::Base64, ..plain(name, token, Place::Output, shown) });
+    }
+    // base64 as `base64` writes it: wrapped at 76 characters, the secret across a break.
+    let token = github_token(20);
+    let text = format!(
+        "{}\nGITHUB_TOKEN={token}\n",
+        "# a file of settings for the deploy job, with comments\n".repeat(2)
+    );
+    let shown = format!("$ base64 .env\n{}\n", wrap(&STANDARD.encode(&text), 76));
+    out.push(Case {
+        form: Form::Base64,
+        ..plain("base64_wrapped_at_76_in_a_saved_output", token, Place::SavedOutput, shown)
+    });
+    // URL-safe base64 without padding, in the person's words.
+    let token = github_token(21);
+    let shown = format!("decode {} please", URL_SAFE_NO_PAD.encode(format!("t={token}")));
+    out.push(Case {
+        form: Form::Base64,
+        ..plain("base64_url_safe_in_a_prompt", token, Place::Prompt, shown)
+    });
+    // A terminal that wrapped the line: the token cut in two, and in three.
+    let token = github_token(30);
+    let shown = format!("export GITHUB_TOKEN={}\n{}\n$ next", &token[..17], &token[17..]);
+    out.push(Case {
+        form: Form::Written(format!("{}\n{}", &token[..17], &token[17..])),
+        ..plain("split_by_a_terminal_line_break_in_an_output", token, Place::Output, shown)
+    });
+    let token = github_token(31);
+    let shown = format!("Authorization: token {}\r\n{}\r\n{}", &token[..10], &token[10..25], &token[25..]);
+    out.push(Case {
+        form: Form::Written(format!("{}\r\n{}\r\n{}", &token[..10], &token[10..25], &token[25..])),
+        ..plain("split_across_three_crlf_lines_in_an_answer", token, Place::Answer, shown)
+    });
+    // The places a session keeps text beside its lines.
+    let token = github_token(40);
+    out.push(plain("in_a_file_name", token.clone(), Place::FileName, format!("notes-{token}.txt")));
+    let token = github_token(41);
+    let escaped: String = token.chars().map(|c| format!("\\u{:04X}", c as u32)).collect();
+    out.push(Case {
+        name: "json_escaped_in_a_meta_json",
+        raw: format!("look up {escaped}"),
+        shown: format!("look up {token}"),
+        secret: token,
+        place: Place::Meta,
+        form: Form::AsIs,
+    });
+    let token = github_token(42);
+    let shown = format!("token=%{}", &percent_all(&token)[1..]);
+    out.push(Case {
+        form: Form::Written(percent_all(&token)),
+        ..plain("percent_encoded_in_a_saved_output", token, Place::SavedOutput, shown)
+    });
+    let token = github_token(43);
+    out.push(plain(
+        "in_an_images_alt_text",
+        token.clone(),
+        Place::Answer,
+        format!("Here is the screenshot: ![the page with {token} on it](https://example.com/shot.png)"),
+    ));
+    out
+}
+
+/// A session of four lines (a prompt, a Bash call, its output, an answer), a sub-agent's
+/// `.meta.json` and a saved output, with `case` written at its place.
+fn session(case: &Case) -> Vec<Input> {
+    let at = |place: Place, default: &str| match case.place == place {
+        true => case.raw.clone(),
+        false => json(default),
+    };
+    let common = format!(
+        r#""sessionId":"{SESSION}","timestamp":"2026-01-01T00:00:00Z","cwd":"/tmp/p","isSidechain":false"#
+    );
+    let lines = [
+        format!(
+            r#"{{"type":"user","uuid":"u1","parentUuid":null,{common},"message":{{"role":"user","content":"{}"}}}}"#,
+            at(Place::Prompt, "deploy it")
+        ),
+        format!(
+            r#"{{"type":"assistant","uuid":"a1","parentUuid":"u1",{common},"requestId":"r1","message":{{"id":"m1","role":"assistant","model":"claude","content":[{{"type":"tool_use","id":"toolu_t1","name":"Bash","input":{{"command":"./deploy.sh"}}}}]}}}}"#
+        ),
+        format!(
+            r#"{{"type":"user","uuid":"u2","parentUuid":"a1",{common},"message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"toolu_t1","content":"{out}"}}]}},"toolUseResult":{{"stdout":"{out}","stderr":"","interrupted":false}}}}"#,
+            out = at(Place::Output, "deployed")
+        ),
+        format!(
+            r#"{{"type":"assistant","uuid":"a2","parentUuid":"u2",{common},"requestId":"r2","message":{{"id":"m2","role":"assistant","model":"claude","content":[{{"type":"text","text":"{}"}}]}}}}"#,
+            at(Place::Answer, "Done.")
+        ),
+    ];
+    let saved = match case.place {
+        Place::SavedOutput => case.shown.clone(),
+        _ => "the whole output".into(),
+    };
+    let saved_name = match case.place {
+        Place::FileName => case.shown.clone(),
+        _ => "toolu_t1.txt".into(),
+    };
+    vec![
+        Input { name: format!("p/{SESSION}.jsonl"), bytes: (lines.join("\n") + "\n").into_bytes() },
+        Input {
+            name: format!("p/{SESSION}/subagents/agent-a1.meta.json"),
+            bytes: format!(r#"{{"agentType":"Explore","description":"{}"}}"#, at(Place::Meta, "look around"))
+                .into_bytes(),
+        },
+        Input { name: format!("p/{SESSION}/tool-results/{saved_name}"), bytes: saved.into_bytes() },
+    ]
+}
+
+/// Every way `value` can be written in an export: as it is, as JSON escapes it (each character
+/// `\u`-escaped, `/` as `\/`), percent-encoded (every byte, or what a URL must, in either case
+/// of hex), and in base64 (standard and URL-safe, at each of the three offsets; the characters
+/// that hold only the value's bytes).
+fn encodings(value: &str) -> Vec<(String, String)> {
+    let mut out = vec![
+        ("as it is".to_string(), value.to_string()),
+        ("JSON".into(), json(value)),
+        ("JSON \\u".into(), value.chars().map(|c| format!("\\u{:04x}", c as u32)).collect()),
+        ("JSON \\U".into(), value.chars().map(|c| format!("\\u{:04X}", c as u32)).collect()),
+        ("JSON \\/".into(), json(value).replace('/', "\\/")),
+        ("percent".into(), percent_all(value)),
+        ("percent lower".into(), percent_all(value).to_lowercase()),
+        ("percent component".into(), percent_component(value)),
+    ];
+    for shift in 0..3 {
+        let lead = "x".repeat(shift);
+        for (alphabet, engine) in
+            [("standard", &STANDARD), ("URL-safe", &base64::engine::general_purpose::URL_SAFE)]
+        {
+            let encoded = engine.encode(format!("{lead}{value}"));
+            // The first group holds the lead, the last the padding: the rest is the value's alone.
+            out.push((format!("base64 {alphabet} at {shift}"), encoded[4..encoded.len() - 4].to_owned()));
+        }
+    }
+    out
+}
+
+/// The encodings of `value` that `text` holds; a line break (as it is or as JSON's `\n`, `\r`)
+/// is taken out first, so a value cut by one is found too.
+fn leaks(text: &str, value: &str) -> Vec<String> {
+    let joined = text.replace("\\r", "").replace("\\n", "").replace(['\r', '\n'], "");
+    encodings(value)
+        .into_iter()
+        .filter(|(_, encoded)| text.contains(encoded.as_str()) || joined.contains(encoded.as_str()))
+        .map(|(how, _)| how)
+        .collect()
+}
+
+/// Stands in for the built viewer (its files are tested in the browser).
+fn viewer() -> ViewerFiles {
+    ViewerFiles {
+        script: "async function __wbg_init(m) {}\nexport function openShared() {}\n".into(),
+        wasm: b"\0asm\x01\0\0\0".to_vec(),
+        grammars: None,
+        snippets: Vec::new(),
+    }
+}
+
+/// An HTML export as text to search: the page, and every file the page holds, name and bytes.
+fn html_text(page: &str) -> String {
+    let open = format!("id=\"{SESSION_ID}\">");
+    let start = page.find(&open).unwrap() + open.len();
+    let files = files_from_page(&page[start..start + page[start..].find("</script>").unwrap()]).unwrap();
+    let unpacked: Vec<String> =
+        files.iter().map(|f| format!("{}\n{}", f.name, String::from_utf8_lossy(&f.bytes))).collect();
+    format!("{page}\n{}", unpacked.join("\n"))
+}
+
+fn everything() -> ShareOptions {
+    ShareOptions {
+        markdown: MarkdownOptions {
+            thinking: true,
+            tool_output: true,
+            sub_agents: true,
+            system_events: true,
+        },
+        ..ShareOptions::default()
+    }
+}
+
+#[test]
+fn the_helper_finds_every_encoding_it_looks_for() {
+    let value = aws_key(99);
+    for (how, encoded) in encodings(&value) {
+        assert!(leaks(&format!("before {encoded} after"), &value).contains(&how), "{how}");
+    }
+    assert!(leaks(&wrap(&value, 7), &value).contains(&"as it is".to_string()));
+    assert!(leaks("nothing here", &value).is_empty());
+}
+
+#[test]
+fn a_secret_in_every_disguise_is_found_where_it_is_written() {
+    let scanner = Scanner::new(&[]).unwrap();
+    let mut failures = Vec::new();
+    for case in cases() {
+        let inputs = session(&case);
+        let findings = scanner.find(&inputs);
+        let Some(found) = findings.iter().find(|f| f.text == case.secret) else {
+            failures.push(format!(
+                "{}: not found ({:?})",
+                case.name,
+                findings.iter().map(|f| &f.text).collect::<Vec<_>>()
+            ));
+            continue;
+        };
+        let (file, line) = match case.place {
+            Place::Prompt => (inputs[0].name.as_str(), 1),
+            Place::Output => (inputs[0].name.as_str(), 3),
+            Place::Answer => (inputs[0].name.as_str(), 4),
+            Place::Meta => (inputs[1].name.as_str(), 1),
+            Place::SavedOutput => (inputs[2].name.as_str(), 0),
+            Place::FileName => (inputs[2].name.as_str(), 0),
+        };
+        let line_ok = match case.place {
+            // A saved output's text is on the lines of its file.
+            Place::SavedOutput => found.line >= 1,
+            _ => found.line == line,
+        };
+        if found.file != file || !line_ok || !found.certain {
+            failures.push(format!(
+                "{}: found at {}:{} (certain: {})",
+                case.name, found.file, found.line, found.certain
+            ));
+        }
+        let forms_ok = match &case.form {
+            Form::AsIs => found.forms.is_empty(),
+            Form::Written(form) => found.forms.contains(form),
+            Form::Base64 => {
+                !found.forms.is_empty()
+                    && found
+                        .forms
+                        .iter()
+                        .all(|f| !f.contains(&case.secret) && case.shown.contains(f.as_str()))
+            }
+        };
+        if !forms_ok {
+            failures.push(format!("{}: its forms are {:?}", case.name, found.forms));
+        }
+        // The Share tab marks it where the viewer shows it, as it is written there.
+        let marks = Highlights::new(&findings, |_| true).unwrap();
+        if marks.ranges(&case.shown).next().is_none() {
+            failures.push(format!("{}: nothing marked in {:?}", case.name, case.shown));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_secret_in_every_disguise_leaves_in_no_encoding_in_either_export() {
+    let mut failures = Vec::new();
+    for case in cases() {
+        let inputs = session(&case);
+        // Kept, the secret is in the HTML export as the files write it (the helper is not blind).
+        let kept = ShareOptions { keep: vec!["*".into()], ..everything() };
+        let page = html(inputs.clone(), &kept, &viewer()).unwrap().text;
+        if leaks(&html_text(&page), &case.secret).is_empty() {
+            failures.push(format!("{}: not in the unmasked HTML export either", case.name));
+        }
+        let md = markdown(inputs.clone(), &everything()).unwrap();
+        let leaked = leaks(&md.text, &case.secret);
+        if !leaked.is_empty() {
+            failures.push(format!("{}: the Markdown holds it {leaked:?}:\n{}", case.name, md.text));
+        }
+        let page = html(inputs.clone(), &everything(), &viewer()).unwrap();
+        let leaked = leaks(&html_text(&page.text), &case.secret);
+        if !leaked.is_empty() {
+            failures.push(format!("{}: the HTML holds it {leaked:?}", case.name));
+        }
+        // Every line that was JSON still is.
+        let masked =
+            cctv::redact::mask(&inputs, &md.findings.iter().filter(|f| f.certain).collect::<Vec<_>>());
+        for (before, after) in inputs.iter().zip(&masked) {
+            let (a, b) = (String::from_utf8_lossy(&before.bytes), String::from_utf8_lossy(&after.bytes));
+            for (old, new) in a.lines().zip(b.lines()) {
+                let parses = |l: &str| serde_json::from_str::<serde_json::Value>(l).is_ok();
+                if parses(old) && !parses(new) {
+                    failures.push(format!("{}: {} no longer parses: {new}", case.name, after.name));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
