@@ -421,3 +421,182 @@ fn a_secret_in_every_disguise_leaves_in_no_encoding_in_either_export() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// Where a hostile text can be in a session the Markdown export writes out.
+const MARKDOWN_PLACES: [&str; 10] = [
+    "title",
+    "prompt",
+    "answer",
+    "thinking",
+    "output",
+    "command",
+    "file name",
+    "tool name",
+    "model",
+    "event",
+];
+
+/// One case of `tests/hostile/markdown.json`: a text named for what it attacks.
+#[derive(serde::Deserialize)]
+struct Attack {
+    name: String,
+    text: String,
+}
+
+fn attacks() -> Vec<Attack> {
+    let path = common::repository().join("tests/hostile/markdown.json");
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// Said last in every session: it must be a paragraph of the export's own, outside any block.
+const LAST_WORDS: &str = "Sentinel of the end";
+
+/// A session with `text` at `place` and plain words everywhere else; it ends with an answer
+/// saying [`LAST_WORDS`].
+fn markdown_session(place: &str, text: &str) -> Vec<Input> {
+    let at = |p: &str, default: &str| serde_json::to_string(if p == place { text } else { default }).unwrap();
+    let common = format!(
+        r#""sessionId":"{SESSION}","timestamp":"2026-01-01T00:00:00Z","cwd":"/tmp/p","isSidechain":false"#
+    );
+    let lines = [
+        format!(
+            r#"{{"type":"custom-title","customTitle":{},"sessionId":"{SESSION}"}}"#,
+            at("title", "A title")
+        ),
+        format!(
+            r#"{{"type":"user","uuid":"u1","parentUuid":null,{common},"message":{{"role":"user","content":{}}}}}"#,
+            at("prompt", "go")
+        ),
+        format!(
+            r#"{{"type":"assistant","uuid":"a1","parentUuid":"u1",{common},"requestId":"r1","message":{{"id":"m1","role":"assistant","model":{},"content":[{{"type":"thinking","thinking":{},"signature":"s"}},{{"type":"text","text":{}}}]}}}}"#,
+            at("model", "claude"),
+            at("thinking", "hmm"),
+            at("answer", "Sure.")
+        ),
+        format!(
+            r#"{{"type":"assistant","uuid":"a2","parentUuid":"a1",{common},"requestId":"r2","message":{{"id":"m2","role":"assistant","model":"claude","content":[{{"type":"tool_use","id":"t1","name":"Bash","input":{{"command":{}}}}},{{"type":"tool_use","id":"t2","name":"Read","input":{{"file_path":{}}}}},{{"type":"tool_use","id":"t3","name":{},"input":{{}}}}]}}}}"#,
+            at("command", "ls"),
+            at("file name", "/tmp/p/a.txt"),
+            at("tool name", "Custom")
+        ),
+        format!(
+            r#"{{"type":"user","uuid":"u2","parentUuid":"a2",{common},"message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t1","content":{}}},{{"type":"tool_result","tool_use_id":"t2","content":"ok"}},{{"type":"tool_result","tool_use_id":"t3","content":"ok"}}]}}}}"#,
+            at("output", "a.txt")
+        ),
+        format!(
+            r#"{{"type":"system","subtype":"informational","uuid":"e1","parentUuid":"u2",{common},"content":{},"level":"info"}}"#,
+            at("event", "A note")
+        ),
+        format!(
+            r#"{{"type":"assistant","uuid":"a3","parentUuid":"e1",{common},"requestId":"r3","message":{{"id":"m3","role":"assistant","model":"claude","content":[{{"type":"text","text":"{LAST_WORDS}"}}]}}}}"#
+        ),
+    ];
+    vec![Input { name: format!("p/{SESSION}.jsonl"), bytes: lines.join("\n").into_bytes() }]
+}
+
+/// What a GitHub-like renderer reads in `md` that transcript text must not have made: raw HTML
+/// beyond the export's own `<details>`/`<summary>` (each event with those taken out must hold
+/// no `<`, and they must open and close in order), a link or image to a script or data, a
+/// heading at the title's or a turn's level beyond the export's (one title, `turns` turns), a bidi
+/// control, and the last words anywhere but in a paragraph of their own at the top level.
+fn markdown_breaks(md: &str, turns: usize) -> Vec<String> {
+    use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
+    let mut out = Vec::new();
+    let mut open: Vec<Tag> = Vec::new();
+    let (mut folds, mut h1, mut h2) = (0i32, 0, 0);
+    let mut last_words_at_top = false;
+    for event in Parser::new_ext(md, cctv::export::inert::github()) {
+        match &event {
+            Event::Html(html) | Event::InlineHtml(html) => {
+                let mut rest = html.to_string();
+                for (tag, step) in [("<details>", 1), ("</details>", -1)] {
+                    folds += step * rest.matches(tag).count() as i32;
+                    rest = rest.replace(tag, "");
+                }
+                rest = rest.replace("<summary>", "").replace("</summary>", "");
+                if rest.contains('<') {
+                    out.push(format!("raw HTML from the transcript: {html:?}"));
+                }
+                if folds < 0 {
+                    out.push("a </details> closes a fold the export did not open".into());
+                }
+            }
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. })
+                if !cctv::export::inert::safe_destination(dest_url) =>
+            {
+                out.push(format!("a link to {dest_url:?}"))
+            }
+            Event::Start(Tag::Heading { level: HeadingLevel::H1, .. }) => h1 += 1,
+            Event::Start(Tag::Heading { level: HeadingLevel::H2, .. }) => h2 += 1,
+            Event::Text(text) if text.contains(LAST_WORDS) => {
+                last_words_at_top = folds == 0 && matches!(open.as_slice(), [Tag::Paragraph]);
+            }
+            _ => {}
+        }
+        match event {
+            Event::Start(tag) => open.push(tag),
+            Event::End(TagEnd::Paragraph | _) => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    if (h1, h2) != (1, turns) {
+        out.push(format!("{h1} level-1 and {h2} level-2 headings, not 1 and {turns}"));
+    }
+    if folds != 0 {
+        out.push(format!("{folds} <details> left open"));
+    }
+    if !last_words_at_top {
+        out.push("what follows is swallowed: the last answer is not a paragraph of its own".into());
+    }
+    if let Some(c) = md.chars().find(|&c| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')) {
+        out.push(format!("a bidi control {c:?}"));
+    }
+    out
+}
+
+#[test]
+fn the_markdown_checks_catch_what_they_look_for() {
+    let own = "# T\n\n## 1. go\n\n<details><summary>output</summary>\n\n```\nx\n```\n\n</details>\n\nSentinel of the end\n";
+    assert!(markdown_breaks(own, 1).is_empty(), "{:?}", markdown_breaks(own, 1));
+    for (broken, why) in [
+        (own.replace("x\n```", "x\n```\n<img src=x>"), "raw HTML"),
+        (own.replace("x\n```\n\n</details>", "x\n```\n\n</details></details>"), "closes a fold"),
+        (own.replace("## 1. go", "## 1. go\n\n## 2. forged"), "level-2"),
+        (own.replace("x\n```", "[a](javascript:x)\n```\n[a](javascript:x)"), "a link"),
+        (own.replace("```\nx", "````\nx"), "swallowed"),
+        (own.replace("go", "g\u{202E}o"), "bidi"),
+    ] {
+        let found = markdown_breaks(&broken, 1);
+        assert!(found.iter().any(|f| f.contains(why)), "{why}: {found:?} in\n{broken}");
+    }
+}
+
+#[test]
+fn no_hostile_text_anywhere_in_a_session_breaks_out_of_the_markdown_export() {
+    use cctv::export::to_markdown::session;
+    use cctv::normalize::normalize;
+    let everything =
+        MarkdownOptions { thinking: true, tool_output: true, sub_agents: true, system_events: true };
+    let mut failures = Vec::new();
+    let attacks = attacks();
+    assert!(attacks.len() >= 25, "the corpus is there");
+    for attack in &attacks {
+        for place in MARKDOWN_PLACES {
+            let ws = normalize(markdown_session(place, &attack.text));
+            let md = session(&ws, &ws.sessions[0], everything, None);
+            let broken = markdown_breaks(&md, 1);
+            if !broken.is_empty() {
+                failures.push(format!("{} in the {place}: {}\n{md}", attack.name, broken.join("; ")));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {}:\n\n{}",
+        failures.len(),
+        attacks.len() * MARKDOWN_PLACES.len(),
+        failures.join("\n\n")
+    );
+}

@@ -4,10 +4,11 @@
 //! ([`Scanner::find`]) and masked in their bytes ([`mask`]) before anything is exported.
 //!
 //! Findings are looked for in the text a line holds (each JSON string decoded), so a secret
-//! written with escapes is found; they are masked in the raw bytes of every file and in the
-//! files' names, wherever the same text is written, so the copies Claude Code keeps (a tool's
-//! output in the model's message and again in `toolUseResult`, a file's `originalFile`, a
-//! sub-agent's own file) go with it.
+//! written with escapes is found, and in the disguises a string can write it in (percent-encoded,
+//! in base64, cut by a line break: [`disguise`]). They are masked in what every string of every
+//! file and every file's name says, however it writes them (escaped: [`json`]; or in a
+//! disguise), so the copies Claude Code keeps (a tool's output in the model's message and again
+//! in `toolUseResult`, a file's `originalFile`, a sub-agent's own file) go with it.
 
 mod disguise;
 mod json;
