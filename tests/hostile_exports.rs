@@ -141,16 +141,22 @@ fn cases() -> Vec<Case> {
         let shown = format!("$ kubectl get secret gh -o yaml\ndata:\n  env: {encoded}\n");
         out.push(Case { form: Form::Base64, ..plain(name, token, Place::Output, shown) });
     }
-    // base64 as `base64` writes it: wrapped at 76 characters, the secret across a break.
+    // base64 as `base64` writes it: wrapped at 76 characters (57 bytes a line), the secret across
+    // a break (bytes 43 to 83), in a plain file whose lines are not JSON.
     let token = github_token(20);
-    let text = format!(
-        "{}\nGITHUB_TOKEN={token}\n",
-        "# a file of settings for the deploy job, with comments\n".repeat(2)
-    );
+    let text = format!("# settings for the deploy job\nGITHUB_TOKEN={token}\n");
+    assert!(text.find("ghp_").unwrap() < 57 && text.find("ghp_").unwrap() + 40 > 57);
     let shown = format!("$ base64 .env\n{}\n", wrap(&STANDARD.encode(&text), 76));
     out.push(Case {
         form: Form::Base64,
         ..plain("base64_wrapped_at_76_in_a_saved_output", token, Place::SavedOutput, shown)
+    });
+    // A terminal's wrap in a plain file.
+    let token = github_token(22);
+    let shown = format!("$ env\nGITHUB_TOKEN={}\n{}\nHOME=/tmp\n", &token[..20], &token[20..]);
+    out.push(Case {
+        form: Form::Written(format!("{}\n{}", &token[..20], &token[20..])),
+        ..plain("split_by_a_line_break_in_a_saved_output", token, Place::SavedOutput, shown)
     });
     // URL-safe base64 without padding, in the person's words.
     let token = github_token(21);

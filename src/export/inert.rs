@@ -75,7 +75,7 @@ enum Fix {
 }
 
 /// Claude's Markdown as it may join an export (see the module).
-pub(crate) fn markdown(text: &str) -> String {
+pub fn markdown(text: &str) -> String {
     let mut text = unix_lines(text);
     // Each round fixes what a parse finds; a fix can only take markup away, so a few rounds
     // settle. A text that has not settled by then is shown as a code block.

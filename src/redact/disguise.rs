@@ -151,11 +151,6 @@ pub(crate) fn wrapped(text: &str) -> Vec<View> {
             view.to.extend(at + 1..cut + 1);
             if cut < end {
                 view.joins.push(view.text.len());
-                // The break goes with the character before it, so a text that ends there takes
-                // it along when masked.
-                if let Some(last) = view.to.last_mut() {
-                    *last = after;
-                }
             }
             at = after;
         }

@@ -115,7 +115,15 @@ impl Scanner {
     /// A search fed a line at a time ([`Finder`]), for files read in pieces or looked at a few
     /// thousand lines per step.
     pub fn finder(&self) -> Finder<'_> {
-        Finder { scanner: self, found: HashMap::new(), order: Vec::new(), file: String::new(), line: 0 }
+        Finder {
+            scanner: self,
+            found: HashMap::new(),
+            order: Vec::new(),
+            file: String::new(),
+            line: 0,
+            text: String::new(),
+            text_line: None,
+        }
     }
 
     /// What one decoded string holds: (kind, range, label, rule, certain, mask).
@@ -185,32 +193,70 @@ pub struct Finder<'s> {
     file: String,
     /// The number of the last line fed (0: the file's name).
     line: u32,
+    /// Lines fed that are not JSON, one after another, not yet looked at: they are looked at as
+    /// one text (a saved output, a plain file), so a secret a line break cuts, or a key over many
+    /// lines, is found; and the line the first is.
+    text: String,
+    text_line: Option<u32>,
 }
+
+/// Lines that are not JSON are looked at in texts of about this many bytes at most.
+const TEXT_BLOCK: usize = 1 << 20;
 
 impl Finder<'_> {
     /// Starts the next file: its name is looked at too (it leaves with the file), as line 0.
     pub fn file(&mut self, name: &str) {
+        self.flush();
         self.file = name.to_owned();
         self.line = 0;
-        self.look(&[Cow::Borrowed(name)]);
+        self.look(&[Cow::Borrowed(name)], None);
     }
 
     /// The file's next line, without its newline.
     pub fn line(&mut self, line: &[u8]) {
         self.line += 1;
         match strings_of(line) {
-            Some(strings) => self.look(&strings),
-            // A line that is not JSON is looked at as it is.
-            None => self.look(&[String::from_utf8_lossy(line)]),
+            Some(strings) => {
+                self.flush();
+                self.look(&strings, None)
+            }
+            // A line that is not JSON is looked at as it is, with the lines around it that are
+            // not JSON either.
+            None => {
+                match self.text_line {
+                    None => self.text_line = Some(self.line),
+                    Some(_) => self.text.push('\n'),
+                }
+                self.text.push_str(&String::from_utf8_lossy(line));
+                if self.text.len() > TEXT_BLOCK {
+                    self.flush();
+                }
+            }
         }
     }
 
-    fn look(&mut self, strings: &[Cow<'_, str>]) {
+    /// Looks at the lines kept that are not JSON.
+    fn flush(&mut self) {
+        if let Some(first) = self.text_line.take() {
+            let text = std::mem::take(&mut self.text);
+            self.look(&[Cow::Owned(text)], Some(first));
+        }
+    }
+
+    /// Looks at `strings`: those of the last line fed, or (`first` given) lines run together
+    /// from line `first` on, where each hit is on the line its offset says.
+    fn look(&mut self, strings: &[Cow<'_, str>], first: Option<u32>) {
+        let here = self.line;
         for text in strings {
+            let line_of = |at: usize| match first {
+                Some(first) => first + memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count() as u32,
+                None => here,
+            };
             let plain = self.scanner.in_text(text);
             let taken: Vec<std::ops::Range<usize>> = plain.iter().map(|hit| hit.1.clone()).collect();
             for hit in plain {
-                self.record(hit, text, None);
+                let line = line_of(hit.1.start);
+                self.record(hit, text, None, line);
             }
             // The same text decoded the ways a secret hides in it; a hit there that the string
             // shows as it is, or that lies within one found as written (`abc%2Fdef` found as it
@@ -224,7 +270,8 @@ impl Finder<'_> {
                     if taken.iter().any(|t| t.start <= source.start && source.end <= t.end) {
                         continue;
                     }
-                    self.record(hit, &view.text, Some(&text[source]));
+                    let line = line_of(source.start);
+                    self.record(hit, &view.text, Some(&text[source]), line);
                 }
             }
         }
@@ -244,6 +291,7 @@ impl Finder<'_> {
         ),
         text: &str,
         form: Option<&str>,
+        line: u32,
     ) {
         let key = (kind, text[range.clone()].to_owned());
         let entry = self.found.entry(key.clone()).or_insert_with(|| {
@@ -256,7 +304,7 @@ impl Finder<'_> {
                 certain,
                 count: 0,
                 file: self.file.clone(),
-                line: self.line,
+                line,
                 before: context_before(&text[..range.start]),
                 after: text[range.end..].chars().take(CONTEXT).collect(),
                 mask: mask.clone(),
@@ -276,6 +324,7 @@ impl Finder<'_> {
     /// Every finding, one per distinct text, certain ones first, then by kind and where they
     /// are first.
     pub fn finish(mut self) -> Vec<Finding> {
+        self.flush();
         let mut out: Vec<Finding> = self.order.into_iter().filter_map(|k| self.found.remove(&k)).collect();
         out.sort_by_key(|f| (!f.certain, f.kind as u8));
         out
@@ -464,20 +513,34 @@ impl Masker {
     }
 
     /// Each line masked: inside its JSON strings only, for a line that is JSON (so a mask never
-    /// touches a number or a key's quotes, and the line stays JSON); as text, for one that is
-    /// not; as bytes, for one that is not even UTF-8.
+    /// touches a number or a key's quotes, and the line stays JSON); as text, for lines that are
+    /// not, run together (as the scan reads them: a secret may be cut by their breaks); as bytes,
+    /// for one that is not even UTF-8.
     fn lines(&self, bytes: &[u8]) -> Vec<u8> {
         let mut out = Vec::with_capacity(bytes.len());
+        // Where the lines that are not JSON, not yet masked, begin.
+        let mut text: Option<usize> = None;
+        let flush = |text: &mut Option<usize>, end: usize, out: &mut Vec<u8>| {
+            if let Some(start) = text.take() {
+                let lines = std::str::from_utf8(&bytes[start..end]).expect("each line was UTF-8");
+                out.extend_from_slice(self.text(lines).as_bytes());
+            }
+        };
+        let mut at = 0;
         for line in bytes.split_inclusive(|&b| b == b'\n') {
             let body = line.strip_suffix(b"\n").unwrap_or(line);
             if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok() {
+                flush(&mut text, at, &mut out);
                 self.strings(line, &mut out);
-            } else if let Ok(text) = std::str::from_utf8(line) {
-                out.extend_from_slice(self.text(text).as_bytes());
+            } else if std::str::from_utf8(line).is_ok() {
+                text.get_or_insert(at);
             } else {
+                flush(&mut text, at, &mut out);
                 out.extend(self.plain.replace_all_bytes(line, &self.plain_masks));
             }
+            at += line.len();
         }
+        flush(&mut text, at, &mut out);
         out
     }
 
