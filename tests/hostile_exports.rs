@@ -606,3 +606,12 @@ fn no_hostile_text_anywhere_in_a_session_breaks_out_of_the_markdown_export() {
         failures.join("\n\n")
     );
 }
+
+#[test]
+fn lines_joined_again_find_secrets_but_make_no_address_of_code() {
+    let scanner = Scanner::new(&[]).unwrap();
+    let code = "from flask import Routes\n@app.route('/x')\ndef x():\n    return 'aGVsbG8gd29ybGQsIGhlbGxv'";
+    let line = serde_json::json!({ "type": "user", "message": { "content": code } }).to_string();
+    let findings = scanner.find(&[Input { name: "s.jsonl".into(), bytes: line.into_bytes() }]);
+    assert!(findings.is_empty(), "{findings:?}");
+}

@@ -56,7 +56,7 @@ impl View {
 pub(crate) fn views(text: &str) -> Vec<View> {
     let mut out = Vec::new();
     out.extend(percent(text));
-    out.extend(runs(text).into_iter().filter_map(|run| run.view()));
+    out.extend(runs(text).into_iter().filter_map(|run| run.view(text)));
     out.extend(wrapped(text));
     out
 }
@@ -169,8 +169,6 @@ pub(crate) struct Run {
     pub range: Range<usize>,
     /// Where each of its base64 characters is (line breaks are not).
     chars: Vec<usize>,
-    /// What it decodes to.
-    pub bytes: Vec<u8>,
     url_safe: bool,
     padded: bool,
     /// The length of its lines, and its line break, when it is wrapped.
@@ -189,7 +187,8 @@ fn base64_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'-' | b'_')
 }
 
-/// The runs of base64 in `text` that decode (to anything: text, or bytes a secret is inside).
+/// The runs of base64 in `text`: long enough, in one alphabet. (Every string is looked through
+/// for them, so a short run, a word, costs no allocation.)
 pub(crate) fn runs(text: &str) -> Vec<Run> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
@@ -200,15 +199,15 @@ pub(crate) fn runs(text: &str) -> Vec<Run> {
             continue;
         }
         let start = i;
-        let mut chars = Vec::new();
+        let mut count = 0;
         let mut wrap: Option<(usize, &'static str)> = None;
-        let mut line = 0;
         loop {
+            let line_start = i;
             while i < bytes.len() && base64_char(bytes[i]) {
-                chars.push(i);
-                line += 1;
                 i += 1;
             }
+            let line = i - line_start;
+            count += line;
             // A line break inside a run: lines of one width, each long enough to be base64's.
             let newline = match &bytes[i..] {
                 [b'\r', b'\n', ..] => "\r\n",
@@ -221,47 +220,40 @@ pub(crate) fn runs(text: &str) -> Vec<Run> {
                 break;
             }
             wrap = Some((line, newline));
-            line = 0;
             i = next;
         }
         let mut end = i;
         while end < bytes.len() && bytes[end] == b'=' && end - i < 2 {
             end += 1;
         }
-        let padded = end > i;
-        let next = end.max(start + 1);
-        if chars.len() >= BASE64_RUN {
-            if let Some(run) = Run::decode(text, start..end, chars, padded, wrap) {
-                out.push(run);
+        if count >= BASE64_RUN {
+            let mut chars: Vec<usize> = (start..i).filter(|&k| base64_char(bytes[k])).collect();
+            let (plus, dash) = chars.iter().fold((false, false), |(p, d), &k| {
+                (p || matches!(bytes[k], b'+' | b'/'), d || matches!(bytes[k], b'-' | b'_'))
+            });
+            // One character past a multiple of four is no base64's length: the last is not its.
+            if chars.len() % 4 == 1 {
+                chars.pop();
+            }
+            if !(plus && dash) {
+                out.push(Run { range: start..end, chars, url_safe: dash, padded: end > i, wrap });
             }
         }
-        i = next;
+        i = end.max(start + 1);
     }
     out
 }
 
 impl Run {
-    fn decode(
-        text: &str,
-        range: Range<usize>,
-        mut chars: Vec<usize>,
-        padded: bool,
-        wrap: Option<(usize, &'static str)>,
-    ) -> Option<Run> {
-        let bytes = text.as_bytes();
-        let (plus, dash) = chars.iter().fold((false, false), |(p, d), &i| {
-            (p || matches!(bytes[i], b'+' | b'/'), d || matches!(bytes[i], b'-' | b'_'))
-        });
-        if plus && dash {
-            return None;
-        }
-        // One character past a multiple of four is no base64's length: the last is not its.
-        if chars.len() % 4 == 1 {
-            chars.pop();
-        }
-        let encoded: Vec<u8> = chars.iter().map(|&i| bytes[i]).collect();
-        let bytes = engine(dash).decode(&encoded).ok()?;
-        Some(Run { range, chars, bytes, url_safe: dash, padded, wrap })
+    /// What the first `chars` of the run decode to.
+    fn decode_first(&self, text: &str, chars: usize) -> Option<Vec<u8>> {
+        let encoded: Vec<u8> = self.chars[..chars].iter().map(|&k| text.as_bytes()[k]).collect();
+        engine(self.url_safe).decode(&encoded).ok()
+    }
+
+    /// What the run decodes to (`text` is the string it was found in).
+    pub fn decode(&self, text: &str) -> Option<Vec<u8>> {
+        self.decode_first(text, self.chars.len())
     }
 
     /// `bytes` as this run writes base64: its alphabet, its padding, its lines.
@@ -285,19 +277,24 @@ impl Run {
 
     /// The run as a view of the text it decodes to, if it decodes to text (not an image's bytes):
     /// UTF-8 with no control character but tabs and line breaks.
-    fn view(self) -> Option<View> {
+    fn view(self, text: &str) -> Option<View> {
         let is_text = |bytes: &[u8]| {
             std::str::from_utf8(bytes)
                 .is_ok_and(|t| t.chars().all(|c| !c.is_control() || "\t\n\r".contains(c)))
         };
-        // Most runs are not text (an image, a hash, a path): their first bytes say so.
-        let head = &self.bytes[..self.bytes.len().min(12)];
+        // Most runs are not text (an image, a hash, a path): their first bytes say so, before
+        // the whole is decoded.
+        let head = self.decode_first(text, self.chars.len().min(BASE64_RUN))?;
         let head =
             &head[..(0..=head.len()).rev().find(|&n| std::str::from_utf8(&head[..n]).is_ok()).unwrap_or(0)];
-        if self.bytes.len() < 12 || !is_text(head) || !is_text(&self.bytes) {
+        if !is_text(head) {
             return None;
         }
-        let text = String::from_utf8(self.bytes).expect("checked");
+        let bytes = self.decode(text)?;
+        if bytes.len() < 12 || !is_text(&bytes) {
+            return None;
+        }
+        let text = String::from_utf8(bytes).expect("checked");
         let last = self.chars.len() - 1;
         let (from, to) = (0..text.len())
             .map(|i| {
@@ -333,8 +330,8 @@ mod tests {
             let secret = format!("{pad}the hidden text is here");
             let text = format!("data: {} end", b64(&secret));
             let run = runs(&text).into_iter().next().unwrap();
-            assert_eq!(run.bytes, secret.as_bytes());
-            let view = run.view().unwrap();
+            assert_eq!(run.decode(&text).unwrap(), secret.as_bytes());
+            let view = run.view(&text).unwrap();
             let at = view.text.find("hidden").unwrap();
             let source = view.source(at..at + 6);
             assert!(text[source.clone()].len() >= 8 && source.start >= 6, "{source:?}");
@@ -346,12 +343,13 @@ mod tests {
             .map(|c| std::str::from_utf8(c).unwrap())
             .collect::<Vec<_>>()
             .join("\n");
-        let found = runs(&format!("$ base64 notes\n{wrapped}\n$ "));
+        let output = format!("$ base64 notes\n{wrapped}\n$ ");
+        let found = runs(&output);
         assert_eq!(found.len(), 1, "{:?}", found.iter().map(|r| r.range.clone()).collect::<Vec<_>>());
-        assert_eq!(found[0].bytes, long.as_bytes());
+        assert_eq!(found[0].decode(&output).unwrap(), long.as_bytes());
         assert_eq!(found[0].encode(long.as_bytes()), wrapped);
-        let path = runs("ls /usr/local/lib/nodejs/typescript/bin").into_iter().next().unwrap();
-        assert!(path.view().is_none(), "a path is not base64 of text");
+        let path = "ls /usr/local/lib/nodejs/typescript/bin";
+        assert!(runs(path).into_iter().next().unwrap().view(path).is_none(), "a path is not base64 of text");
     }
 
     #[test]

@@ -263,7 +263,11 @@ impl Finder<'_> {
             // is, `abc/def` decoded), is not another finding.
             for view in disguise::views(text) {
                 for hit in self.scanner.in_text(&view.text) {
-                    if !view.disguised(&hit.1) {
+                    // Lines joined make an address of a word and a decorator (`Routes` and
+                    // `@app.route`): across a break only secrets are looked for.
+                    if !view.disguised(&hit.1)
+                        || (view.how == disguise::How::Wrapped && hit.0 != Kind::Secret)
+                    {
                         continue;
                     }
                     let source = view.source(hit.1.clone());
@@ -482,8 +486,9 @@ impl Masker {
         // A run of base64 that holds a finding is decoded, masked and encoded again, at whichever
         // of the three offsets the finding lies (so the rest of it still decodes).
         for run in disguise::runs(text) {
-            if self.values.is_match(&run.bytes) {
-                let masked = self.values.replace_all_bytes(&run.bytes, &self.value_masks);
+            let Some(bytes) = run.decode(text) else { continue };
+            if self.values.is_match(&bytes) {
+                let masked = self.values.replace_all_bytes(&bytes, &self.value_masks);
                 found.push((run.range.clone(), run.encode(&masked)));
             }
         }
