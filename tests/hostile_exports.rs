@@ -197,6 +197,17 @@ fn cases() -> Vec<Case> {
         form: Form::Written(percent_all(&token)),
         ..plain("percent_encoded_in_a_saved_output", token, Place::SavedOutput, shown)
     });
+    // A saved output that is JSON written pretty: no line of it is JSON alone.
+    let token = github_token(44);
+    let escaped: String = token.chars().map(|c| format!("\\u{:04x}", c as u32)).collect();
+    out.push(Case {
+        name: "json_escaped_in_a_pretty_printed_saved_output",
+        raw: format!("{{\n  \"result\": {{\n    \"token\": \"{escaped}\"\n  }}\n}}\n"),
+        shown: format!("{{\n  \"result\": {{\n    \"token\": \"{token}\"\n  }}\n}}\n"),
+        secret: token,
+        place: Place::SavedOutput,
+        form: Form::AsIs,
+    });
     let token = github_token(43);
     out.push(plain(
         "in_an_images_alt_text",
@@ -234,7 +245,10 @@ fn session(case: &Case) -> Vec<Input> {
             at(Place::Answer, "Done.")
         ),
     ];
+    // A saved output is plain text: what it holds is what it says, but for JSON in it, which
+    // holds its escapes.
     let saved = match case.place {
+        Place::SavedOutput if case.raw != json(&case.shown) => case.raw.clone(),
         Place::SavedOutput => case.shown.clone(),
         _ => "the whole output".into(),
     };

@@ -239,6 +239,16 @@ impl Finder<'_> {
     fn flush(&mut self) {
         if let Some(first) = self.text_line.take() {
             let text = std::mem::take(&mut self.text);
+            // Lines that together are one JSON value (a file written pretty, whose lines are not
+            // JSON alone): its strings are looked at decoded too, where an escape could hide a
+            // secret, each on the value's first line.
+            if text.contains('\\') {
+                if let Some(strings) = strings_of(text.as_bytes()) {
+                    let here = std::mem::replace(&mut self.line, first);
+                    self.look(&strings, None);
+                    self.line = here;
+                }
+            }
             self.look(&[Cow::Owned(text)], Some(first));
         }
     }
@@ -523,6 +533,12 @@ impl Masker {
     /// for one that is not even UTF-8.
     fn lines(&self, bytes: &[u8]) -> Vec<u8> {
         let mut out = Vec::with_capacity(bytes.len());
+        // A file that is one JSON value over many lines (written pretty) is masked as one: in
+        // what its strings say.
+        if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
+            self.strings(bytes, &mut out);
+            return out;
+        }
         // Where the lines that are not JSON, not yet masked, begin.
         let mut text: Option<usize> = None;
         let flush = |text: &mut Option<usize>, end: usize, out: &mut Vec<u8>| {
