@@ -295,13 +295,15 @@ fn encodings(value: &str) -> Vec<(String, String)> {
     out
 }
 
-/// The encodings of `value` that `text` holds; a line break (as it is or as JSON's `\n`, `\r`)
-/// is taken out first, so a value cut by one is found too.
+/// The encodings of `value` that `text` holds; looked for also with line breaks (as they are or
+/// as JSON's `\n`, `\r`) taken out, so a value cut by one is found, and with backslashes taken
+/// out, so a value Markdown escapes (`ghp\_…`, which it shows as `ghp_…`) is found.
 fn leaks(text: &str, value: &str) -> Vec<String> {
     let joined = text.replace("\\r", "").replace("\\n", "").replace(['\r', '\n'], "");
+    let unescaped = joined.replace('\\', "");
     encodings(value)
         .into_iter()
-        .filter(|(_, encoded)| text.contains(encoded.as_str()) || joined.contains(encoded.as_str()))
+        .filter(|(_, encoded)| [text, &joined, &unescaped].iter().any(|t| t.contains(encoded.as_str())))
         .map(|(how, _)| how)
         .collect()
 }
@@ -345,6 +347,8 @@ fn the_helper_finds_every_encoding_it_looks_for() {
         assert!(leaks(&format!("before {encoded} after"), &value).contains(&how), "{how}");
     }
     assert!(leaks(&wrap(&value, 7), &value).contains(&"as it is".to_string()));
+    let markdown_escaped = value.replace('/', "\\/").replace('+', "\\+");
+    assert!(leaks(&markdown_escaped, &value).contains(&"as it is".to_string()));
     assert!(leaks("nothing here", &value).is_empty());
 }
 
