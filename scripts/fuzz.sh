@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes model::parse and normalize with libFuzzer, seeded with every transcript in
+# Fuzzes model::parse, normalize, the mask, the Markdown export and the catalog's file names with
+# libFuzzer (fuzz/fuzz_targets/), seeded with every transcript in
 # ../shared/fixtures: FUZZ_RUNS inputs each when set (a fixed, repeatable amount of work, as
 # `make test` uses, so a test run on any machine explores exactly what the last one did), else
 # for FUZZ_SECONDS each (default 60). Built on the stable toolchain: the coverage
@@ -41,7 +42,8 @@ find -L "$fixtures" -name '*.jsonl' -print0 | while IFS= read -r -d '' file; do
 done
 
 failed=()
-for target in parse normalize; do
+targets=(parse normalize mask markdown catalog)
+for target in "${targets[@]}"; do
     artifacts="fuzz/artifacts/$target"
     rm -rf "$artifacts"
     mkdir -p "$artifacts" "$work/$target"
@@ -68,4 +70,4 @@ if [ "${#failed[@]}" -ne 0 ]; then
     echo "fuzz: failed: ${failed[*]}" >&2
     exit 1
 fi
-echo "fuzz: parse and normalize ran $amount each without a failure"
+echo "fuzz: ${targets[*]} ran $amount each without a failure"

@@ -89,3 +89,116 @@ proptest! {
         prop_assert_eq!(ids_of(&first), ids_of(&second));
     }
 }
+
+/// Text made of the pieces Markdown reads as markup (HTML, fences, code spans, headings and their
+/// underlines, links and their schemes, line endings of every kind), in any order.
+fn markdownish() -> impl Strategy<Value = String> {
+    let pieces = [
+        "<",
+        ">",
+        "`",
+        "``",
+        "```",
+        "~~~",
+        "\n",
+        "\r",
+        "\r\n",
+        "\n\n",
+        "#",
+        "## ",
+        "===",
+        "---",
+        "[",
+        "]",
+        "(",
+        ")",
+        "![",
+        "](",
+        "]: ",
+        "javascript:",
+        "JaVa\tscript:",
+        "data:",
+        "jav&#x61;script:",
+        "https://a.b",
+        "<img src=x>",
+        "</details>",
+        "<details>",
+        "<!--",
+        "-->",
+        "<a href=",
+        "&#60;",
+        " ",
+        "    ",
+        "a",
+        "x y",
+        "> ",
+        "|",
+        "*",
+        "_",
+        "\\",
+        "[^1]",
+        "1. ",
+        "- ",
+    ];
+    proptest::collection::vec(proptest::sample::select(pieces.to_vec()), 0..40).prop_map(|p| p.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// Whatever Claude writes, once inert a CommonMark parser with GitHub's extensions reads in it
+    /// no raw HTML, no link or image to a script or data, and no heading at the export's title's
+    /// or turns' level.
+    #[test]
+    fn inert_markdown_opens_no_html_links_no_script_and_forges_no_turn(text in markdownish()) {
+        use cctv::export::inert;
+        use pulldown_cmark::{Event, HeadingLevel, Parser, Tag};
+        let made = inert::markdown(&text);
+        for event in Parser::new_ext(&made, inert::github()) {
+            match event {
+                Event::Html(h) | Event::InlineHtml(h) => prop_assert!(false, "HTML {:?} in {:?}", h, made),
+                Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                    prop_assert!(inert::safe_destination(&dest_url), "{:?} in {:?}", dest_url, made)
+                }
+                Event::Start(Tag::Heading { level: HeadingLevel::H1 | HeadingLevel::H2, .. }) => {
+                    prop_assert!(false, "a heading in {:?}", made)
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A value in a JSON string, with any text around it and any escapes, is gone from what the
+    /// masked string says, and the line is still JSON.
+    #[test]
+    fn a_masked_value_is_gone_from_a_string_however_it_is_escaped(
+        around in proptest::collection::vec(proptest::sample::select(vec!["a", " ", "\n", "%", "/", "\"", "\\", "é", "=", "x1"]), 0..12),
+        escape_every in 1usize..4,
+    ) {
+        use cctv::redact::{mask, Finding, Kind};
+        let value = "Secret2Value9Zq/Ab";
+        let at = around.len() / 2;
+        let text = format!("{}{value}{}", around[..at].concat(), around[at..].concat());
+        // The value's characters written as `\uXXXX`, every `escape_every`-th of them.
+        let mut raw = serde_json::to_string(&text).unwrap();
+        let plain = serde_json::to_string(value).unwrap();
+        let escaped: String = value
+            .chars()
+            .enumerate()
+            .map(|(i, c)| if i % escape_every == 0 { format!("\\u{:04x}", c as u32) } else if c == '/' { "\\/".into() } else { c.to_string() })
+            .collect();
+        raw = raw.replacen(&plain[1..plain.len() - 1], &escaped, 1);
+        let line = format!("{{\"k\":{raw}}}");
+        let parsed: serde_json::Value = serde_json::from_str(&line).unwrap();
+        prop_assert_eq!(parsed["k"].as_str(), Some(text.as_str()));
+        let finding = Finding {
+            kind: Kind::Pattern, label: String::new(), rule: None, text: value.into(), certain: true, count: 1,
+            file: String::new(), line: 1, before: String::new(), after: String::new(), mask: "[*]".into(), forms: vec![],
+        };
+        let input = Input { name: "s.jsonl".into(), bytes: line.clone().into_bytes() };
+        let masked = mask(&[input], &[&finding]);
+        let out = String::from_utf8(masked[0].bytes.clone()).unwrap();
+        let said = serde_json::from_str::<serde_json::Value>(&out).map_err(|e| TestCaseError::fail(format!("{e}: {out}")))?;
+        prop_assert!(!said["k"].as_str().unwrap().contains(value), "{} -> {}", line, out);
+    }
+}

@@ -135,6 +135,9 @@ export interface Finding {
   file: string; line: number; before: string; after: string;
   /** What it becomes when masked. */
   mask: string;
+  /** How it is written where it is disguised (percent-encoded, in base64, cut by a line break),
+   * as the strings hold it. */
+  forms: string[];
 }
 
 /** Finds secrets (gitleaks' rules and cctv's) and personal details (e-mail addresses, home

@@ -3,6 +3,7 @@
 //! mask taken out of every byte ([`share`]). Each export walks what `present` says, so it says
 //! what the viewer says.
 
+pub mod inert;
 pub mod share;
 pub mod to_html;
 pub mod to_markdown;

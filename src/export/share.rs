@@ -174,14 +174,19 @@ pub struct Highlights {
 }
 
 impl Highlights {
-    /// `findings`, each masked where `is_masked` says.
+    /// `findings`, each masked where `is_masked` says: marked where its text is written as it
+    /// is, and in each disguise the scan found it in (percent-encoded, in base64, cut by a line
+    /// break).
     pub fn new(findings: &[Finding], is_masked: impl Fn(&Finding) -> bool) -> Option<Highlights> {
-        let findings: Vec<&Finding> = findings.iter().filter(|f| !f.text.is_empty()).collect();
-        let finder = AhoCorasick::builder()
-            .match_kind(MatchKind::LeftmostLongest)
-            .build(findings.iter().map(|f| &f.text))
-            .ok()?;
-        let marks = findings.iter().map(|f| (is_masked(f), f.mask.clone())).collect();
+        let mut texts: Vec<&str> = Vec::new();
+        let mut marks = Vec::new();
+        for f in findings {
+            for text in std::iter::once(&f.text).chain(&f.forms).filter(|t| !t.is_empty()) {
+                texts.push(text);
+                marks.push((is_masked(f), f.mask.clone()));
+            }
+        }
+        let finder = AhoCorasick::builder().match_kind(MatchKind::LeftmostLongest).build(&texts).ok()?;
         Some(Highlights { finder, marks })
     }
 

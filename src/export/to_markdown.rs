@@ -6,10 +6,13 @@
 //! Transcript text goes into fenced blocks with a fence longer than any run of backticks inside
 //! it, so a pasted transcript cannot close its block and turn into markup of its own; what the
 //! person typed is quoted with `<` and `&` escaped, so it cannot open HTML either; Claude's own
-//! Markdown is kept as Markdown, with a fence it left open closed again.
+//! Markdown is kept as Markdown, with a fence it left open closed again, and then made inert
+//! ([`inert`]: no raw HTML, no link to a script, no heading at a turn's level). Bidi controls
+//! are written as their code points everywhere.
 
 use std::ops::Range;
 
+use crate::export::inert::{self, inline_code, unix_lines, visible_controls};
 use crate::normalize::{Item, ItemKind, ItemRef, Session, ThreadRef, Workspace};
 use crate::present::calls::{call_view, CallView};
 use crate::present::event::{event_view, EventView};
@@ -67,7 +70,7 @@ pub fn session(
         out.push_str(&format!("## {}. {}\n\n", n + 1, escape_inline(&heading)));
         out.push_str(&items(ws, session, ThreadRef::Main, first as usize..end, options));
     }
-    out.trim_end().to_owned() + "\n"
+    visible_controls(out.trim_end()) + "\n"
 }
 
 /// The turn that begins at item `first` of `thread`: that row and every row up to the next
@@ -75,7 +78,7 @@ pub fn session(
 pub fn turn(ws: &Workspace, session: &Session, thread: ThreadRef, first: u32) -> String {
     let last = session.thread(thread).turn_end(first as usize);
     let out = items(ws, session, thread, first as usize..last + 1, MarkdownOptions::default());
-    out.trim_end().to_owned() + "\n"
+    visible_controls(out.trim_end()) + "\n"
 }
 
 /// Rows `range` of `thread`, each followed by a blank line, and after each, with sub-agents
@@ -131,7 +134,8 @@ fn item_markdown(ws: &Workspace, session: &Session, item: &Item, options: Markdo
     match &item.kind {
         ItemKind::Prompt if item.is_typed_prompt() => {
             // As typed: what looks like Markdown in a prompt is shown as the characters it is.
-            let quoted: Vec<String> = text().lines().map(|l| format!("> {}", escape_inline(l))).collect();
+            let quoted: Vec<String> =
+                unix_lines(&text()).lines().map(|l| format!("> {}", escape_inline(l))).collect();
             format!("**You:**\n\n{}", quoted.join("\n"))
         }
         ItemKind::Command(_) | ItemKind::Shell(_) => format!("**You ran:** {}", inline_code(&text())),
@@ -264,9 +268,10 @@ fn fence_after(open: Option<(char, usize)>, line: &str) -> (Option<(char, usize)
 /// Claude's Markdown as the export holds it: a fence it left open closed, its headings two levels
 /// down (at most `######`, below the export's own title and turns, so its `## Plan` does not read
 /// as a turn), and `<` outside code written as `&lt;`, so a `</details>` in its text cannot close
-/// the export's own folds, nor an `<!--` hide the rest.
+/// the export's own folds, nor an `<!--` hide the rest; then whatever a parser still reads as
+/// HTML, a link to a script or a turn's heading made inert ([`inert::markdown`]).
 fn claude_markdown(text: &str) -> String {
-    demote_headings(&close_fences(text))
+    inert::markdown(&demote_headings(&close_fences(&unix_lines(text))))
 }
 
 fn demote_headings(text: &str) -> String {
@@ -298,26 +303,20 @@ fn demote_headings(text: &str) -> String {
     out.join("\n")
 }
 
-/// `text` as inline code, with enough backticks around it that none inside can end it.
-fn inline_code(text: &str) -> String {
-    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let ticks = "`".repeat(longest_run(&flat, '`') + 1);
-    let pad = if flat.starts_with('`') || flat.ends_with('`') { " " } else { "" };
-    format!("{ticks}{pad}{flat}{pad}{ticks}")
-}
-
 /// `text` in a fenced block whose fence is longer than any backtick run inside it.
 fn fenced(text: &str) -> String {
     fenced_as(text, "")
 }
 
 fn fenced_as(text: &str, language: &str) -> String {
-    let fence = "`".repeat(longest_run(text, '`').max(2) + 1);
+    let text = unix_lines(text);
+    let fence = "`".repeat(inert::longest_backticks(&text).max(2) + 1);
     format!("{fence}{language}\n{}\n{fence}", text.trim_end_matches('\n'))
 }
 
 /// The first line of `text`, at most `chars` characters.
 fn one_line(text: &str, chars: usize) -> String {
+    let text = unix_lines(text);
     let line = text.trim().lines().next().unwrap_or_default();
     match line.chars().count() > chars {
         true => line.chars().take(chars).collect::<String>() + "…",
@@ -364,6 +363,8 @@ fn escape_inline(text: &str) -> String {
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),
+            // A line break would end the line this text is set in.
+            '\n' | '\r' => out.push(' '),
             '<' => out.push_str("&lt;"),
             // `@` too: pasted on GitHub, `@name` would call that person.
             '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '>' | '~' | '!' | '@' => {
@@ -383,15 +384,6 @@ fn escape_inline(text: &str) -> String {
         out.insert(lead + digits, '\\');
     }
     out
-}
-
-fn longest_run(text: &str, c: char) -> usize {
-    let (mut best, mut run) = (0, 0);
-    for ch in text.chars() {
-        run = if ch == c { run + 1 } else { 0 };
-        best = best.max(run);
-    }
-    best
 }
 
 #[cfg(test)]

@@ -4,11 +4,14 @@
 //! ([`Scanner::find`]) and masked in their bytes ([`mask`]) before anything is exported.
 //!
 //! Findings are looked for in the text a line holds (each JSON string decoded), so a secret
-//! written with escapes is found; they are masked in the raw bytes of every file and in the
-//! files' names, wherever the same text is written, so the copies Claude Code keeps (a tool's
-//! output in the model's message and again in `toolUseResult`, a file's `originalFile`, a
-//! sub-agent's own file) go with it.
+//! written with escapes is found, and in the disguises a string can write it in (percent-encoded,
+//! in base64, cut by a line break: [`disguise`]). They are masked in what every string of every
+//! file and every file's name says, however it writes them (escaped: [`json`]; or in a
+//! disguise), so the copies Claude Code keeps (a tool's output in the model's message and again
+//! in `toolUseResult`, a file's `originalFile`, a sub-agent's own file) go with it.
 
+mod disguise;
+mod json;
 pub mod personal;
 pub mod secrets;
 
@@ -59,6 +62,10 @@ pub struct Finding {
     pub after: String,
     /// What it becomes when masked.
     pub mask: String,
+    /// How it is written where it is disguised (percent-encoded, in base64, cut by a line break),
+    /// each as the string holds it: the viewer marks these too.
+    #[serde(default)]
+    pub forms: Vec<String>,
 }
 
 /// The rules, compiled once, and the reader's own patterns.
@@ -108,7 +115,15 @@ impl Scanner {
     /// A search fed a line at a time ([`Finder`]), for files read in pieces or looked at a few
     /// thousand lines per step.
     pub fn finder(&self) -> Finder<'_> {
-        Finder { scanner: self, found: HashMap::new(), order: Vec::new(), file: String::new(), line: 0 }
+        Finder {
+            scanner: self,
+            found: HashMap::new(),
+            order: Vec::new(),
+            file: String::new(),
+            line: 0,
+            text: String::new(),
+            text_line: None,
+        }
     }
 
     /// What one decoded string holds: (kind, range, label, rule, certain, mask).
@@ -178,58 +193,152 @@ pub struct Finder<'s> {
     file: String,
     /// The number of the last line fed (0: the file's name).
     line: u32,
+    /// Lines fed that are not JSON, one after another, not yet looked at: they are looked at as
+    /// one text (a saved output, a plain file), so a secret a line break cuts, or a key over many
+    /// lines, is found; and the line the first is.
+    text: String,
+    text_line: Option<u32>,
 }
+
+/// Lines that are not JSON are looked at in texts of about this many bytes at most.
+const TEXT_BLOCK: usize = 1 << 20;
 
 impl Finder<'_> {
     /// Starts the next file: its name is looked at too (it leaves with the file), as line 0.
     pub fn file(&mut self, name: &str) {
+        self.flush();
         self.file = name.to_owned();
         self.line = 0;
-        self.look(&[Cow::Borrowed(name)]);
+        self.look(&[Cow::Borrowed(name)], None);
     }
 
     /// The file's next line, without its newline.
     pub fn line(&mut self, line: &[u8]) {
         self.line += 1;
         match strings_of(line) {
-            Some(strings) => self.look(&strings),
-            // A line that is not JSON is looked at as it is.
-            None => self.look(&[String::from_utf8_lossy(line)]),
+            Some(strings) => {
+                self.flush();
+                self.look(&strings, None)
+            }
+            // A line that is not JSON is looked at as it is, with the lines around it that are
+            // not JSON either.
+            None => {
+                match self.text_line {
+                    None => self.text_line = Some(self.line),
+                    Some(_) => self.text.push('\n'),
+                }
+                self.text.push_str(&String::from_utf8_lossy(line));
+                if self.text.len() > TEXT_BLOCK {
+                    self.flush();
+                }
+            }
         }
     }
 
-    fn look(&mut self, strings: &[Cow<'_, str>]) {
-        for text in strings {
-            for (kind, range, label, rule, certain, mask) in self.scanner.in_text(text) {
-                let key = (kind, text[range.clone()].to_owned());
-                let entry = self.found.entry(key.clone()).or_insert_with(|| {
-                    self.order.push(key);
-                    Finding {
-                        kind,
-                        label: label.clone(),
-                        rule: rule.clone(),
-                        text: text[range.clone()].to_owned(),
-                        certain,
-                        count: 0,
-                        file: self.file.clone(),
-                        line: self.line,
-                        before: context_before(&text[..range.start]),
-                        after: text[range.end..].chars().take(CONTEXT).collect(),
-                        mask: mask.clone(),
-                    }
-                });
-                // A text two rules find is named by a certain one.
-                if certain && !entry.certain {
-                    (entry.label, entry.rule, entry.certain, entry.mask) = (label, rule, certain, mask);
+    /// Looks at the lines kept that are not JSON.
+    fn flush(&mut self) {
+        if let Some(first) = self.text_line.take() {
+            let text = std::mem::take(&mut self.text);
+            // Lines that together are one JSON value (a file written pretty, whose lines are not
+            // JSON alone): its strings are looked at decoded too, where an escape could hide a
+            // secret, each on the value's first line.
+            if text.contains('\\') {
+                if let Some(strings) = strings_of(text.as_bytes()) {
+                    let here = std::mem::replace(&mut self.line, first);
+                    self.look(&strings, None);
+                    self.line = here;
                 }
-                entry.count += 1;
+            }
+            self.look(&[Cow::Owned(text)], Some(first));
+        }
+    }
+
+    /// Looks at `strings`: those of the last line fed, or (`first` given) lines run together
+    /// from line `first` on, where each hit is on the line its offset says.
+    fn look(&mut self, strings: &[Cow<'_, str>], first: Option<u32>) {
+        let here = self.line;
+        for text in strings {
+            let line_of = |at: usize| match first {
+                Some(first) => first + memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count() as u32,
+                None => here,
+            };
+            let plain = self.scanner.in_text(text);
+            let taken: Vec<std::ops::Range<usize>> = plain.iter().map(|hit| hit.1.clone()).collect();
+            for hit in plain {
+                let line = line_of(hit.1.start);
+                self.record(hit, text, None, line);
+            }
+            // The same text decoded the ways a secret hides in it; a hit there that the string
+            // shows as it is, or that lies within one found as written (`abc%2Fdef` found as it
+            // is, `abc/def` decoded), is not another finding.
+            for view in disguise::views(text) {
+                for hit in self.scanner.in_text(&view.text) {
+                    // Lines joined make an address of a word and a decorator (`Routes` and
+                    // `@app.route`): across a break only secrets are looked for.
+                    if !view.disguised(&hit.1)
+                        || (view.how == disguise::How::Wrapped && hit.0 != Kind::Secret)
+                    {
+                        continue;
+                    }
+                    let source = view.source(hit.1.clone());
+                    if taken.iter().any(|t| t.start <= source.start && source.end <= t.end) {
+                        continue;
+                    }
+                    let line = line_of(source.start);
+                    self.record(hit, &view.text, Some(&text[source]), line);
+                }
             }
         }
+    }
+
+    /// One hit in `text`, written in the string as `form` when that is a disguise of it.
+    #[allow(clippy::type_complexity)]
+    fn record(
+        &mut self,
+        (kind, range, label, rule, certain, mask): (
+            Kind,
+            std::ops::Range<usize>,
+            String,
+            Option<String>,
+            bool,
+            String,
+        ),
+        text: &str,
+        form: Option<&str>,
+        line: u32,
+    ) {
+        let key = (kind, text[range.clone()].to_owned());
+        let entry = self.found.entry(key.clone()).or_insert_with(|| {
+            self.order.push(key);
+            Finding {
+                kind,
+                label: label.clone(),
+                rule: rule.clone(),
+                text: text[range.clone()].to_owned(),
+                certain,
+                count: 0,
+                file: self.file.clone(),
+                line,
+                before: context_before(&text[..range.start]),
+                after: text[range.end..].chars().take(CONTEXT).collect(),
+                mask: mask.clone(),
+                forms: Vec::new(),
+            }
+        });
+        // A text two rules find is named by a certain one.
+        if certain && !entry.certain {
+            (entry.label, entry.rule, entry.certain, entry.mask) = (label, rule, certain, mask);
+        }
+        if let Some(form) = form.filter(|f| !entry.forms.iter().any(|g| g == f)) {
+            entry.forms.push(form.to_owned());
+        }
+        entry.count += 1;
     }
 
     /// Every finding, one per distinct text, certain ones first, then by kind and where they
     /// are first.
     pub fn finish(mut self) -> Vec<Finding> {
+        self.flush();
         let mut out: Vec<Finding> = self.order.into_iter().filter_map(|k| self.found.remove(&k)).collect();
         out.sort_by_key(|f| (!f.certain, f.kind as u8));
         out
@@ -306,113 +415,190 @@ fn context_before(text: &str) -> String {
 }
 
 /// `text` (decoded, not JSON: a title, a file name) with every finding in `masked` replaced by
-/// its mask.
+/// its mask, however it is written there.
 pub fn mask_text(text: &str, masked: &[&Finding]) -> String {
-    let findings: Vec<&&Finding> = masked.iter().filter(|f| !f.text.is_empty()).collect();
-    let Ok(finder) =
-        AhoCorasick::builder().match_kind(MatchKind::LeftmostLongest).build(findings.iter().map(|f| &f.text))
-    else {
-        return text.to_owned();
-    };
-    let masks: Vec<&str> = findings.iter().map(|f| f.mask.as_str()).collect();
-    finder.replace_all(text, &masks)
+    match Masker::new(masked) {
+        Some(masker) => masker.text(text),
+        None => text.to_owned(),
+    }
 }
 
 /// `inputs` with every finding in `masked` replaced by its mask, in every file's bytes and
-/// name: the text as JSON writes it in a string (so a line stays valid JSON) and as it is; a
-/// home directory also in the project folder names Claude Code makes of it (`-Users-ada-`).
+/// name, written as it is or in a disguise: with JSON's escapes (a line stays valid JSON),
+/// percent-encoded, in base64 (the run decoded, masked and encoded again), or cut by a line
+/// break; a home directory also in the project folder names Claude Code makes of it
+/// (`-Users-ada-`).
 pub fn mask(inputs: &[Input], masked: &[&Finding]) -> Vec<Input> {
-    let mut patterns: Vec<String> = Vec::new();
-    let mut masks: Vec<String> = Vec::new();
-    let mut add = |pattern: String, mask: &str| {
-        if !pattern.is_empty() && !patterns.contains(&pattern) {
-            patterns.push(pattern);
-            masks.push(mask.to_owned());
-        }
-    };
-    for f in masked {
-        let escaped = serde_json::to_string(&f.text).expect("a string serializes");
-        add(escaped[1..escaped.len() - 1].to_owned(), &f.mask);
-        // As it is, for a line that is not JSON; but never with a quote or a backslash, which a
-        // JSON line only holds as its own syntax.
-        if !f.text.contains(['"', '\\']) {
-            add(f.text.clone(), &f.mask);
-        }
-        if f.kind == Kind::HomeDirectory {
-            let folder: String =
-                f.text.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
-            add(format!("{folder}-"), "-~-");
-        }
-    }
-    if patterns.is_empty() {
-        return inputs.to_vec();
-    }
-    let finder = AhoCorasick::builder()
-        .match_kind(MatchKind::LeftmostLongest)
-        .build(&patterns)
-        .expect("plain strings build an automaton");
+    let Some(masker) = Masker::new(masked) else { return inputs.to_vec() };
     inputs
         .iter()
-        .map(|input| Input {
-            name: finder.replace_all(&input.name, &masks),
-            bytes: mask_lines(&input.bytes, &finder, &masks),
-        })
+        .map(|input| Input { name: masker.text(&input.name), bytes: masker.lines(&input.bytes) })
         .collect()
 }
 
-/// Masks each line: inside its JSON strings only, for a line that is JSON (so a pattern can
-/// never touch a number, a key's quotes or an escape, and the line stays JSON); anywhere, for a
-/// line that is not.
-fn mask_lines(bytes: &[u8], finder: &AhoCorasick, masks: &[String]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(bytes.len());
-    for line in bytes.split_inclusive(|&b| b == b'\n') {
-        let body = line.strip_suffix(b"\n").unwrap_or(line);
-        if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok() {
-            mask_strings(line, finder, masks, &mut out);
-        } else {
-            out.extend(finder.replace_all_bytes(line, masks));
-        }
-    }
-    out
+/// The findings to mask, as what looks for them.
+struct Masker {
+    /// Each finding's text, and what Claude Code makes of a home directory in a folder's name.
+    plain: AhoCorasick,
+    plain_masks: Vec<String>,
+    /// Each finding's text alone: what a view of a string (decoded one way) is searched for.
+    values: AhoCorasick,
+    value_masks: Vec<String>,
 }
 
-/// Copies a JSON `line` to `out` with matches of `finder` inside its strings masked; a match
-/// must begin and end between characters (never inside an escape like `\n` or `\u00e9`).
-fn mask_strings(line: &[u8], finder: &AhoCorasick, masks: &[String], out: &mut Vec<u8>) {
-    let mut i = 0;
-    while i < line.len() {
-        out.push(line[i]);
-        if line[i] != b'"' {
-            i += 1;
-            continue;
-        }
-        i += 1;
-        let start = i;
-        // Offsets (in the string) that fall inside an escape.
-        let mut inside = Vec::new();
-        while i < line.len() && line[i] != b'"' {
-            if line[i] == b'\\' {
-                let len = if line.get(i + 1) == Some(&b'u') { 6 } else { 2 };
-                inside.extend((1..len).map(|k| i - start + k));
-                i += len;
-            } else {
-                i += 1;
+impl Masker {
+    fn new(masked: &[&Finding]) -> Option<Masker> {
+        let (mut plain, mut plain_masks) = (Vec::<String>::new(), Vec::new());
+        let (mut values, mut value_masks) = (Vec::<String>::new(), Vec::new());
+        for f in masked.iter().filter(|f| !f.text.is_empty()) {
+            if !values.contains(&f.text) {
+                values.push(f.text.clone());
+                value_masks.push(f.mask.clone());
+                plain.push(f.text.clone());
+                plain_masks.push(f.mask.clone());
+            }
+            if f.kind == Kind::HomeDirectory {
+                let folder: String =
+                    f.text.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+                plain.push(format!("{folder}-"));
+                plain_masks.push("-~-".into());
             }
         }
-        let content = &line[start..i.min(line.len())];
+        let build = |patterns: &[String]| {
+            AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(patterns)
+                .expect("plain strings build an automaton")
+        };
+        (!values.is_empty()).then(|| Masker {
+            plain: build(&plain),
+            plain_masks,
+            values: build(&values),
+            value_masks,
+        })
+    }
+
+    /// What to replace in `text`, in order and apart: each range and what it becomes.
+    fn replacements(&self, text: &str) -> Vec<(std::ops::Range<usize>, String)> {
+        let mut found: Vec<(std::ops::Range<usize>, String)> = self
+            .plain
+            .find_iter(text)
+            .map(|m| (m.range(), self.plain_masks[m.pattern().as_usize()].clone()))
+            .collect();
+        let views = disguise::percent(text).into_iter().chain(disguise::wrapped(text));
+        for view in views {
+            for m in self.values.find_iter(&view.text) {
+                if view.disguised(&m.range()) {
+                    found.push((view.source(m.range()), self.value_masks[m.pattern().as_usize()].clone()));
+                }
+            }
+        }
+        // A run of base64 that holds a finding is decoded, masked and encoded again, at whichever
+        // of the three offsets the finding lies (so the rest of it still decodes).
+        for run in disguise::runs(text) {
+            let Some(bytes) = run.decode(text) else { continue };
+            if self.values.is_match(&bytes) {
+                let masked = self.values.replace_all_bytes(&bytes, &self.value_masks);
+                found.push((run.range.clone(), run.encode(&masked)));
+            }
+        }
+        // Overlapping ranges become one, masked by the first: nothing of either is left.
+        found.sort_by_key(|(r, _)| (r.start, std::cmp::Reverse(r.end)));
+        let mut out: Vec<(std::ops::Range<usize>, String)> = Vec::with_capacity(found.len());
+        for (range, with) in found {
+            match out.last_mut() {
+                Some((last, _)) if range.start < last.end => last.end = last.end.max(range.end),
+                _ => out.push((range, with)),
+            }
+        }
+        out
+    }
+
+    /// `text` masked.
+    fn text(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
         let mut copied = 0;
-        for m in finder.find_iter(content) {
-            if inside.binary_search(&m.start()).is_ok() || inside.binary_search(&m.end()).is_ok() {
+        for (range, with) in self.replacements(text) {
+            out.push_str(&text[copied..range.start]);
+            out.push_str(&with);
+            copied = range.end;
+        }
+        out.push_str(&text[copied..]);
+        out
+    }
+
+    /// Each line masked: inside its JSON strings only, for a line that is JSON (so a mask never
+    /// touches a number or a key's quotes, and the line stays JSON); as text, for lines that are
+    /// not, run together (as the scan reads them: a secret may be cut by their breaks); as bytes,
+    /// for one that is not even UTF-8.
+    fn lines(&self, bytes: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(bytes.len());
+        // A file that is one JSON value over many lines (written pretty) is masked as one: in
+        // what its strings say.
+        if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
+            self.strings(bytes, &mut out);
+            return out;
+        }
+        // Where the lines that are not JSON, not yet masked, begin.
+        let mut text: Option<usize> = None;
+        let flush = |text: &mut Option<usize>, end: usize, out: &mut Vec<u8>| {
+            if let Some(start) = text.take() {
+                let lines = std::str::from_utf8(&bytes[start..end]).expect("each line was UTF-8");
+                out.extend_from_slice(self.text(lines).as_bytes());
+            }
+        };
+        let mut at = 0;
+        for line in bytes.split_inclusive(|&b| b == b'\n') {
+            let body = line.strip_suffix(b"\n").unwrap_or(line);
+            if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok() {
+                flush(&mut text, at, &mut out);
+                self.strings(line, &mut out);
+            } else if std::str::from_utf8(line).is_ok() {
+                text.get_or_insert(at);
+            } else {
+                flush(&mut text, at, &mut out);
+                out.extend(self.plain.replace_all_bytes(line, &self.plain_masks));
+            }
+            at += line.len();
+        }
+        flush(&mut text, at, &mut out);
+        out
+    }
+
+    /// Copies a JSON `line` to `out` with each string masked in what it says (its escapes
+    /// decoded), the bytes that said a finding replaced by its mask as JSON writes it.
+    fn strings(&self, line: &[u8], out: &mut Vec<u8>) {
+        let mut i = 0;
+        while i < line.len() {
+            out.push(line[i]);
+            if line[i] != b'"' {
+                i += 1;
                 continue;
             }
-            out.extend_from_slice(&content[copied..m.start()]);
-            out.extend_from_slice(masks[m.pattern().as_usize()].as_bytes());
-            copied = m.end();
-        }
-        out.extend_from_slice(&content[copied..]);
-        if i < line.len() {
-            out.push(b'"');
             i += 1;
+            let start = i;
+            while i < line.len() && line[i] != b'"' {
+                i += if line[i] == b'\\' { 2 } else { 1 };
+            }
+            let content = &line[start..i.min(line.len())];
+            match json::unescape(content) {
+                Some(decoded) => {
+                    let mut copied = 0;
+                    for (range, with) in self.replacements(&decoded.text) {
+                        let source = decoded.source(range);
+                        out.extend_from_slice(&content[copied..source.start]);
+                        out.extend_from_slice(json::escape(&with).as_bytes());
+                        copied = source.end;
+                    }
+                    out.extend_from_slice(&content[copied..]);
+                }
+                // Bytes that are not UTF-8 in a string serde let pass: looked for as they are.
+                None => out.extend(self.plain.replace_all_bytes(content, &self.plain_masks)),
+            }
+            if i < line.len() {
+                out.push(b'"');
+                i += 1;
+            }
         }
     }
 }
