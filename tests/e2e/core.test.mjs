@@ -71,6 +71,9 @@ function allOpen() {
   return headers.length > 0 && headers.every((h) => h.getAttribute("aria-expanded") === "true") && document.querySelectorAll(".cctv-panel__body").length >= headers.length;
 }
 
+/** Waits for the page's transitions (a panel's chevron turning) to end, for a screenshot. */
+const settled = (page) => page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)).then(() => true));
+
 /** Opens the site (at `hash`) and waits for the viewer's first rows. */
 async function visit(page, hash = "") {
   await page.goto(site.url + hash);
@@ -109,6 +112,7 @@ for (const name of ENGINES.filter((e) => !process.env.ENGINES || process.env.ENG
       // e: Expand all.
       await page.press("e");
       await page.waitFor(allOpen, null, { what: "every panel opened by e" });
+      await settled(page);
       await page.screenshot(join(SHOTS, `${name}-desktop.png`));
 
       // The last line of `claude --help`'s output, far down a panel that scrolls on its own.
@@ -147,6 +151,7 @@ for (const name of ENGINES.filter((e) => !process.env.ENGINES || process.env.ENG
       await titled(page, "Session Share");
       await page.press("e");
       await page.waitFor(allOpen, null, { what: "every panel opened by e" });
+      await settled(page);
       await page.screenshot(join(SHOTS, `${name}-phone.png`));
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
       // No row reaches past the screen's edge.
