@@ -247,7 +247,16 @@ for (const name of ENGINES.filter((e) => !process.env.ENGINES || process.env.ENG
         await page.clickText("button", "Follow");
         const said = await page.waitFor(() => document.querySelector(".cctv-errors[role=alert]")?.textContent, null, { what: "what the page says" });
         assert.match(said, /needs a Chromium-based browser.*Open the file instead/);
-        // And opening the file works.
+        // It offers that at once: its button asks for files with the files input.
+        await page.evaluate(() => {
+          globalThis.__e2ePicked = [];
+          HTMLInputElement.prototype.click = function () {
+            globalThis.__e2ePicked.push(this.hasAttribute("webkitdirectory") ? "folder input" : "files input");
+          };
+        });
+        await page.clickText(".cctv-errors button", "Open files");
+        assert.deepEqual(await page.waitFor(() => globalThis.__e2ePicked.length && globalThis.__e2ePicked, null, { what: "a picker" }), ["files input"]);
+        assert.equal(await page.evaluate(() => document.querySelector(".cctv-errors")), null, "the message goes");
         await page.setFiles(FILES, [GENERAL]);
         await titled(page, "Session Share");
       } else {
