@@ -57,8 +57,8 @@ test-every-case:
 # then the release builds (dist/, dist-pages/, pkg/), the browser tests (tests/*.rs, wasm32 only,
 # mounted in headless Chromium; `--mode no-install` forbids wasm-pack from downloading anything)
 # and last the end-to-end tests of the built site (tests/e2e, playwright-core driving Debian's
-# Chromium), whose closing lines are node's test summary: CI reads them to tell a run that ran
-# tests from one that ran none.
+# Chromium; core.test.mjs runs a reader's path on Firefox ESR and WebKitGTK as well), whose closing
+# lines are node's test summary: CI reads them to tell a run that ran tests from one that ran none.
 test: node-check test-native test-every-case
 	FUZZ_RUNS=50000 scripts/fuzz.sh
 	$(MAKE) --no-print-directory build pages package

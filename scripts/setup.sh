@@ -104,6 +104,20 @@ else
     echo "done ($(version_of chromium))"
 fi
 
+# The other engines the end-to-end tests run their core on (tests/e2e/engines.mjs): Firefox ESR,
+# and WebKit as WebKitGTK's WebDriver starts it (MiniBrowser, which needs a display: Xvfb's).
+# Debian's packages; nothing downloads a browser of its own. Cold: about a minute and a half.
+MINIBROWSER=/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser
+firefox_v=$(version_of firefox-esr | grep -o '[0-9][0-9.]*esr' || true)
+webkit_v=$(dpkg-query -W -f '${Version}' webkit2gtk-driver 2>/dev/null || true)
+if [[ -n "$firefox_v" && -x /usr/bin/WebKitWebDriver && -x "$MINIBROWSER" && -x /usr/bin/xvfb-run ]]; then
+    say firefox-webkit "ok (Firefox $firefox_v, WebKitGTK ${webkit_v%%-*})"
+else
+    printf '%-16s %s' firefox-webkit "installing firefox-esr + webkit2gtk-driver + xvfb from apt (cold: ~1.5 min)... "
+    apt_install firefox-esr webkit2gtk-driver xvfb
+    echo "done ($(version_of firefox-esr))"
+fi
+
 # --- cargo-installed tools (cold: about 13 min in total on 2 cores) ---
 have=$(version_of trunk)
 if [[ "$have" == "trunk $TRUNK_VERSION" ]]; then

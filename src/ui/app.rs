@@ -264,9 +264,17 @@ fn Problems() -> impl IntoView {
     let viewer = use_viewer();
     move || {
         let problems = viewer.problems.get();
+        // Where following cannot work, what does is offered at once: opening the file.
+        let cannot_follow = problems.iter().any(|(_, reason)| reason == follow::NEEDS_CHROMIUM);
         (!problems.is_empty()).then(|| view! {
             <div class="cctv-errors" role="alert">
                 {problems.into_iter().map(|(file, reason)| view! { <div><bdi>{file}</bdi>{format!(": {reason}")}</div> }).collect_view()}
+                {cannot_follow.then(|| view! {
+                    <button class="cctv-button" on:click=move |e: ev::MouseEvent| {
+                        viewer.problems.set(Vec::new());
+                        top::click_files_input(&e);
+                    }>"Open files"</button>
+                })}
                 <button on:click=move |_| viewer.problems.set(Vec::new())>"Dismiss"</button>
             </div>
         })

@@ -3,6 +3,7 @@
 use leptos::ev;
 use leptos::html::Input;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::folders;
 use super::load;
@@ -409,8 +410,22 @@ pub(crate) fn OpenButtons() -> impl IntoView {
             }
         })}
         <super::follow::FollowButtons />
-        <input class="cctv-hidden" type="file" multiple accept=".jsonl,.json,application/json" node_ref=files on:change=move |_| picked(files, false) />
+        <input class="cctv-hidden cctv-top__files" type="file" multiple accept=".jsonl,.json,application/json" node_ref=files on:change=move |_| picked(files, false) />
         <input class="cctv-hidden" type="file" multiple node_ref=folder on:change=move |_| picked(folder, true) />
+    }
+}
+
+/// Opens the files picker of the viewer `e` happened in (from elsewhere than the bar's button:
+/// the viewer's own root, so inside <cctv-viewer> too).
+pub(crate) fn click_files_input(e: &leptos::ev::MouseEvent) {
+    let input = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|t| t.closest(".cctv").ok().flatten())
+        .and_then(|root| root.query_selector("input.cctv-top__files").ok().flatten())
+        .and_then(|input| input.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(input) = input {
+        input.click();
     }
 }
 

@@ -28,12 +28,18 @@ const TYPES = {
   ".ts": "text/plain",
 };
 
-/** Serves `dir` under `base` (e.g. "/cctv/") on a free port of 127.0.0.1. */
-export async function serve(dir = DIST, base = "/") {
+/** Serves `dir` under `base` (e.g. "/cctv/") on a free port of 127.0.0.1. `extra` maps more
+ *  paths under `base` to their text; `head` is put first in the `<head>` of every HTML page. */
+export async function serve(dir = DIST, base = "/", { extra = {}, head = "" } = {}) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
     if (!path.startsWith(base)) {
       res.writeHead(404).end("not under " + base);
+      return;
+    }
+    const own = extra[path.slice(base.length)];
+    if (own !== undefined) {
+      res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "text/plain" }).end(own);
       return;
     }
     let file = normalize(join(dir, path.slice(base.length)));
@@ -43,7 +49,8 @@ export async function serve(dir = DIST, base = "/") {
     }
     try {
       if ((await stat(file)).isDirectory()) file = join(file, "index.html");
-      const body = await readFile(file);
+      let body = await readFile(file);
+      if (head && extname(file) === ".html") body = body.toString("utf8").replace(/<head[^>]*>/i, (tag) => tag + head);
       res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
     } catch {
       res.writeHead(404).end("not found");
