@@ -57,7 +57,8 @@ for (const [size, viewport] of [["1280 px", { width: 1280, height: 800 }], ["390
       page: document.documentElement.scrollWidth,
       bar: document.querySelector(".cctv-top").scrollWidth,
       barBox: document.querySelector(".cctv-top").clientWidth,
-      badges: [...document.querySelectorAll(".cctv-top__badges .cctv-badge")].map((b) => b.textContent),
+      // Names are isolated (FSI … PDI) where the page says them.
+      badges: [...document.querySelectorAll(".cctv-top__badges .cctv-badge")].map((b) => b.textContent.replace(/[\u2066-\u2069]/g, "")),
       // Every button of the bar's first row, Theme among them, ends inside the window.
       outside: [...document.querySelectorAll(".cctv-top__row:first-child button")]
         .filter((b) => b.offsetParent !== null && b.getBoundingClientRect().right > window.innerWidth + 0.5)
