@@ -2,8 +2,8 @@
 //! and works out what takes long ([`crate::engine::session`]: the Share tab's findings, the
 //! Overview's figures, a turn's changes, the exports), so the page only draws. The page hands it the bytes of
 //! the workspace it shows, once per workspace, a [`PIECE`] at a time (each copy a task of a few
-//! ms), then asks; the answer comes back as JSON text, which the page reads in a few ms, and an
-//! export's text as bytes beside it.
+//! ms), then asks; the answer comes back as JSON, which the page reads in a few ms, with an
+//! export's text as bytes beside it and the Overview's long lists as parts read a few per task.
 //!
 //! The worker runs the page's own wasm, as the list's do ([`super::pool`]): `www/worker.js` is
 //! sent the module the page compiled and told to run [`super::engine_worker`]. Where no worker
@@ -138,8 +138,19 @@ impl Engine {
         let bytes =
             |key: &str| Reflect::get(&reply, &key.into()).ok().and_then(|b| b.dyn_into::<Uint8Array>().ok());
         let answer = bytes("answer").ok_or("the engine stopped before it answered (out of memory?)")?;
-        let answer = serde_json::from_slice::<Result<Answer, String>>(&answer.to_vec())
+        let mut answer = serde_json::from_slice::<Result<Answer, String>>(&answer.to_vec())
             .map_err(|e| e.to_string())??;
+        // The long lists came apart, each read in a few ms: as many as fit are read per task.
+        let parts = Reflect::get(&reply, &"parts".into()).ok().and_then(|p| p.dyn_into::<Array>().ok());
+        if let Some(parts) = parts {
+            let mut turns = PageTurns::from_now();
+            for part in parts.iter() {
+                if turns.due() {
+                    turns.pause().await;
+                }
+                answer.put_part(&part.unchecked_into::<Uint8Array>().to_vec())?;
+            }
+        }
         let text = bytes("text");
         Ok((answer, text))
     }

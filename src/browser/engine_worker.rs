@@ -9,7 +9,8 @@
 //! - `{ id, open, ask }`: an [`Ask`] as JSON, about files `open`. The answer is `{ id, answer }`,
 //!   `answer` the JSON of a `Result<Answer, String>` as UTF-8 bytes (a `Uint8Array`), and
 //!   `memory` the worker's memory in bytes.
-//!   An export's text is not in the JSON but beside it, as UTF-8 bytes (`text`); an HTML
+//!   An export's text is not in the JSON but beside it, as UTF-8 bytes (`text`), and so are the
+//!   Overview's long lists (`parts`, an array of JSON parts: `Answer::take_parts`); an HTML
 //!   export's ask has the viewer's own files beside it (`viewer`).
 
 use std::cell::RefCell;
@@ -87,6 +88,11 @@ fn heard(data: &JsValue) -> Option<(JsValue, Vec<Uint8Array>)> {
         Ok(Answer::Text(text)) => Some(Uint8Array::from(std::mem::take(text).as_bytes())),
         _ => None,
     };
+    // The Overview's long lists go beside it, in parts the page reads one at a time.
+    let parts: Vec<Uint8Array> = match &mut answer {
+        Ok(answer) => answer.take_parts().iter().map(|part| Uint8Array::from(&part[..])).collect(),
+        Err(_) => Vec::new(),
+    };
     let reply = Object::new();
     let _ = Reflect::set(&reply, &"id".into(), &id);
     // As UTF-8 bytes too: as a string, the page would encode it into its memory in one task
@@ -99,11 +105,12 @@ fn heard(data: &JsValue) -> Option<(JsValue, Vec<Uint8Array>)> {
     if let Some(text) = &text {
         let _ = Reflect::set(&reply, &"text".into(), text);
     }
+    let _ = Reflect::set(&reply, &"parts".into(), &parts.iter().collect::<Array>());
     // Its memory never shrinks: the page replaces a worker that grew large once it is idle.
     let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer();
     let memory = memory.unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64;
     let _ = Reflect::set(&reply, &"memory".into(), &memory.into());
-    Some((reply.into(), [json].into_iter().chain(text).collect()))
+    Some((reply.into(), [json].into_iter().chain(text).chain(parts).collect()))
 }
 
 /// The next piece of the files arriving.

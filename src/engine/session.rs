@@ -55,6 +55,34 @@ pub enum Answer {
     Text(String),
 }
 
+/// About how many bytes of JSON each part of an answer's long lists is: a few ms for the page to
+/// read.
+pub const PART_BYTES: usize = 256 << 10;
+
+impl Answer {
+    /// Takes the long lists out of the answer (the Overview's figures: 16 MB of JSON at 1 GB,
+    /// 77 ms for the page to read at once) as JSON parts of about [`PART_BYTES`] each, sent
+    /// beside it for the page to read one at a time ([`put_part`](Answer::put_part)).
+    pub fn take_parts(&mut self) -> Vec<Vec<u8>> {
+        match self {
+            Answer::Figures(Some(figures)) => {
+                figures.take_parts().iter().flat_map(|part| part.to_json(PART_BYTES)).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Puts back a part [`take_parts`](Answer::take_parts) took, in the order they were taken.
+    pub fn put_part(&mut self, json: &[u8]) -> Result<(), String> {
+        let part = serde_json::from_slice(json).map_err(|e| format!("a part of the answer: {e}"))?;
+        match self {
+            Answer::Figures(Some(figures)) => figures.put(part),
+            _ => return Err("a part came for an answer that has none".into()),
+        }
+        Ok(())
+    }
+}
+
 /// The files of one workspace, and the workspace made of them when first needed.
 pub struct SessionEngine {
     files: Files,
@@ -318,6 +346,29 @@ mod tests {
         // An ask and its answer as they go between the page and the worker.
         let sent: Ask = serde_json::from_str(&serde_json::to_string(&ask).unwrap()).unwrap();
         assert_eq!(sent, ask);
+    }
+
+    #[test]
+    fn the_figures_come_back_whole_from_their_parts() {
+        let page = normalize(fixtures::folder("moredip__session-share/samples/claude-code-projects"));
+        let mut engine = SessionEngine::new(page.inputs());
+        for session in 0..page.sessions.len() {
+            let whole = engine.answer(&Ask::Figures { session }).unwrap();
+            let mut head = whole.clone();
+            let parts = head.take_parts();
+            assert!(!parts.is_empty(), "session {session} has turns");
+            let mut received: Answer = serde_json::from_slice(&serde_json::to_vec(&head).unwrap()).unwrap();
+            for part in &parts {
+                received.put_part(part).unwrap();
+            }
+            let sent_whole: Answer = serde_json::from_slice(&serde_json::to_vec(&whole).unwrap()).unwrap();
+            assert_eq!(received, sent_whole);
+        }
+        let mut other = Answer::FileAfter(None);
+        assert_eq!(other.take_parts(), Vec::<Vec<u8>>::new());
+        assert!(other.put_part(br#"{"Turns":[]}"#).is_err());
+        let mut figures = engine.answer(&Ask::Figures { session: 0 }).unwrap();
+        assert!(figures.put_part(b"{").unwrap_err().starts_with("a part of the answer"));
     }
 
     #[test]

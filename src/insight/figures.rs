@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::changes::{self, turn_choices, FileChange, TurnChoice};
 use super::cost::{session_cost, turn_costs, Total};
-use super::overview::{context, tools, Context, ToolTotal};
-use super::timeline::{timeline, Timeline};
+use super::overview::{context, tools, Context, ContextPoint, ToolTotal};
+use super::timeline::{self, timeline, Timeline};
 use crate::normalize::{ItemRef, Workspace};
 use crate::present::link::{agent_link, resolve};
 
@@ -83,6 +83,89 @@ pub fn figures(ws: &Workspace, session: usize) -> Option<Figures> {
     })
 }
 
+/// One of the figures' long lists, or a stretch of it. The engine sends these apart from the
+/// rest, in pieces the page reads one at a time: the figures of a GB session are 16 MB of JSON,
+/// which took the page 77 ms to read in one task (146 ms at 2 GB).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Part {
+    Agents(Vec<AgentCost>),
+    Turns(Vec<TurnChoice>),
+    TurnCosts(Vec<Total>),
+    Points(Vec<ContextPoint>),
+    Spans(Vec<timeline::Span>),
+    Prompts(Vec<(i64, u32)>),
+    Pieces(Vec<(i64, i64)>),
+    Changes(Vec<FileChange>),
+}
+
+impl Figures {
+    /// Takes the long lists out, leaving what is left small.
+    pub fn take_parts(&mut self) -> Vec<Part> {
+        vec![
+            Part::Agents(std::mem::take(&mut self.agents)),
+            Part::Turns(std::mem::take(&mut self.turns)),
+            Part::TurnCosts(std::mem::take(&mut self.turn_costs)),
+            Part::Points(std::mem::take(&mut self.context.points)),
+            Part::Spans(std::mem::take(&mut self.timeline.spans)),
+            Part::Prompts(std::mem::take(&mut self.timeline.prompts)),
+            Part::Pieces(std::mem::take(&mut self.timeline.pieces)),
+            Part::Changes(std::mem::take(&mut self.changes)),
+        ]
+    }
+
+    /// Adds `part` at the end of its list: the parts put back in the order they were taken
+    /// (stretches in order) give the figures they were taken from.
+    pub fn put(&mut self, part: Part) {
+        match part {
+            Part::Agents(more) => self.agents.extend(more),
+            Part::Turns(more) => self.turns.extend(more),
+            Part::TurnCosts(more) => self.turn_costs.extend(more),
+            Part::Points(more) => self.context.points.extend(more),
+            Part::Spans(more) => self.timeline.spans.extend(more),
+            Part::Prompts(more) => self.timeline.prompts.extend(more),
+            Part::Pieces(more) => self.timeline.pieces.extend(more),
+            Part::Changes(more) => self.changes.extend(more),
+        }
+    }
+}
+
+impl Part {
+    /// The part as the JSON of parts of about `budget` bytes each (a stretch of its list each; one
+    /// element larger than `budget` is a part of its own).
+    pub fn to_json(&self, budget: usize) -> Vec<Vec<u8>> {
+        match self {
+            Part::Agents(list) => stretches("Agents", list, budget),
+            Part::Turns(list) => stretches("Turns", list, budget),
+            Part::TurnCosts(list) => stretches("TurnCosts", list, budget),
+            Part::Points(list) => stretches("Points", list, budget),
+            Part::Spans(list) => stretches("Spans", list, budget),
+            Part::Prompts(list) => stretches("Prompts", list, budget),
+            Part::Pieces(list) => stretches("Pieces", list, budget),
+            Part::Changes(list) => stretches("Changes", list, budget),
+        }
+    }
+}
+
+/// `list` as the JSON of `Part::<name>`s of about `budget` bytes each, written an element at a
+/// time so that nothing is serialized twice.
+fn stretches<T: Serialize>(name: &str, list: &[T], budget: usize) -> Vec<Vec<u8>> {
+    let open = format!("{{\"{name}\":[");
+    let mut out = Vec::new();
+    let mut piece = open.clone().into_bytes();
+    for (n, element) in list.iter().enumerate() {
+        if piece.len() > open.len() {
+            piece.push(b',');
+        }
+        // Serializing figures (plain numbers and strings) cannot fail.
+        let _ = serde_json::to_writer(&mut piece, element);
+        if piece.len() >= budget || n + 1 == list.len() {
+            piece.extend_from_slice(b"]}");
+            out.push(std::mem::replace(&mut piece, open.clone().into_bytes()));
+        }
+    }
+    out
+}
+
 /// The files turn `turn` of session `session` changed (the whole session's when `None`).
 pub fn changes(ws: &Workspace, session: usize, turn: Option<usize>) -> Vec<FileChange> {
     let Some(s) = ws.sessions.get(session) else { return Vec::new() };
@@ -132,6 +215,45 @@ mod tests {
         );
         assert!((received.total.dollars - f.total.dollars).abs() < 1e-9);
         assert_eq!(figures(&ws, 7), None);
+    }
+
+    #[test]
+    fn figures_sent_in_parts_of_a_budget_come_back_whole() {
+        let ws = fixtures::workspace(PLANETFALL);
+        let whole = figures(&ws, 0).expect("the session");
+        for budget in [1, 300, 4096, usize::MAX] {
+            let mut head = whole.clone();
+            let parts: Vec<Vec<u8>> = head.take_parts().iter().flat_map(|p| p.to_json(budget)).collect();
+            let mut received: Figures = serde_json::from_slice(&serde_json::to_vec(&head).unwrap()).unwrap();
+            assert!(received.turns.is_empty() && received.timeline.spans.is_empty(), "the lists go apart");
+            for part in &parts {
+                // A part goes over its budget by its last element only (and its closing `]}`).
+                let mut value: serde_json::Value = serde_json::from_slice(part).unwrap();
+                let list = value.as_object_mut().and_then(|o| o.values_mut().next()).unwrap();
+                list.as_array_mut().unwrap().pop();
+                assert!(serde_json::to_vec(&value).unwrap().len() < budget.max(32).saturating_add(2), "{budget}");
+                received.put(serde_json::from_slice(part).unwrap());
+            }
+            // Both once through JSON (a dollar figure may come back a unit off in its last place).
+            let sent_whole: Figures = serde_json::from_slice(&serde_json::to_vec(&whole).unwrap()).unwrap();
+            assert_eq!(received, sent_whole, "{budget}");
+            let elements = [
+                whole.agents.len(),
+                whole.turns.len(),
+                whole.turn_costs.len(),
+                whole.context.points.len(),
+                whole.timeline.spans.len(),
+                whole.timeline.prompts.len(),
+                whole.timeline.pieces.len(),
+                whole.changes.len(),
+            ];
+            let expected = match budget {
+                1 => elements.iter().sum(),
+                usize::MAX => elements.iter().filter(|&&n| n > 0).count(),
+                _ => parts.len(),
+            };
+            assert_eq!(parts.len(), expected, "parts of {budget} bytes");
+        }
     }
 
     #[test]

@@ -137,7 +137,7 @@ mod tests {
         let s = &ws.sessions[0];
         assert_eq!(s.about.worktree, None, "left at the end");
         let not_shown =
-            |line| s.not_shown.iter().any(|n| *n == (LineRef { file: 0, line }, NotShown::Metadata));
+            |line| s.not_shown.contains(&(LineRef { file: 0, line }, NotShown::Metadata));
         assert!(not_shown(0), "no worktree to begin with");
         assert!(not_shown(3), "written again unchanged");
     }
