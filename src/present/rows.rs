@@ -6,6 +6,7 @@
 use std::collections::HashSet;
 
 pub use crate::normalize::ThreadRef;
+use crate::normalize::pace::{finish, Pace};
 use crate::normalize::{AgentLink, ItemRef, LineRef, Session};
 
 /// One row: an item of a thread, at a nesting depth.
@@ -43,6 +44,31 @@ pub struct Choices {
 
 /// The rows to show, and for each item that passes `keep`.
 pub fn rows(session: &Session, choices: &Choices, keep: &dyn Fn(ItemRef) -> bool) -> Vec<Row> {
+    finish(rows_paced(session, choices, keep, &mut Pace::never()))
+}
+
+/// Items of the main line (or a branch) walked between two questions to the pace: a GB session's
+/// main line has hundreds of thousands, which took 65 ms of one task to filter and walk.
+const ROWS_STEP: usize = 16_384;
+
+/// [`rows`], pausing where `pace` says.
+pub async fn rows_paced(
+    session: &Session,
+    choices: &Choices,
+    keep: &dyn Fn(ItemRef) -> bool,
+    pace: &mut Pace<'_>,
+) -> Vec<Row> {
+    rows_in_steps(session, choices, keep, ROWS_STEP, pace).await
+}
+
+/// [`rows`], asking `pace` after each `step` items of the main line.
+async fn rows_in_steps(
+    session: &Session,
+    choices: &Choices,
+    keep: &dyn Fn(ItemRef) -> bool,
+    step: usize,
+    pace: &mut Pace<'_>,
+) -> Vec<Row> {
     let mut out = Vec::new();
     let main = &session.thread;
     let copied = match choices.show_copied {
@@ -56,6 +82,7 @@ pub fn rows(session: &Session, choices: &Choices, keep: &dyn Fn(ItemRef) -> bool
         let branch = session.branches.get(b as usize)?;
         Some((b, branch.fork_point))
     });
+    let mut walks = Vec::new();
     match fork {
         Some((b, fork_point)) => {
             // The main line up to the fork point, then the branch.
@@ -63,11 +90,22 @@ pub fn rows(session: &Session, choices: &Choices, keep: &dyn Fn(ItemRef) -> bool
                 Some(line) => main.items.iter().rposition(|i| i.line == line).map_or(0, |p| p + 1),
                 None => 0,
             };
-            push_thread(session, ThreadRef::Main, copied.min(cut)..cut, 0, choices, keep, &mut out);
+            walks.push((ThreadRef::Main, copied.min(cut)..cut));
             let len = session.branches[b as usize].thread.items.len();
-            push_thread(session, ThreadRef::Branch(b), 0..len, 0, choices, keep, &mut out);
+            walks.push((ThreadRef::Branch(b), 0..len));
         }
-        None => push_thread(session, ThreadRef::Main, copied..main.items.len(), 0, choices, keep, &mut out),
+        None => walks.push((ThreadRef::Main, copied..main.items.len())),
+    }
+    for (thread, range) in walks {
+        // A stretch at a time: a walk enters the agents of the items it is given, so stretches
+        // one after the other give the rows of the whole.
+        let mut start = range.start;
+        while start < range.end {
+            let end = (start + step).min(range.end);
+            push_thread(session, thread, start..end, 0, choices, keep, &mut out);
+            start = end;
+            pace.long_step().await;
+        }
     }
     // Agents no call is known to have spawned are listed at the end, so none is lost: with no
     // call to open them under, they are always open. So is an agent linked to a place inside
@@ -78,6 +116,7 @@ pub fn rows(session: &Session, choices: &Choices, keep: &dyn Fn(ItemRef) -> bool
         if agent.link == AgentLink::Orphan || session.heads_loop(&parents, index as u32) {
             let len = agent.thread.items.len();
             push_thread(session, ThreadRef::Agent(index as u32), 0..len, 1, choices, keep, &mut out);
+            pace.step().await;
         }
     }
     out
@@ -123,4 +162,31 @@ pub(crate) fn forks_at(session: &Session, line: LineRef) -> Vec<u32> {
         .filter(|(_, b)| b.fork_point == Some(line))
         .map(|(i, _)| i as u32)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures;
+    use crate::normalize::normalize;
+
+    #[test]
+    fn rows_worked_out_in_stretches_are_the_rows_of_the_whole() {
+        let ws = normalize(fixtures::every_fixture());
+        let mut pauses = fixtures::EveryTime(0);
+        let mut rows_in_all = 0;
+        for s in &ws.sessions {
+            // Every agent open, and every other row kept: stretches must not lose an agent's rows
+            // or the filter's choice.
+            let choices = Choices { open_agents: (0..s.agents.len() as u32).collect(), ..Choices::default() };
+            let keep = |at: ItemRef| at.item % 2 == 0;
+            let whole = rows(s, &choices, &keep);
+            for step in [1, 7, 100] {
+                let paced = finish(rows_in_steps(s, &choices, &keep, step, &mut Pace::with(&mut pauses)));
+                assert_eq!(paced, whole);
+            }
+            rows_in_all += whole.len();
+        }
+        assert!(rows_in_all > 2_000 && pauses.0 as usize > rows_in_all, "{rows_in_all} rows, {} pauses", pauses.0);
+    }
 }

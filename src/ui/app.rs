@@ -103,17 +103,47 @@ pub fn App(
     }
 }
 
-/// The rows of the session shown, as the reader's choices and filters leave them.
-fn use_rows(viewer: Viewer) -> Memo<Vec<Row>> {
-    Memo::new(move |_| {
-        let Some(ws) = viewer.workspace.get() else { return Vec::new() };
+/// The rows of the session shown, as the reader's choices and filters leave them: worked out in
+/// the task that asked for them, or for a session of many items in paced steps (a GB session's
+/// took 57-65 ms of one task), the rows shown until then staying.
+fn use_rows(viewer: Viewer) -> ReadSignal<Vec<Row>> {
+    let (rows, set_rows) = signal(Vec::new());
+    let asked = StoredValue::new(0u64);
+    let show = move |made: Vec<Row>| {
+        if rows.with_untracked(|shown| *shown != made) {
+            set_rows.set(made);
+        }
+    };
+    Effect::new(move |_| {
+        let ws = viewer.workspace.get();
         let session = viewer.session.get();
         let choices = viewer.choices.get();
         let filter = viewer.filter.get();
-        let Some(s) = ws.sessions.get(session) else { return Vec::new() };
-        rows::rows(s, &filter.widen(s, choices), &|at| filter.keeps(&ws, s, at))
-    })
+        let number = asked.get_value() + 1;
+        asked.set_value(number);
+        let Some(ws) = ws.filter(|ws| ws.sessions.len() > session) else { return show(Vec::new()) };
+        let s = &ws.sessions[session];
+        let choices = filter.widen(s, choices);
+        let items = s.thread.items.len() + s.agents.iter().map(|a| a.thread.items.len()).sum::<usize>();
+        if items <= ROWS_AT_ONCE {
+            return show(rows::rows(s, &choices, &|at| filter.keeps(&ws, s, at)));
+        }
+        leptos::task::spawn_local(async move {
+            let s = &ws.sessions[session];
+            let mut turns = PageTurns::from_now();
+            let keep = |at| filter.keeps(&ws, s, at);
+            let made = rows::rows_paced(s, &choices, &keep, &mut Pace::with(&mut turns)).await;
+            // Unless other rows were asked for meanwhile.
+            if asked.get_value() == number {
+                show(made);
+            }
+        });
+    });
+    rows
 }
+
+/// Items of a session whose rows are worked out in the task that asks for them (a few ms).
+const ROWS_AT_ONCE: usize = 100_000;
 
 /// Rows whose dates are worked out in the task that made them (a few ms): more wait for the
 /// page's next frame.
@@ -122,7 +152,7 @@ const ROWS_DATED_AT_ONCE: usize = 20_000;
 /// The date where the day changes and the long pauses, above the rows they precede: worked out
 /// after the rows are drawn, pausing for the page (every row's time is read), and dropped when
 /// the rows changed meanwhile.
-fn use_above(viewer: Viewer, rows: Memo<Vec<Row>>) -> ReadSignal<FxMap<Row, Above>> {
+fn use_above(viewer: Viewer, rows: ReadSignal<Vec<Row>>) -> ReadSignal<FxMap<Row, Above>> {
     let (above, set_above) = signal(FxMap::default());
     let asked = StoredValue::new(0u64);
     Effect::new(move |_| {
@@ -286,7 +316,7 @@ fn Problems() -> impl IntoView {
 #[component]
 fn Shown(
     /// The session's rows.
-    rows: Memo<Vec<Row>>,
+    rows: ReadSignal<Vec<Row>>,
     /// What is said above some of them.
     above: ReadSignal<FxMap<Row, Above>>,
 ) -> impl IntoView {
@@ -325,7 +355,7 @@ fn Welcome() -> impl IntoView {
 }
 
 #[component]
-fn Conversation(session: usize, rows: Memo<Vec<Row>>, above: ReadSignal<FxMap<Row, Above>>) -> impl IntoView {
+fn Conversation(session: usize, rows: ReadSignal<Vec<Row>>, above: ReadSignal<FxMap<Row, Above>>) -> impl IntoView {
     let viewer = use_viewer();
     // Over the conversation, which keeps its place underneath (and takes no focus or keys while
     // it is covered). Built the first time it opens, then kept for this session; built again

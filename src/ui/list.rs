@@ -150,7 +150,7 @@ struct Scroller {
 
 impl Scroller {
     /// A list of `rows`, laid out again whenever they change.
-    fn new(rows: Memo<Vec<Row>>) -> Self {
+    fn new(rows: ReadSignal<Vec<Row>>) -> Self {
         let scroller = Scroller {
             container: NodeRef::new(),
             layout: StoredValue::new_local(Layout::default()),
@@ -202,7 +202,7 @@ impl Scroller {
 #[component]
 pub(crate) fn ConversationList(
     /// The rows to show, in order.
-    rows: Memo<Vec<Row>>,
+    rows: ReadSignal<Vec<Row>>,
     /// What is said above some rows: the date where it changes, a long pause.
     above: ReadSignal<FxMap<Row, Above>>,
 ) -> impl IntoView {
@@ -240,7 +240,7 @@ fn VirtualList(
     /// Its element, layout and scroll position.
     scroller: Scroller,
     /// Every row, drawn or not.
-    rows: Memo<Vec<Row>>,
+    rows: ReadSignal<Vec<Row>>,
     /// What is said above some rows.
     above: ReadSignal<FxMap<Row, Above>>,
     /// Measures every row drawn.

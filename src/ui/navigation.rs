@@ -67,7 +67,7 @@ pub(crate) fn reveal(viewer: Viewer, ws: &Workspace, session: usize, thread: Thr
     viewer.go_to(ItemRef::new(thread, item));
 }
 
-pub(crate) fn keyboard(viewer: Viewer, rows: Memo<Vec<Row>>, embedded: bool, e: ev::KeyboardEvent) {
+pub(crate) fn keyboard(viewer: Viewer, rows: ReadSignal<Vec<Row>>, embedded: bool, e: ev::KeyboardEvent) {
     // Where the key was pressed: the first of its path, since inside a shadow root (the
     // <cctv-viewer> element) the page sees the event come from the host element instead.
     let target = e.composed_path().get(0).dyn_into::<web_sys::Element>().ok();
@@ -104,7 +104,7 @@ pub(crate) fn keyboard(viewer: Viewer, rows: Memo<Vec<Row>>, embedded: bool, e: 
 }
 
 /// Moves to the next (or previous) prompt the user typed.
-fn next_prompt(viewer: Viewer, rows: Memo<Vec<Row>>, forward: bool) {
+fn next_prompt(viewer: Viewer, rows: ReadSignal<Vec<Row>>, forward: bool) {
     let Some(ws) = viewer.workspace.get_untracked() else { return };
     let session = viewer.session.get_untracked();
     let Some(s) = ws.sessions.get(session) else { return };
