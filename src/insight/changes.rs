@@ -16,7 +16,7 @@ use regex::Regex;
 use crate::model::tool_result::{EditResult, Hunk, MultiEditResult, ReadResult, ToolUseResult, WriteResult};
 use crate::model::Tool;
 use crate::normalize::{ItemKind, ItemRef, Session, ThreadRef, Workspace};
-use crate::present::calls::{call_view, CallView};
+use crate::present::calls::{call_input, call_view_untold, CallView};
 use crate::text::diff::{self, Row};
 use crate::text::format::squeeze;
 
@@ -294,10 +294,19 @@ impl<'a> Replay<'a> {
             let ItemKind::ToolCall(call) = &item.kind else { return };
             // Decoding a call's result is the cost here: only the calls that touch files.
             let src = self.ws.src(item.line);
-            if touches_files(&call.tool(src)) {
-                let view = call_view(self.ws, item, call);
-                let cwd = self.ws.entry(item.line).and_then(|e| e.envelope.cwd).map(|c| c.raw(src));
-                self.call(&view, at, cwd);
+            let tool = call.tool(src);
+            let cwd = || self.ws.entry(item.line).and_then(|e| e.envelope.cwd).map(|c| c.raw(src));
+            if tool == Tool::Bash {
+                // A command, failed or not, is read from its input alone: its output is not
+                // decoded (it was a third of the replay).
+                if call.result.is_some() {
+                    let (_, input) = call_input(self.ws, item, call);
+                    let command = input.get("command").and_then(|c| c.as_str()).unwrap_or_default();
+                    self.shell(command, at, cwd());
+                }
+            } else if touches_files(&tool) {
+                let view = call_view_untold(self.ws, item, call);
+                self.call(&view, at);
             }
         });
     }
@@ -310,11 +319,11 @@ impl<'a> Replay<'a> {
         self.files.entry(path.to_owned()).or_default()
     }
 
-    /// One call, at `at`, run in the directory `cwd`.
-    fn call(&mut self, call: &CallView, at: ItemRef, cwd: Option<&str>) {
+    /// One call that reads or edits a file (a shell command is [`shell`](Replay::shell)), at `at`.
+    fn call(&mut self, call: &CallView, at: ItemRef) {
         let Some(result) = &call.result else { return };
-        // A command that failed still wrote what it redirected; a failed edit changed nothing.
-        if result.is_error && call.tool != Tool::Bash {
+        // A failed edit changed nothing (a command that failed still wrote what it redirected).
+        if result.is_error {
             return;
         }
         match (&call.tool, result.structured.as_ref()) {
@@ -331,7 +340,6 @@ impl<'a> Replay<'a> {
                 track.lose();
                 Self::changed(track, Vec::new(), at, counted);
             }
-            (Tool::Bash, _) => self.shell(call, at, cwd),
             _ => {}
         }
     }
@@ -425,9 +433,9 @@ impl<'a> Replay<'a> {
     }
 
     /// A shell command: each file it clearly writes, named as an Edit would name it.
-    fn shell(&mut self, call: &CallView, at: ItemRef, cwd: Option<&str>) {
+    fn shell(&mut self, command: &str, at: ItemRef, cwd: Option<&str>) {
         let counted = self.counted;
-        for target in shell_targets(self.shell, call.text("command").unwrap_or_default()) {
+        for target in shell_targets(self.shell, command) {
             // From the directory the command ran in.
             let target = match cwd {
                 Some(dir) if !target.starts_with(['/', '~']) => {

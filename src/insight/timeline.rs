@@ -5,7 +5,7 @@
 
 use crate::normalize::time::parse_millis;
 use crate::normalize::{ItemKind, Session, Thread, ThreadRef, Workspace};
-use crate::present::calls::{call_view, CallView};
+use crate::present::calls::call_input;
 use crate::present::when::item_millis;
 use crate::text::format::{duration, squeeze};
 
@@ -108,13 +108,14 @@ fn add_lane(ws: &Workspace, out: &mut Timeline, label: String, thread_ref: Threa
             .and_then(|(r, t)| parse_millis(t.key(ws.src(r.line))))
             .unwrap_or(start)
             .max(start);
-        let view = call_view(ws, item, call);
+        // The call's name and input only: decoding every result took most of the time line.
+        let (name, input) = call_input(ws, item, call);
         spans.push(Span {
             start,
             end,
             lane,
             row: 0,
-            label: label_of(&view, end - start),
+            label: label_of(&name, &input, end - start),
             failed: call.result.is_some_and(|r| r.failed()),
             thread: thread_ref,
             item: index as u32,
@@ -139,13 +140,13 @@ fn add_lane(ws: &Workspace, out: &mut Timeline, label: String, thread_ref: Threa
 }
 
 /// `Bash · npm test · 3.6s`: the tool, what it was given, how long it took.
-fn label_of(call: &CallView, ms: i64) -> String {
+fn label_of(name: &str, input: &serde_json::Value, ms: i64) -> String {
     let key = ["command", "file_path", "pattern", "description", "url", "query", "path", "prompt"]
         .iter()
-        .find_map(|k| call.text(k))
+        .find_map(|k| input.get(k)?.as_str())
         .map(|t| format!(" · {}", squeeze(t, 80)))
         .unwrap_or_default();
-    format!("{}{key} · {}", call.name, duration(ms as f64))
+    format!("{name}{key} · {}", duration(ms as f64))
 }
 
 impl Timeline {

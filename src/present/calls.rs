@@ -80,7 +80,19 @@ impl Outcome {
 }
 
 pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
-    let CallText { name, input, result } = call_text(ws, item, call);
+    view_of(ws, call, call_text(ws, item, call))
+}
+
+/// A call as [`call_view`] reads it but for the text of its result, left empty: for a replay of
+/// what files became, which reads the structured result (decoding a Read's text too doubled it).
+pub fn call_view_untold(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
+    let (name, input) = call_input(ws, item, call);
+    let result = call.result.map(|_| (ToolResultContent::Text(String::new()), None));
+    view_of(ws, call, CallText { name, input, result })
+}
+
+fn view_of(ws: &Workspace, call: &ToolCall, text: CallText) -> CallView {
+    let CallText { name, input, result } = text;
     let tool = Tool::from_name(&name);
     let result = result.and_then(|(content, saved)| {
         let r = call.result?;
@@ -127,7 +139,8 @@ pub(crate) struct CallText {
     pub result: Option<(ToolResultContent, Option<Saved>)>,
 }
 
-pub(crate) fn call_text(ws: &Workspace, item: &Item, call: &ToolCall) -> CallText {
+/// A call's tool name and its input, without its result: what a call is, for a label.
+pub fn call_input(ws: &Workspace, item: &Item, call: &ToolCall) -> (String, Value) {
     let src = &ws.file(item.line).bytes;
     let name = call.name.map(|n| n.decode(src).into_owned()).unwrap_or_default();
     let input = match input_span(ws, item).and_then(|span| body::value(src, span).ok()) {
@@ -137,6 +150,12 @@ pub(crate) fn call_text(ws: &Workspace, item: &Item, call: &ToolCall) -> CallTex
         Some(value) => value,
         None => Value::Object(Default::default()),
     };
+    (name, input)
+}
+
+pub(crate) fn call_text(ws: &Workspace, item: &Item, call: &ToolCall) -> CallText {
+    let src = &ws.file(item.line).bytes;
+    let (name, input) = call_input(ws, item, call);
     let result = call.result.and_then(|r| {
         let file = ws.file(r.line);
         let result = match &ws.entry(r.line)?.message()?.content.block(r.block)?.kind {

@@ -179,7 +179,7 @@ mod tests {
             // Every agent open, and every other row kept: stretches must not lose an agent's rows
             // or the filter's choice.
             let choices = Choices { open_agents: (0..s.agents.len() as u32).collect(), ..Choices::default() };
-            let keep = |at: ItemRef| at.item % 2 == 0;
+            let keep = |at: ItemRef| at.item.is_multiple_of(2);
             let whole = rows(s, &choices, &keep);
             for step in [1, 7, 100] {
                 let paced = finish(rows_in_steps(s, &choices, &keep, step, &mut Pace::with(&mut pauses)));
