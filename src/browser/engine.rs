@@ -1,9 +1,9 @@
 //! The page's engine: a worker of its own (one per viewer) that holds the files the page shows
 //! and works out what takes long ([`crate::engine::session`]: the Share tab's findings, the
 //! Overview's figures, a turn's changes, the exports), so the page only draws. The page hands it
-//! the bytes of the workspace it shows, once per workspace, a [`PIECE`] at a time (a few per
-//! task), then asks; the answer comes back as JSON, which the page reads in a few ms, with an
-//! export's text as bytes beside it and the Overview's long lists as parts read a few per task.
+//! the bytes of the workspace it shows, once per workspace, a [`PIECE`] per task, then asks; the
+//! answer comes back as JSON, which the page reads in a few ms, with an export's text as bytes
+//! beside it and the Overview's long lists as parts read a few per task.
 //!
 //! The worker runs the page's own wasm, as the list's do ([`super::pool`]): `www/worker.js` is
 //! sent the module the page compiled and told to run [`super::engine_worker`]. Where no worker
@@ -31,11 +31,8 @@ use crate::normalize::{Generation, Workspace};
 /// in wasm (one failed run in eight went over 50 ms at the usual 40).
 const FINDINGS_BUDGET_MS: f64 = 25.0;
 
-/// Bytes copied to the worker per message: a few ms.
+/// Bytes copied to the worker per task: a few ms.
 const PIECE: usize = 8 * 1024 * 1024;
-/// How long the page copies pieces before it pauses: a few pieces per task, so that the worker
-/// (copying each into its memory as it comes) keeps up and few wait in its queue.
-const SEND_BUDGET_MS: f64 = 12.0;
 /// A worker whose memory grew past this many times the next files' size (and a little) is
 /// replaced before they are sent: its memory never shrinks.
 const ROOM: f64 = 3.0;
@@ -148,9 +145,10 @@ impl Engine {
         if let Some(parts) = parts {
             let mut turns = PageTurns::from_now();
             for part in parts.iter() {
-                if turns.due() {
-                    turns.pause().await;
-                }
+                // One piece per frame: posting pieces for 12 ms of each task instead made Share
+                // no quicker at 200 MB and 1 GB, and ran 72-88 ms tasks at 1 GB (the garbage
+                // collector, as hundreds of MB of buffers were made at once).
+                next_frame().await;
                 answer.put_part(&part.unchecked_into::<Uint8Array>().to_vec())?;
             }
         }
@@ -258,8 +256,6 @@ impl Engine {
         };
         let described = serde_wasm_bindgen::to_value(&files).unwrap_or(JsValue::NULL);
         let _ = worker.post_message(&object(&[("open", open.into()), ("files", described)]));
-        // As many pieces per task as its budget holds: one per frame took 2 s to hand over a GB.
-        let mut turns = PageTurns::with_budget(SEND_BUDGET_MS);
         for (_, bytes) in ws.given_files() {
             for chunk in bytes.chunks(PIECE) {
                 // Files of a newer workspace are on their way: these are not wanted any more.
@@ -272,9 +268,10 @@ impl Engine {
                     &object(&[("piece", piece.clone().into())]),
                     &Array::of1(&piece.buffer()),
                 );
-                if turns.due() {
-                    turns.pause().await;
-                }
+                // One piece per frame: posting pieces for 12 ms of each task instead made Share
+                // no quicker at 200 MB and 1 GB, and ran 72-88 ms tasks at 1 GB (the garbage
+                // collector, as hundreds of MB of buffers were made at once).
+                next_frame().await;
             }
         }
         if let Some(done) = done {
