@@ -9,10 +9,11 @@ mod common;
 
 use cctv::insight::drift::drift;
 use cctv::model::{is_known_type, EntryKind};
+use cctv::normalize::about::State;
 use cctv::normalize::{normalize, Input, ItemKind, NotShown};
 use cctv::present::accounting::in_words;
 use cctv::present::event::{event_view, EventView};
-use cctv::present::session::side_view;
+use cctv::present::session::{badges_after, session_label, side_view};
 use common::repository;
 
 /// The names of one section of the format document: the entry types' table (its first column).
@@ -108,10 +109,10 @@ fn session_state_is_in_the_side_panel_and_the_last_line_of_each_wins() {
     let ws = normalize(vec![every_entry_type()]);
     let s = &ws.sessions[0];
     let about = &s.about;
-    assert_eq!(about.tag.as_deref(), Some("docs"));
+    assert_eq!(about.state.tag.as_deref(), Some("docs"));
     assert_eq!(about.relocated_to.as_deref(), Some("/home/dev/app-moved"));
-    assert!(about.ended_by_model);
-    assert_eq!(about.worktree, None, "the last worktree-state left it");
+    assert!(about.state.ended_by_model);
+    assert_eq!(about.state.worktree, None, "the last worktree-state left it");
     let side = side_view(&ws, s);
     let row = |label: &str| side.about.iter().find(|(l, _)| *l == label).map(|(_, v)| v.clone());
     assert_eq!(row("tag").as_deref(), Some("docs"));
@@ -158,4 +159,34 @@ fn cctv_inspect_drift_on_the_folder_reports_nothing_unrecognised() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["unrecognised"], serde_json::json!([]), "{report:#}");
     assert_eq!(report["misfits"], serde_json::json!([]));
+}
+
+#[test]
+fn the_titles_badges_say_what_the_session_was_as_of_the_line_being_read() {
+    // Written from the documented shapes (tests/format/README.md): a session whose permission
+    // mode, tag and worktree change between its turns.
+    let path = repository().join("tests/format/57a7e000-0000-4000-8000-000000000001.jsonl");
+    let bytes = std::fs::read(path).unwrap();
+    let ws = normalize(vec![Input { name: "57a7e000-0000-4000-8000-000000000001.jsonl".into(), bytes }]);
+    let s = &ws.sessions[0];
+    // The permission mode re-written unchanged (line 12) is no change.
+    let lines: Vec<u32> = s.about.changes.iter().map(|(line, _)| *line).collect();
+    assert_eq!(lines, [0, 3, 6, 7, 8, 11, 15]);
+    let said = |line: u32| -> Vec<String> {
+        let badges = badges_after(s, s.about.changes_by(line));
+        badges
+            .into_iter()
+            .map(|b| b.text.replace(['\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}'], ""))
+            .collect()
+    };
+    let none: [&str; 0] = [];
+    assert_eq!(said(1), none, "the first turn: the default mode, no badge");
+    assert_eq!(said(4), ["plan mode"]);
+    assert_eq!(said(9), ["#release-prep", "worktree fix-ledger", "bypassing permissions"]);
+    assert_eq!(said(13), ["#release-prep", "bypassing permissions"], "the worktree was left");
+    assert_eq!(said(15), ["#release-prep", "ended by the model", "bypassing permissions"]);
+    // With no line read (the session list, a first draw), the title says how the session ended.
+    assert_eq!(session_label(&ws, s).badges, badges_after(s, s.about.changes.len()));
+    assert_eq!(s.about.state_after(0), &State::default());
+    assert_eq!(s.about.state_after(99), &s.about.state);
 }

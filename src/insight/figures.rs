@@ -231,7 +231,10 @@ mod tests {
                 let mut value: serde_json::Value = serde_json::from_slice(part).unwrap();
                 let list = value.as_object_mut().and_then(|o| o.values_mut().next()).unwrap();
                 list.as_array_mut().unwrap().pop();
-                assert!(serde_json::to_vec(&value).unwrap().len() < budget.max(32).saturating_add(2), "{budget}");
+                assert!(
+                    serde_json::to_vec(&value).unwrap().len() < budget.max(32).saturating_add(2),
+                    "{budget}"
+                );
                 received.put(serde_json::from_slice(part).unwrap());
             }
             // Both once through JSON (a dollar figure may come back a unit off in its last place).

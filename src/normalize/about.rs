@@ -19,11 +19,13 @@ pub struct About {
     /// As written: only a known colour name is ever used for styling.
     pub agent_color: Option<String>,
     pub agent_setting: Option<String>,
-    /// `coordinator`, `normal`.
-    pub mode: Option<String>,
-    /// The latest permission mode, and how many times it changed (the entry is re-written on
-    /// every turn; only a different mode is a change).
-    pub permission_mode: Option<String>,
+    /// What it is after its last line: its modes, tag, worktree.
+    pub state: State,
+    /// Each line after which that became something else, and what: the title says what it was
+    /// as of the row being read ([`About::changes_by`]). The last is `state`.
+    pub changes: Vec<(u32, State)>,
+    /// How many times the permission mode changed (the entry is re-written on every turn; only
+    /// a different mode is a change).
     pub permission_changes: usize,
     pub pr_links: Vec<LineRef>,
     /// The session another one took over from this one.
@@ -33,16 +35,10 @@ pub struct About {
     pub continued_from: Option<super::continued::ContinuedFrom>,
     /// Connected to claude.ai (remote control) when last said.
     pub remote_control: bool,
-    /// The tag the person gave it (`/tag`); an empty tag clears it.
-    pub tag: Option<String>,
     /// The working directory it was moved to.
     pub relocated_to: Option<String>,
-    /// The model ended the conversation itself.
-    pub ended_by_model: bool,
     /// The line saying which session this one was derived from (its fields read when shown).
     pub derived_from: Option<LineRef>,
-    /// The worktree it works in, when last said (`worktree-state`).
-    pub worktree: Option<Worktree>,
     /// Claude Code's own latest cost tally (`cost-state`).
     pub cost_state: Option<LineRef>,
     pub started: Started,
@@ -50,6 +46,39 @@ pub struct About {
     pub versions: Option<(String, String)>,
     /// The reasoning effort its first response asked for ([`effort`]).
     pub effort: Option<String>,
+}
+
+/// What a session is at some line of it, as the lines before say: what changes as it goes on
+/// (a person switches modes, tags it, enters a worktree and leaves it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct State {
+    /// `coordinator`, `normal`.
+    pub mode: Option<String>,
+    /// `default`, `plan`, `acceptEdits`, `bypassPermissions`, …
+    pub permission_mode: Option<String>,
+    /// The tag the person gave it (`/tag`); an empty tag clears it.
+    pub tag: Option<String>,
+    /// The worktree it works in (`worktree-state`).
+    pub worktree: Option<Worktree>,
+    /// The model ended the conversation itself.
+    pub ended_by_model: bool,
+}
+
+impl About {
+    /// How many of the [`changes`](About::changes) were made by line `line` (0-based) of its
+    /// file, that line included.
+    pub fn changes_by(&self, line: u32) -> usize {
+        self.changes.partition_point(|(at, _)| *at <= line)
+    }
+
+    /// What the session was after its first `changes` changes (all of them, if it made fewer):
+    /// nothing said yet after none.
+    pub fn state_after(&self, changes: usize) -> &State {
+        static NOTHING: State =
+            State { mode: None, permission_mode: None, tag: None, worktree: None, ended_by_model: false };
+        let made = changes.min(self.changes.len());
+        made.checked_sub(1).map_or(&NOTHING, |i| &self.changes[i].1)
+    }
 }
 
 /// A worktree as `worktree-state` describes it. Each field is read on its own, so one of an
@@ -129,30 +158,33 @@ pub async fn about(file: &Transcript, file_index: u32, pace: &mut Pace<'_>) -> A
             }
             EntryKind::Summary(s) => about.summary = text(s.summary).or(about.summary.take()),
             EntryKind::PrLink(_) => about.pr_links.push(at),
-            EntryKind::Record(r) if r.kind == RecordKind::WorktreeState => match Worktree::said(src, r.value)
-            {
-                WorktreeSaid::In(w) => about.worktree = Some(w),
-                WorktreeSaid::Left => about.worktree = None,
-                // What it was before still holds as far as anyone can tell.
-                WorktreeSaid::Unreadable => {}
-            },
+            EntryKind::Record(r) if r.kind == RecordKind::WorktreeState => {
+                match Worktree::said(src, r.value) {
+                    WorktreeSaid::In(w) => about.state.worktree = Some(w),
+                    WorktreeSaid::Left => about.state.worktree = None,
+                    // What it was before still holds as far as anyone can tell.
+                    WorktreeSaid::Unreadable => {}
+                }
+                note_change(&mut about, index);
+            }
             EntryKind::Metadata(m) => {
                 let value = text(m.value);
+                let state = &mut about.state;
                 match m.kind {
                     MetadataKind::CustomTitle => about.custom_title = value.or(about.custom_title.take()),
                     MetadataKind::AiTitle => about.ai_title = value.or(about.ai_title.take()),
                     MetadataKind::AgentName => about.agent_name = value.or(about.agent_name.take()),
                     MetadataKind::AgentColor => about.agent_color = value.or(about.agent_color.take()),
                     MetadataKind::AgentSetting => about.agent_setting = value.or(about.agent_setting.take()),
-                    MetadataKind::Mode => about.mode = value.or(about.mode.take()),
+                    MetadataKind::Mode => state.mode = value.or(state.mode.take()),
                     MetadataKind::PermissionMode => {
-                        if about.permission_mode.is_some()
+                        if state.permission_mode.is_some()
                             && value.is_some()
-                            && value != about.permission_mode
+                            && value != state.permission_mode
                         {
                             about.permission_changes += 1;
                         }
-                        about.permission_mode = value.or(about.permission_mode.take());
+                        state.permission_mode = value.or(state.permission_mode.take());
                     }
                     MetadataKind::ContinuedIn => about.continued_in = value.filter(|v| !v.is_empty()),
                     // Clearing the bridge writes an empty id.
@@ -160,12 +192,13 @@ pub async fn about(file: &Transcript, file_index: u32, pace: &mut Pace<'_>) -> A
                         about.remote_control = value.is_some_and(|v| !v.is_empty())
                     }
                     MetadataKind::CostState => about.cost_state = Some(at),
-                    MetadataKind::Tag => about.tag = value.filter(|t| !t.is_empty()),
+                    MetadataKind::Tag => state.tag = value.filter(|t| !t.is_empty()),
                     MetadataKind::Relocated => about.relocated_to = value.or(about.relocated_to.take()),
-                    MetadataKind::EndedByModel => about.ended_by_model = true,
+                    MetadataKind::EndedByModel => state.ended_by_model = true,
                     MetadataKind::DerivedFrom => about.derived_from = Some(at),
                     MetadataKind::LastPrompt | MetadataKind::AtisLatch => {}
                 }
+                note_change(&mut about, index);
             }
             _ => {}
         }
@@ -177,6 +210,17 @@ pub async fn about(file: &Transcript, file_index: u32, pace: &mut Pace<'_>) -> A
     }
     about.effort = effort(file);
     about
+}
+
+/// Notes the state after line `index` if the line changed it.
+fn note_change(about: &mut About, index: usize) {
+    let changed = match about.changes.last() {
+        Some((_, before)) => *before != about.state,
+        None => about.state != State::default(),
+    };
+    if changed {
+        about.changes.push((index as u32, about.state.clone()));
+    }
 }
 
 /// The reasoning effort (`low` … `high`) that a file's first response says it was asked for:
@@ -221,8 +265,8 @@ mod tests {
         assert_eq!(a.agent_name.as_deref(), Some("reviewer ⑂ fix"));
         assert_eq!(a.agent_color.as_deref(), Some("purple"));
         assert_eq!(a.agent_setting.as_deref(), Some("code-reviewer"));
-        assert_eq!((a.permission_mode.as_deref(), a.permission_changes), (Some("acceptEdits"), 1));
-        assert_eq!(a.mode.as_deref(), Some("coordinator"));
+        assert_eq!((a.state.permission_mode.as_deref(), a.permission_changes), (Some("acceptEdits"), 1));
+        assert_eq!(a.state.mode.as_deref(), Some("coordinator"));
         assert!(a.remote_control);
         assert_eq!(a.cost_state, Some(LineRef { file: 0, line: 9 }));
         assert_eq!(a.continued_in.as_deref(), Some("s2"));

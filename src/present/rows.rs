@@ -5,8 +5,8 @@
 
 use std::collections::HashSet;
 
-pub use crate::normalize::ThreadRef;
 use crate::normalize::pace::{finish, Pace};
+pub use crate::normalize::ThreadRef;
 use crate::normalize::{AgentLink, ItemRef, LineRef, Session};
 
 /// One row: an item of a thread, at a nesting depth.
@@ -187,6 +187,10 @@ mod tests {
             }
             rows_in_all += whole.len();
         }
-        assert!(rows_in_all > 2_000 && pauses.0 as usize > rows_in_all, "{rows_in_all} rows, {} pauses", pauses.0);
+        assert!(
+            rows_in_all > 2_000 && pauses.0 as usize > rows_in_all,
+            "{rows_in_all} rows, {} pauses",
+            pauses.0
+        );
     }
 }

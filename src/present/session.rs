@@ -2,7 +2,7 @@
 
 use crate::model::tool_result::Todo;
 use crate::model::{BlockKind, EntryKind, Tool};
-use crate::normalize::about::About;
+use crate::normalize::about::{About, State};
 use crate::normalize::{ItemKind, NotShown, Session, Workspace};
 use crate::present::accounting;
 use crate::present::tools::TodoView;
@@ -31,7 +31,13 @@ pub struct Badge {
 /// The colours Claude Code gives agents (`agent-color`).
 pub const AGENT_COLORS: &[&str] = &["red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan"];
 
-fn badges(about: &About) -> Vec<Badge> {
+/// The title's badges after the first `changes` changes of the session's state
+/// ([`About::changes_by`] the line being read): its modes, tag and worktree then.
+pub fn badges_after(s: &Session, changes: usize) -> Vec<Badge> {
+    badges(&s.about, s.about.state_after(changes))
+}
+
+fn badges(about: &About, state: &State) -> Vec<Badge> {
     let mut out = Vec::new();
     if let Some(name) = about.agent_name.as_ref().or(about.started.agent_name.as_ref()) {
         let color =
@@ -47,20 +53,20 @@ fn badges(about: &About) -> Vec<Badge> {
     if about.continued_from.is_some() {
         out.push(plain("continues another session"));
     }
-    if let Some(tag) = &about.tag {
+    if let Some(tag) = &state.tag {
         out.push(plain(&format!("#{}", isolate(tag))));
     }
-    if let Some(w) = &about.worktree {
+    if let Some(w) = &state.worktree {
         let name = w.worktree_name.as_deref().map(isolate).unwrap_or_default();
         out.push(plain(format!("worktree {name}").trim_end()));
     }
-    if about.ended_by_model {
+    if state.ended_by_model {
         out.push(plain("ended by the model"));
     }
-    if let Some(mode) = about.mode.as_deref().filter(|m| *m != "normal") {
+    if let Some(mode) = state.mode.as_deref().filter(|m| *m != "normal") {
         out.push(plain(&format!("{mode} mode")));
     }
-    if let Some(mode) = about.permission_mode.as_deref().and_then(permission_mode) {
+    if let Some(mode) = state.permission_mode.as_deref().and_then(permission_mode) {
         out.push(plain(mode));
     }
     out
@@ -113,7 +119,7 @@ pub fn session_label(ws: &Workspace, s: &Session) -> SessionLabel {
     SessionLabel {
         title,
         detail: format!("{date} · {} · {model}", format::size(size)),
-        badges: badges(&s.about),
+        badges: badges(&s.about, &s.about.state),
     }
 }
 
@@ -257,19 +263,21 @@ fn about_rows(ws: &Workspace, about: &About) -> Vec<(&'static str, String)> {
     push("team", started.team_name.clone());
     push("reasoning effort", about.effort.clone());
     push("agent definition", about.agent_setting.clone());
-    push("mode", about.mode.clone());
+    // As the session ends; the title's badges say what they were as of the row being read.
+    let state = &about.state;
+    push("mode", state.mode.clone());
     push(
         "permission mode",
-        about.permission_mode.clone().map(|m| match about.permission_changes {
+        state.permission_mode.clone().map(|m| match about.permission_changes {
             0 => m,
             1 => format!("{m} (changed once)"),
             n => format!("{m} (changed {n} times)"),
         }),
     );
-    push("tag", about.tag.clone());
+    push("tag", state.tag.clone());
     push(
         "worktree",
-        about.worktree.as_ref().map(|w| {
+        state.worktree.as_ref().map(|w| {
             // Each part is transcript text among cctv's words: isolated, so none reorders the rest.
             let name = w.worktree_name.as_deref().map(isolate).unwrap_or_default();
             match (w.worktree_path.as_deref().map(isolate), w.worktree_branch.as_deref().map(isolate)) {
@@ -281,7 +289,7 @@ fn about_rows(ws: &Workspace, about: &About) -> Vec<(&'static str, String)> {
         }),
     );
     push("moved to", about.relocated_to.clone());
-    push("ended", about.ended_by_model.then(|| "by the model".to_owned()));
+    push("ended", state.ended_by_model.then(|| "by the model".to_owned()));
     push(
         "derived from",
         about.derived_from.map(|line| {
@@ -411,9 +419,9 @@ mod tests {
             agent_color: Some("purple".into()),
             ..About::default()
         };
-        assert_eq!(badges(&about), [Badge { text: "reviewer".into(), color: Some("purple") }]);
+        assert_eq!(badges(&about, &about.state), [Badge { text: "reviewer".into(), color: Some("purple") }]);
         about.agent_color = Some("red; background: url(https://x)".into());
-        assert_eq!(badges(&about), [Badge { text: "reviewer".into(), color: None }]);
+        assert_eq!(badges(&about, &about.state), [Badge { text: "reviewer".into(), color: None }]);
     }
 
     #[test]

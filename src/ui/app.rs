@@ -355,7 +355,11 @@ fn Welcome() -> impl IntoView {
 }
 
 #[component]
-fn Conversation(session: usize, rows: ReadSignal<Vec<Row>>, above: ReadSignal<FxMap<Row, Above>>) -> impl IntoView {
+fn Conversation(
+    session: usize,
+    rows: ReadSignal<Vec<Row>>,
+    above: ReadSignal<FxMap<Row, Above>>,
+) -> impl IntoView {
     let viewer = use_viewer();
     // Over the conversation, which keeps its place underneath (and takes no focus or keys while
     // it is covered). Built the first time it opens, then kept for this session; built again

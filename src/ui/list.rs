@@ -211,6 +211,7 @@ pub(crate) fn ConversationList(
     let pinned = use_pin_to_target(viewer, scroller);
     let observer = use_row_observer(scroller, pinned);
     use_fresh_rows(viewer, scroller);
+    watch_reading(viewer, scroller);
     super::marks::watch(viewer, scroller.container);
     let following = viewer.following;
     // Scrolling by hand (wheel, touch, keys, the scroll bar) is the reader taking over from the
@@ -232,6 +233,41 @@ pub(crate) fn ConversationList(
             <button class="cctv-fresh" on:click=move |_| show_fresh(viewer, scroller)>{format!("{} new ↓", following.fresh.get())}</button>
         })}
     }
+}
+
+/// How far below the top of the list the row being read is looked for: a link or a step to a
+/// row puts it 80 px below the top, with the end of the row before above it.
+const READING_LINE: f64 = 120.0;
+
+/// Keeps [`Viewer::reading`] the line of the row across the reading line, or of the nearest row
+/// of the main conversation (or the branch) above it when that is a sub-agent's; none at the end
+/// of the list, where the reader has read it all (what the last lines say holds, though they
+/// are no rows: the model ended the conversation).
+fn watch_reading(viewer: Viewer, scroller: Scroller) {
+    Effect::new(move |_| {
+        scroller.version.track();
+        let top = scroller.scroll_top.get();
+        let bottom = top + scroller.viewport.get();
+        let y = top + READING_LINE;
+        let Some(ws) = viewer.workspace.get_untracked() else { return };
+        let Some(s) = ws.sessions.get(viewer.session.get_untracked()) else { return };
+        let line = scroller.layout.with_value(|l| {
+            if bottom >= l.total() - 4.0 {
+                return None;
+            }
+            let at = l.range(y, y).start;
+            let row = l
+                .rows
+                .get(..=at.min(l.rows.len().checked_sub(1)?))?
+                .iter()
+                .rev()
+                .find(|r| matches!(r.thread, ThreadRef::Main | ThreadRef::Branch(_)))?;
+            Some(s.item(row.thread, row.item)?.line)
+        });
+        if viewer.reading.get_untracked() != line {
+            viewer.reading.set(line);
+        }
+    });
 }
 
 /// The scrolled element: spacers as tall as the rows not drawn, and the rows near the view.

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::browser::load::Progress;
-use crate::normalize::{ItemRef, Workspace};
+use crate::normalize::{ItemRef, LineRef, Workspace};
 pub(crate) use crate::present::filter::Filter;
 use crate::present::link::Link;
 use crate::present::rows::{Choices, Row, ThreadRef};
@@ -90,6 +90,9 @@ pub struct Viewer {
     pub(crate) progress: RwSignal<Option<Progress>>,
     /// The item to scroll to and highlight.
     pub(crate) target: RwSignal<Option<ItemRef>>,
+    /// The line of the main conversation (or the branch shown) the reader is at: the title's
+    /// badges say what the session was as of it.
+    pub(crate) reading: RwSignal<Option<LineRef>>,
     /// The last item highlighted with `target`, in its thread: a link to a turn or to a
     /// sub-agent's conversation highlights all of it.
     pub(crate) span: RwSignal<u32>,
@@ -141,6 +144,7 @@ impl Viewer {
             share: super::share::Share::new(side_tab),
             progress: RwSignal::new(None),
             target: RwSignal::new(None),
+            reading: RwSignal::new(None),
             span: RwSignal::new(0),
             wanted: RwSignal::new(None),
             scroll_request: RwSignal::new(0),

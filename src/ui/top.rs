@@ -13,7 +13,7 @@ use super::state::{use_viewer, Filter, PanelKey, Part, Theme, Viewer};
 use crate::browser::folders::{can_pick, kept as kept_folder};
 use crate::browser::read::from_file_list;
 use crate::normalize::ItemRef;
-use crate::present::session::{session_groups, session_label, SessionLabel};
+use crate::present::session::{badges_after, session_groups, session_label, SessionLabel};
 use crate::query::search::{count_label, searching_label, Query, Scope};
 use crate::text::format::isolate;
 
@@ -96,12 +96,22 @@ fn SessionPicker() -> impl IntoView {
 #[component]
 fn SessionTitle() -> impl IntoView {
     let viewer = use_viewer();
+    // The session's state changes at a few lines: the title is drawn again only when the line
+    // being read crosses one of them.
+    let changes = Memo::new(move |_| {
+        let ws = viewer.workspace.get().filter(|ws| ws.sessions.len() == 1)?;
+        let s = &ws.sessions[0];
+        let line = viewer.reading.get().filter(|l| Some(l.file) == s.file)?;
+        Some(s.about.changes_by(line.line))
+    });
     let single = move || {
-        viewer
-            .workspace
-            .get()
-            .filter(|ws| ws.sessions.len() == 1)
-            .map(|ws| session_label(&ws, &ws.sessions[0]))
+        let ws = viewer.workspace.get().filter(|ws| ws.sessions.len() == 1)?;
+        let s = &ws.sessions[0];
+        let mut label = session_label(&ws, s);
+        if let Some(changes) = changes.get() {
+            label.badges = badges_after(s, changes);
+        }
+        Some(label)
     };
     move || {
         single().map(|label| {

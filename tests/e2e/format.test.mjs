@@ -78,3 +78,36 @@ for (const [size, viewport] of [["1280 px", { width: 1280, height: 800 }], ["390
     await context.close();
   });
 }
+
+test("the title's badges say what the session was as of the row being read: its mode, tag and worktree then", async () => {
+  const { page, context, errors } = await open(web.chrome, web.server.url, { viewport: { width: 1280, height: 700 } });
+  await drop(page, [{ path: join(ROOT, "tests/format/57a7e000-0000-4000-8000-000000000001.jsonl") }]);
+  await waitForTitle(page, "First, read the ledger code");
+  const badges = () => page.$$eval(".cctv-top__badges bdi", (b) => b.map((e) => e.textContent.replace(/[\u2066-\u2069]/g, "")));
+  const expect = async (want, where) => {
+    await page.waitForFunction(
+      (w) => JSON.stringify([...document.querySelectorAll(".cctv-top__badges bdi")].map((e) => e.textContent.replace(/[\u2066-\u2069]/g, ""))) === w,
+      JSON.stringify(want),
+      { timeout: 5000 },
+    ).catch(async () => assert.deepEqual(await badges(), want, where));
+  };
+  await expect([], "the first turn: the default mode");
+  // j steps from prompt to prompt (the first press goes to the first).
+  for (const [want, where] of [
+    [[], "the first prompt"],
+    [["plan mode"], "the second prompt"],
+    [["#release-prep", "worktree fix-ledger", "bypassing permissions"], "the third prompt, in the worktree"],
+    [["#release-prep", "bypassing permissions"], "the fourth prompt, out of it"],
+  ]) {
+    await page.keyboard.press("j");
+    await expect(want, where);
+  }
+  // At the end, all of it read: how the session ended.
+  await page.evaluate(() => {
+    const list = document.querySelector(".cctv-list");
+    list.scrollTop = list.scrollHeight;
+  });
+  await expect(["#release-prep", "ended by the model", "bypassing permissions"], "the end");
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -135,9 +135,8 @@ mod tests {
             .collect();
         assert_eq!(texts, ["Working in worktree \u{2068}fix\u{2069}", "Left the worktree"]);
         let s = &ws.sessions[0];
-        assert_eq!(s.about.worktree, None, "left at the end");
-        let not_shown =
-            |line| s.not_shown.contains(&(LineRef { file: 0, line }, NotShown::Metadata));
+        assert_eq!(s.about.state.worktree, None, "left at the end");
+        let not_shown = |line| s.not_shown.contains(&(LineRef { file: 0, line }, NotShown::Metadata));
         assert!(not_shown(0), "no worktree to begin with");
         assert!(not_shown(3), "written again unchanged");
     }
@@ -159,7 +158,7 @@ mod tests {
         // A path of the wrong type leaves only the path unknown; a string is no worktree at all.
         assert_eq!(texts, ["Working in worktree \u{2068}fix\u{2069}", "The worktree changed"]);
         let worktree =
-            ws.sessions[0].about.worktree.as_ref().expect("still in it, as far as anyone can tell");
+            ws.sessions[0].about.state.worktree.as_ref().expect("still in it, as far as anyone can tell");
         assert_eq!(
             (worktree.worktree_name.as_deref(), worktree.worktree_path.as_deref()),
             (Some("fix"), None)
