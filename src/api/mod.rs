@@ -204,8 +204,19 @@ export function mountViewer(element: HTMLElement, options?: ViewerOptions): View
 /// Parses transcript bytes (or text) into its lines.
 #[wasm_bindgen(js_name = parseTranscript, skip_typescript)]
 pub fn parse_transcript(input: JsValue) -> Result<JsValue, js_sys::Error> {
-    to_js(&types::parsed(&bytes_of(&input)?))
+    let bytes = bytes_of(&input)?;
+    let lines = crate::model::check_fits([&bytes[..]]).map_err(|e| js_sys::Error::new(&e))?;
+    if lines > MAX_PARSED_LINES {
+        return Err(js_sys::Error::new(&format!(
+            "too many lines for parseTranscript: {lines}; it gives an object per line, and more than {MAX_PARSED_LINES} would not fit in JavaScript's memory (normalizeSession reads them)"
+        )));
+    }
+    to_js(&types::parsed(&bytes))
 }
+
+/// The most lines `parseTranscript` gives an object for: about 700 bytes of JavaScript's memory
+/// each (a million took 1.1 GB of Node's), whose heap stops near 4 GB.
+const MAX_PARSED_LINES: usize = 2_000_000;
 
 /// Parses and normalizes files (`{name, bytes}[]`) into the view model.
 #[wasm_bindgen(js_name = normalizeSession, skip_typescript)]
@@ -219,7 +230,11 @@ pub fn normalize_session(files: JsValue) -> Result<JsValue, js_sys::Error> {
 pub fn find_secrets(files: JsValue, patterns: JsValue) -> Result<JsValue, js_sys::Error> {
     let patterns: Vec<String> = match patterns.is_undefined() || patterns.is_null() {
         true => Vec::new(),
-        false => serde_wasm_bindgen::from_value(patterns).map_err(|e| js_sys::Error::new(&e.to_string()))?,
+        false if !js_sys::Array::is_array(&patterns) => {
+            return Err(js_sys::Error::new("patterns: expected an array of strings (regular expressions)"))
+        }
+        false => serde_wasm_bindgen::from_value(patterns)
+            .map_err(|e| js_sys::Error::new(&format!("patterns: {e}")))?,
     };
     let scanner = crate::redact::Scanner::new(&patterns).map_err(|e| js_sys::Error::new(&e))?;
     to_js(&scanner.find(&inputs_of(&files)?))
@@ -238,7 +253,17 @@ pub fn export_markdown(files: JsValue, options: JsValue) -> Result<String, js_sy
 fn share_options(options: JsValue) -> Result<crate::export::share::ShareOptions, js_sys::Error> {
     match options.is_undefined() || options.is_null() {
         true => Ok(Default::default()),
-        false => serde_wasm_bindgen::from_value(options).map_err(|e| js_sys::Error::new(&e.to_string())),
+        false if !options.is_object() || js_sys::Array::is_array(&options) => {
+            Err(js_sys::Error::new("options: expected an object ({ keep, maskCandidates, patterns, … })"))
+        }
+        // Read as JSON, whose errors say which field is not of its type (serde_wasm_bindgen's
+        // said "Reflect.get called on non-object").
+        false => {
+            let json = js_sys::JSON::stringify(&options)
+                .map_err(|_| js_sys::Error::new("options: not plain data (JSON.stringify failed)"))?;
+            serde_json::from_str(&String::from(json))
+                .map_err(|e| js_sys::Error::new(&format!("options: {e}")))
+        }
     }
 }
 
@@ -250,7 +275,7 @@ fn inputs_of(files: &JsValue) -> Result<Vec<crate::normalize::Input>, js_sys::Er
     if !js_sys::Array::is_array(files) {
         return Err(js_sys::Error::new("expected an array of {name, bytes}"));
     }
-    js_sys::Array::from(files)
+    let inputs: Vec<crate::normalize::Input> = js_sys::Array::from(files)
         .iter()
         .enumerate()
         .map(|(i, file)| {
@@ -266,7 +291,9 @@ fn inputs_of(files: &JsValue) -> Result<Vec<crate::normalize::Input>, js_sys::Er
             })?;
             Ok(crate::normalize::Input { name, bytes })
         })
-        .collect()
+        .collect::<Result<_, js_sys::Error>>()?;
+    crate::model::check_fits(inputs.iter().map(|i| &i.bytes[..])).map_err(|e| js_sys::Error::new(&e))?;
+    Ok(inputs)
 }
 
 #[cfg(feature = "ui")]
@@ -374,11 +401,20 @@ fn bytes_of(input: &JsValue) -> Result<Vec<u8>, js_sys::Error> {
     if let Some(text) = input.as_string() {
         return Ok(text.into_bytes());
     }
-    if input.is_instance_of::<js_sys::Uint8Array>() {
-        return Ok(js_sys::Uint8Array::new(input).to_vec());
-    }
-    if input.is_instance_of::<js_sys::ArrayBuffer>() {
-        return Ok(js_sys::Uint8Array::new(input).to_vec());
+    if input.is_instance_of::<js_sys::Uint8Array>() || input.is_instance_of::<js_sys::ArrayBuffer>() {
+        // Copied in only if there is room: a failed allocation would end in a WebAssembly trap.
+        let array = js_sys::Uint8Array::new(input);
+        let size = array.length() as usize;
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(size).map_err(|_| {
+            js_sys::Error::new(&format!(
+                "not enough memory for {:.0} MB of input (WebAssembly has 4 GB in all)",
+                size as f64 / 1e6
+            ))
+        })?;
+        bytes.resize(size, 0);
+        array.copy_to(&mut bytes);
+        return Ok(bytes);
     }
     Err(js_sys::Error::new("expected a Uint8Array, an ArrayBuffer or a string"))
 }

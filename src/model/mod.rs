@@ -63,6 +63,33 @@ pub struct Transcript {
     pub lines: Vec<Line>,
 }
 
+/// What indexing a line costs whatever its length: its [`Line`], and a little beside it.
+const LINE_COST: usize = std::mem::size_of::<Line>() + 32;
+/// The most memory files and their index may take: WebAssembly has 4 GB in all, and the page,
+/// the answers and the copies a caller makes need the rest.
+const INDEX_BUDGET: usize = 3_000_000_000;
+
+/// Whether files of these bytes can be indexed together, and how many lines they hold; why not,
+/// in words. Ten million empty lines are a 10 MB file whose index needs 4 GB: refused here, they
+/// are a message and not a WebAssembly trap (a real session of 2 GB holds about a million lines).
+pub fn check_fits<'b>(files: impl IntoIterator<Item = &'b [u8]>) -> Result<usize, String> {
+    let (mut bytes, mut lines) = (0usize, 0usize);
+    for file in files {
+        bytes += file.len();
+        lines += memchr::memchr_iter(b'\n', file).count() + 1;
+    }
+    let need = bytes.saturating_add(lines.saturating_mul(LINE_COST));
+    if need <= INDEX_BUDGET {
+        return Ok(lines);
+    }
+    Err(format!(
+        "too many lines to index: {lines} lines in {:.1} MB need about {:.1} GB, more than the {:.0} GB cctv can use (WebAssembly has 4 GB in all)",
+        bytes as f64 / 1e6,
+        need as f64 / 1e9,
+        INDEX_BUDGET as f64 / 1e9,
+    ))
+}
+
 impl Transcript {
     pub fn parse(name: impl Into<String>, bytes: Vec<u8>) -> Transcript {
         let lines = parse(&bytes);
@@ -71,5 +98,26 @@ impl Transcript {
 
     pub fn census(&self) -> Census {
         Census::of(&self.lines, &self.bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ten_million_empty_lines_are_refused_in_words_and_real_files_fit() {
+        let lines = vec![b'\n'; 10_000_000];
+        let refused = check_fits([&lines[..]]).unwrap_err();
+        assert!(
+            refused.starts_with("too many lines to index: 10000001 lines in 10.0 MB need about"),
+            "{refused}"
+        );
+        // Files indexed together count together.
+        let half = &lines[..5_000_000];
+        assert!(check_fits([half, half]).is_err());
+        assert_eq!(check_fits([&half[..100_000]]), Ok(100_001));
+        let every: Vec<Vec<u8>> = crate::fixtures::every_fixture().into_iter().map(|i| i.bytes).collect();
+        assert!(check_fits(every.iter().map(Vec::as_slice)).is_ok());
     }
 }
