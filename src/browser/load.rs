@@ -160,6 +160,9 @@ struct Read {
     /// Read and parsed, in bytes (each byte counts twice: read once, parsed once).
     done: f64,
     total: f64,
+    /// The transcripts' bytes and lines so far, which their index must fit (`model::fits`).
+    bytes: usize,
+    lines: usize,
 }
 
 /// The files being read, one after another, with one read always in flight: the next slice of
@@ -199,6 +202,8 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
                 problems: Vec::new(),
                 done: 0.0,
                 total,
+                bytes: 0,
+                lines: 0,
             },
             read_ms: 0.0,
             parse_ms: 0.0,
@@ -229,6 +234,8 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
             return Ok(());
         };
         let mut failed = None;
+        // This file's bytes and lines so far.
+        let mut counted = (0, 0);
         while let Some(pending) = self.in_flight.take() {
             let started = now();
             let chunk = pending.await;
@@ -242,7 +249,22 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
                 self.in_flight = self.first_slice(index + 1);
             }
             match chunk {
-                Ok(buffer) => arriving.append(&Uint8Array::new(&buffer)),
+                Ok(buffer) => {
+                    let array = Uint8Array::new(&buffer);
+                    arriving.append(&array);
+                    if let Arriving::Transcript(transcript) = &arriving {
+                        let bytes = transcript.bytes();
+                        let new = &bytes[bytes.len().saturating_sub(array.length() as usize)..];
+                        counted = (counted.0 + new.len(), counted.1 + crate::model::lines_in(new));
+                        let (size, lines) = (self.read.bytes + counted.0, self.read.lines + counted.1);
+                        if let Err(too_many) = crate::model::fits(size, lines) {
+                            // Its index would not fit: a page that runs out of memory dies.
+                            failed = Some(too_many);
+                            self.in_flight = self.first_slice(index + 1);
+                            break;
+                        }
+                    }
+                }
                 Err(e) => {
                     failed = Some(describe(&e));
                     // The rest of this file is not worth reading.
@@ -258,6 +280,10 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
             }
         }
         self.read.done += 2.0 * size;
+        if failed.is_none() {
+            self.read.bytes += counted.0;
+            self.read.lines += counted.1 + 1;
+        }
         self.keep(name, arriving, failed);
         Ok(())
     }
@@ -316,7 +342,7 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
 /// Links what was read into a workspace, pausing for the page; returns it with the time
 /// normalize took.
 async fn link(target: &impl LoadTarget, read: Read) -> Result<(Workspace, f64), Superseded> {
-    let Read { transcripts, side, problems, done, total } = read;
+    let Read { transcripts, side, problems, done, total, .. } = read;
     target.progress(Some(Progress { label: "Linking sessions and sub-agents".into(), done, total }));
     next_frame().await;
     still(target)?;

@@ -76,11 +76,21 @@ pub fn check_fits<'b>(files: impl IntoIterator<Item = &'b [u8]>) -> Result<usize
     let (mut bytes, mut lines) = (0usize, 0usize);
     for file in files {
         bytes += file.len();
-        lines += memchr::memchr_iter(b'\n', file).count() + 1;
+        lines += lines_in(file) + 1;
     }
+    fits(bytes, lines).map(|()| lines)
+}
+
+/// The line breaks in `bytes`.
+pub fn lines_in(bytes: &[u8]) -> usize {
+    memchr::memchr_iter(b'\n', bytes).count()
+}
+
+/// Whether `lines` lines in `bytes` bytes can be indexed ([`check_fits`], counted as they come).
+pub fn fits(bytes: usize, lines: usize) -> Result<(), String> {
     let need = bytes.saturating_add(lines.saturating_mul(LINE_COST));
     if need <= INDEX_BUDGET {
-        return Ok(lines);
+        return Ok(());
     }
     Err(format!(
         "too many lines to index: {lines} lines in {:.1} MB need about {:.1} GB, more than the {:.0} GB cctv can use (WebAssembly has 4 GB in all)",

@@ -1,7 +1,7 @@
 // Hostile and broken transcripts dropped on the built site: no script from the content runs, no
 // element or attribute from it becomes live HTML, no request leaves the page, the page keeps
 // answering, and the damaged or hostile parts are visible as text. The corpus is tests/hostile/,
-// plus two large files made here (a 10 MB line and a million tiny lines).
+// plus large files made here (a 10 MB line, a million tiny lines, ten million one-byte lines).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -85,6 +85,18 @@ test("a 10 MB line and a million tiny lines load, show, and leave the page respo
     await assertInert(page, requests, name);
     await context.close();
   }
+});
+
+test("ten million one-byte lines (a 20 MB file whose index needs 4 GB) are refused in words, and the page answers", { timeout: 120_000 }, async () => {
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  await drop(page, [{ name: "ten-million-lines.jsonl", bytes: Buffer.alloc(20_000_000, "a\n") }]);
+  await page.waitForFunction(() => document.querySelector(".cctv-errors")?.textContent.includes("too many lines to index"), null, { timeout: 60000 });
+  // Said once the slices read so far hold too many: the rest is not read.
+  const said = await page.locator(".cctv-errors").textContent();
+  assert.match(said, /ten-million-lines\.jsonl.*too many lines to index: \d+ lines in [\d.]+ MB need about \d\.\d GB/s);
+  assert.equal(await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(1 + 1)))), 2, "the page answers");
+  assert.deepEqual(errors, [], "no trap, no error in the page");
+  await context.close();
 });
 
 test("the Content-Security-Policy is in force: no inline script, no connection elsewhere", { timeout: 60_000 }, async () => {
