@@ -19,6 +19,16 @@ const HOSTILE = `
 const EXAMPLE = await readFile(join(ROOT, "www/npm/element.html"), "utf8");
 const page = (css) => `<!doctype html><meta charset="utf-8"><style>${css}</style>\n${EXAMPLE}`;
 
+// Attributes with hostile values (issue 37), each element named for what it attacks.
+const MARKUP = "&quot;&gt;&lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt;";
+const ATTACKS = `<!doctype html><meta charset="utf-8">
+<script type="module" src="./node_modules/cctv/element.js"></script>
+<cctv-viewer id="theme-with-markup" src="session.jsonl" theme="${MARKUP}"></cctv-viewer>
+<cctv-viewer id="open-that-is-no-id" src="session.jsonl" open="${MARKUP}"></cctv-viewer>
+<cctv-viewer id="src-javascript" src="javascript:window.__pwned=3"></cctv-viewer>
+<cctv-viewer id="src-on-another-origin" src="http://127.0.0.1:9/session.jsonl"></cctv-viewer>
+<cctv-viewer id="src-with-markup" src="${MARKUP}.jsonl"></cctv-viewer>`;
+
 const web = site(async () => {
   const host = await withPackage("cctv-element-");
   const project = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
@@ -28,6 +38,7 @@ const web = site(async () => {
   await writeFile(join(host, "plain.html"), page(""));
   await writeFile(join(host, "hostile.html"), page(HOSTILE));
   await writeFile(join(host, "missing.html"), page("").replace('src="session.jsonl"', 'src="missing.jsonl"'));
+  await writeFile(join(host, "attacks.html"), ATTACKS);
   web.host = host;
   return host;
 });
@@ -106,6 +117,48 @@ test("<cctv-viewer> whose src cannot be fetched says so inside it", async () => 
   await tab.evaluate(() => document.querySelector("cctv-viewer").setAttribute("src", "session.jsonl"));
   await tab.locator("cctv-viewer .cctv-prompt").first().waitFor();
   assert.equal(await tab.locator('cctv-viewer [role="alert"]').isHidden(), true);
+  await context.close();
+});
+
+test("<cctv-viewer> with hostile attributes says what is wrong as text, runs nothing, and its events carry no way in", async () => {
+  const context = await web.chrome.newContext();
+  const tab = await context.newPage();
+  const errors = [];
+  tab.on("pageerror", (e) => errors.push(String(e)));
+  await tab.goto(web.server.url + "attacks.html");
+  const said = (id) => tab.locator(`#${id} [role="alert"]`);
+  const markup = '"><img src=x onerror="window.__pwned=1">';
+  await said("theme-with-markup").filter({ hasText: `theme ${JSON.stringify(markup)} is none of light, dark, system, auto: the system's is used` }).waitFor();
+  await tab.locator("#theme-with-markup .cctv-prompt").first().waitFor();
+  await said("open-that-is-no-id").filter({ hasText: `no row has the id ${JSON.stringify(markup)}` }).waitFor();
+  await said("src-javascript").filter({ hasText: "javascript:window.__pwned=3 could not be fetched" }).waitFor();
+  await said("src-on-another-origin").filter({ hasText: "http://127.0.0.1:9/session.jsonl could not be fetched" }).waitFor();
+  await said("src-with-markup").filter({ hasText: "could not be fetched: HTTP 404" }).waitFor();
+  const report = await tab.evaluate(() => {
+    const roots = [...document.querySelectorAll("cctv-viewer")].map((e) => e.shadowRoot);
+    const all = roots.flatMap((r) => [...r.querySelectorAll("*")]);
+    return {
+      pwned: window.__pwned ?? null,
+      images: all.filter((e) => e.tagName === "IMG").length,
+      handlers: all.flatMap((e) => [...e.attributes].filter((a) => a.name.startsWith("on")).map((a) => a.name)),
+    };
+  });
+  assert.deepEqual(report, { pwned: null, images: 0, handlers: [] });
+  // The viewer's event, heard by the host page: it comes from the element itself (no node of the
+  // shadow root on its path) and carries a row's id, nothing else.
+  await tab.evaluate(() => {
+    const viewer = document.querySelector("#theme-with-markup");
+    document.addEventListener("cctv-select", (e) => {
+      const path = e.composedPath();
+      window.heard = { first: path[0] === viewer, inside: path.filter((n) => n instanceof Node && viewer.shadowRoot.contains(n)).length, detail: Object.keys(e.detail), id: typeof e.detail.id };
+    }, { once: true });
+  });
+  await tab.locator("#theme-with-markup .cctv-list").click({ position: { x: 5, y: 5 } });
+  await tab.keyboard.press("j");
+  await tab.waitForFunction(() => window.heard, null, { timeout: 10000 });
+  const heard = await tab.evaluate(() => window.heard);
+  assert.deepEqual(heard, { first: true, inside: 0, detail: ["id"], id: "string" });
+  assert.deepEqual(errors, []);
   await context.close();
 });
 

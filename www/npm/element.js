@@ -11,12 +11,15 @@
 import init, { mountViewer } from "./cctv.js";
 
 let ready;
+const THEMES = ["light", "dark", "system", "auto"];
 
 export class CctvViewerElement extends HTMLElement {
   static observedAttributes = ["src", "theme", "open"];
   #viewer = null;
   #mounting = null;
   #fetching = 0;
+  /** What went wrong, by attribute: shown as text above the viewer. */
+  #said = new Map();
 
   constructor() {
     super();
@@ -26,7 +29,7 @@ export class CctvViewerElement extends HTMLElement {
     sheet.textContent = `
       :host { display: flex; flex-direction: column; height: 30rem; }
       .cctv-viewer-mount { flex: 1; min-height: 0; height: 100%; }
-      .cctv-viewer-error { margin: 0; padding: 0.5rem 0.75rem; font: 14px system-ui, sans-serif; color: #a40e26; background: #ffebe9; }
+      .cctv-viewer-error { margin: 0; padding: 0.5rem 0.75rem; white-space: pre-line; font: 14px system-ui, sans-serif; color: #a40e26; background: #ffebe9; }
       .cctv-viewer-error[hidden] { display: none; }`;
     // Why `src` could not be shown: a wrong address is said, not left a blank box.
     const error = document.createElement("p");
@@ -57,7 +60,7 @@ export class CctvViewerElement extends HTMLElement {
     await ready;
     const mount = this.shadowRoot.querySelector(".cctv-viewer-mount");
     this.#viewer = mountViewer(mount, {
-      theme: this.getAttribute("theme") ?? "system",
+      theme: this.#theme(this.getAttribute("theme")),
       onSelect: (id) => this.dispatchEvent(new CustomEvent("cctv-select", { detail: { id }, bubbles: true, composed: true })),
     });
     if (this.hasAttribute("src")) await this.#fetch(this.getAttribute("src"));
@@ -66,7 +69,7 @@ export class CctvViewerElement extends HTMLElement {
   async #fetch(src) {
     // Only the latest src is shown: a slower answer for an earlier one is dropped.
     const fetching = ++this.#fetching;
-    this.#say(null);
+    this.#say("src", null);
     try {
       const response = await fetch(src);
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
@@ -74,22 +77,32 @@ export class CctvViewerElement extends HTMLElement {
       const last = new URL(src, location.href).pathname.split("/").pop();
       if (fetching === this.#fetching) this.files = [{ name: safeDecode(last) || "session.jsonl", bytes }];
     } catch (e) {
-      if (fetching === this.#fetching) this.#say(`${src} could not be fetched: ${e.message}`);
+      if (fetching === this.#fetching) this.#say("src", `${src} could not be fetched: ${e.message}`);
     }
   }
 
-  #say(text) {
+  /** A theme the viewer knows: another is said, and the system's used. */
+  #theme(name) {
+    this.#say("theme", null);
+    if (name === null || THEMES.includes(name)) return name ?? "system";
+    this.#say("theme", `theme ${JSON.stringify(name)} is none of ${THEMES.join(", ")}: the system's is used`);
+    return "system";
+  }
+
+  /** Says (or, with null, takes back) what went wrong with one attribute. */
+  #say(attribute, text) {
+    if (text) this.#said.set(attribute, text);
+    else this.#said.delete(attribute);
     const error = this.shadowRoot.querySelector(".cctv-viewer-error");
-    error.textContent = text ?? "";
-    error.hidden = !text;
+    error.textContent = [...this.#said.values()].join("\n");
+    error.hidden = this.#said.size === 0;
   }
 
   /** Shows these files ({name, bytes}[]). */
   set files(files) {
     this.#whenMounted((viewer) => {
       viewer.load(files);
-      const open = this.getAttribute("open");
-      if (open) viewer.scrollTo(open);
+      this.#open(viewer, this.getAttribute("open"));
     });
   }
 
@@ -99,11 +112,16 @@ export class CctvViewerElement extends HTMLElement {
       if (value) this.#fetch(value);
       else {
         this.#fetching++; // an answer still on its way is dropped
-        this.#say(null);
+        this.#say("src", null);
       }
     }
-    if (name === "theme") this.#whenMounted((viewer) => viewer.setTheme(value ?? "system"));
-    if (name === "open" && value) this.#whenMounted((viewer) => viewer.scrollTo(value));
+    if (name === "theme") this.#whenMounted((viewer) => viewer.setTheme(this.#theme(value)));
+    if (name === "open" && value) this.#whenMounted((viewer) => this.#open(viewer, value));
+  }
+
+  /** Shows the row of id `open`, or says there is none. */
+  #open(viewer, open) {
+    this.#say("open", open && !viewer.scrollTo(open) ? `no row has the id ${JSON.stringify(open)}` : null);
   }
 
   #whenMounted(act) {
