@@ -47,8 +47,8 @@ pub fn rows(session: &Session, choices: &Choices, keep: &dyn Fn(ItemRef) -> bool
     finish(rows_paced(session, choices, keep, &mut Pace::never()))
 }
 
-/// Items of the main line (or a branch) walked between two questions to the pace: a GB session's
-/// main line has hundreds of thousands, which took 65 ms of one task to filter and walk.
+/// Items of the main line (or a branch) walked between two questions to the pace: a million items
+/// took 64 ms to filter and walk natively (release), more in wasm.
 const ROWS_STEP: usize = 16_384;
 
 /// [`rows`], pausing where `pace` says.
