@@ -214,8 +214,8 @@ pub fn parse_transcript(input: JsValue) -> Result<JsValue, js_sys::Error> {
     to_js(&types::parsed(&bytes))
 }
 
-/// The most lines `parseTranscript` gives an object for: about 700 bytes of JavaScript's memory
-/// each (a million took 1.1 GB of Node's), whose heap stops near 4 GB.
+/// The most lines `parseTranscript` gives an object for: a million took 1.1 GB of Node's memory
+/// (its objects and the module's), whose heap stops near 4 GB.
 const MAX_PARSED_LINES: usize = 2_000_000;
 
 /// Parses and normalizes files (`{name, bytes}[]`) into the view model.

@@ -84,7 +84,8 @@ pub fn call_view(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
 }
 
 /// A call as [`call_view`] reads it but for the text of its result, left empty: for a replay of
-/// what files became, which reads the structured result (decoding a Read's text too doubled it).
+/// what files became, which reads the structured result (decoding every result's text too was
+/// most of what made the files-changed replay 155 ms rather than 96 at 200 MB).
 pub fn call_view_untold(ws: &Workspace, item: &Item, call: &ToolCall) -> CallView {
     let (name, input) = call_input(ws, item, call);
     let result = call.result.map(|_| (ToolResultContent::Text(String::new()), None));

@@ -105,13 +105,17 @@ pub fn App(
 
 /// The rows of the session shown, as the reader's choices and filters leave them: worked out in
 /// the task that asked for them, or for a session of many items in paced steps (a million items
-/// take 64 ms to filter and walk natively, more in wasm), the rows shown until then staying.
+/// take 64 ms to filter and walk natively, more in wasm). Meanwhile the rows shown stay, if they
+/// are of the same session (other choices or filters); another session's are taken away at once.
 fn use_rows(viewer: Viewer) -> ReadSignal<Vec<Row>> {
     let (rows, set_rows) = signal(Vec::new());
     let asked = StoredValue::new(0u64);
+    // The files (`Viewer::loaded`) and session the rows shown are of.
+    let shown_of = StoredValue::new(None);
     let show = move |made: Vec<Row>| {
-        if rows.with_untracked(|shown| *shown != made) {
-            set_rows.set(made);
+        // The viewer may have been taken down (an embedding's `destroy`) while they were made.
+        if rows.try_with_untracked(|shown| *shown != made) == Some(true) {
+            set_rows.try_set(made);
         }
     };
     Effect::new(move |_| {
@@ -122,6 +126,13 @@ fn use_rows(viewer: Viewer) -> ReadSignal<Vec<Row>> {
         let number = asked.get_value() + 1;
         asked.set_value(number);
         let Some(ws) = ws.filter(|ws| ws.sessions.len() > session) else { return show(Vec::new()) };
+        // Not the workspace's generation: a followed session is made anew as it grows, and its
+        // rows so far stay right while those of its new lines are made.
+        let of = Some((viewer.loaded.get_untracked(), session));
+        if shown_of.get_value() != of {
+            shown_of.set_value(of);
+            show(Vec::new());
+        }
         let s = &ws.sessions[session];
         let choices = filter.widen(s, choices);
         let items = s.thread.items.len() + s.agents.iter().map(|a| a.thread.items.len()).sum::<usize>();
@@ -134,7 +145,7 @@ fn use_rows(viewer: Viewer) -> ReadSignal<Vec<Row>> {
             let keep = |at| filter.keeps(&ws, s, at);
             let made = rows::rows_paced(s, &choices, &keep, &mut Pace::with(&mut turns)).await;
             // Unless other rows were asked for meanwhile.
-            if asked.get_value() == number {
+            if asked.try_get_value() == Some(number) {
                 show(made);
             }
         });

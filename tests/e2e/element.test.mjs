@@ -131,6 +131,9 @@ test("<cctv-viewer> with hostile attributes says what is wrong as text, runs not
   await said("theme-with-markup").filter({ hasText: `theme ${JSON.stringify(markup)} is none of light, dark, system, auto: the system's is used` }).waitFor();
   await tab.locator("#theme-with-markup .cctv-prompt").first().waitFor();
   await said("open-that-is-no-id").filter({ hasText: `no row has the id ${JSON.stringify(markup)}` }).waitFor();
+  // Taken away, it is no longer said.
+  await tab.evaluate(() => document.querySelector("#open-that-is-no-id").removeAttribute("open"));
+  await said("open-that-is-no-id").waitFor({ state: "hidden" });
   await said("src-javascript").filter({ hasText: "javascript:window.__pwned=3 could not be fetched" }).waitFor();
   await said("src-on-another-origin").filter({ hasText: "http://127.0.0.1:9/session.jsonl could not be fetched" }).waitFor();
   await said("src-with-markup").filter({ hasText: "could not be fetched: HTTP 404" }).waitFor();

@@ -31,7 +31,8 @@ export class CctvViewerElement extends HTMLElement {
       .cctv-viewer-mount { flex: 1; min-height: 0; height: 100%; }
       .cctv-viewer-error { margin: 0; padding: 0.5rem 0.75rem; white-space: pre-line; font: 14px system-ui, sans-serif; color: #a40e26; background: #ffebe9; }
       .cctv-viewer-error[hidden] { display: none; }`;
-    // Why `src` could not be shown: a wrong address is said, not left a blank box.
+    // What is wrong with an attribute (an address that cannot be fetched, an unknown theme, an
+    // id no row has) is said here as text, not left a blank box.
     const error = document.createElement("p");
     error.className = "cctv-viewer-error";
     error.setAttribute("role", "alert");
@@ -116,7 +117,7 @@ export class CctvViewerElement extends HTMLElement {
       }
     }
     if (name === "theme") this.#whenMounted((viewer) => viewer.setTheme(this.#theme(value)));
-    if (name === "open" && value) this.#whenMounted((viewer) => this.#open(viewer, value));
+    if (name === "open") this.#whenMounted((viewer) => this.#open(viewer, value));
   }
 
   /** Shows the row of id `open`, or says there is none. */
