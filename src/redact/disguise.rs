@@ -167,38 +167,82 @@ const BASE64_RUN: usize = 16;
 pub(crate) struct Run {
     /// Where the run is, from its first character to the end of its padding.
     pub range: Range<usize>,
-    /// Where each of its base64 characters is (line breaks are not).
-    chars: Vec<usize>,
+    /// How many base64 characters it has (line breaks are not counted).
+    count: usize,
     url_safe: bool,
     padded: bool,
     /// The length of its lines, and its line break, when it is wrapped.
     wrap: Option<(usize, &'static str)>,
 }
 
-fn engine(url_safe: bool) -> GeneralPurpose {
+const fn engine_of(alphabet: &'static alphabet::Alphabet) -> GeneralPurpose {
     let config = GeneralPurposeConfig::new()
         .with_decode_padding_mode(DecodePaddingMode::Indifferent)
         .with_decode_allow_trailing_bits(true)
         .with_encode_padding(true);
-    GeneralPurpose::new(if url_safe { &alphabet::URL_SAFE } else { &alphabet::STANDARD }, config)
+    GeneralPurpose::new(alphabet, config)
 }
 
+/// Built once: every run is looked at with one, and building its tables is no small part of
+/// decoding sixteen characters.
+static STANDARD: GeneralPurpose = engine_of(&alphabet::STANDARD);
+static URL_SAFE: GeneralPurpose = engine_of(&alphabet::URL_SAFE);
+
+fn engine(url_safe: bool) -> &'static GeneralPurpose {
+    if url_safe { &URL_SAFE } else { &STANDARD }
+}
+
+/// Which bytes are base64 characters (either alphabet): every byte of every string is looked up.
+static BASE64_CHARS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        table[c] = b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_');
+        c += 1;
+    }
+    table
+};
+
 fn base64_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'-' | b'_')
+    BASE64_CHARS[c as usize]
+}
+
+/// Where the first token of at least BASE64_RUN base64 characters at or after `from` begins
+/// (`from` is not inside a token: a run ends before a byte that is none). A run's first line is such a token, and most
+/// words are shorter: looking at every BASE64_RUN-th byte first, most bytes are never looked at.
+fn next_long_token(bytes: &[u8], mut from: usize) -> Option<usize> {
+    while from + BASE64_RUN <= bytes.len() {
+        // Any long enough token starting in from..=probe holds the probe's byte.
+        let probe = from + BASE64_RUN - 1;
+        if !base64_char(bytes[probe]) {
+            from = probe + 1;
+            continue;
+        }
+        let mut start = probe;
+        while start > from && base64_char(bytes[start - 1]) {
+            start -= 1;
+        }
+        let mut end = probe + 1;
+        while end < bytes.len() && base64_char(bytes[end]) {
+            end += 1;
+        }
+        if end - start >= BASE64_RUN {
+            return Some(start);
+        }
+        from = end + 1;
+    }
+    None
 }
 
 /// The runs of base64 in `text`: long enough, in one alphabet. (Every string is looked through
-/// for them, so a short run, a word, costs no allocation.)
+/// for them, so a run costs no allocation until it is decoded.)
 pub(crate) fn runs(text: &str) -> Vec<Run> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if !base64_char(bytes[i]) {
-            i += 1;
-            continue;
-        }
-        let start = i;
+    let mut from = 0;
+    while let Some(start) = next_long_token(bytes, from) {
+        let mut i = start;
         let mut count = 0;
         let mut wrap: Option<(usize, &'static str)> = None;
         loop {
@@ -226,34 +270,33 @@ pub(crate) fn runs(text: &str) -> Vec<Run> {
         while end < bytes.len() && bytes[end] == b'=' && end - i < 2 {
             end += 1;
         }
-        if count >= BASE64_RUN {
-            let mut chars: Vec<usize> = (start..i).filter(|&k| base64_char(bytes[k])).collect();
-            let (plus, dash) = chars.iter().fold((false, false), |(p, d), &k| {
-                (p || matches!(bytes[k], b'+' | b'/'), d || matches!(bytes[k], b'-' | b'_'))
-            });
-            // One character past a multiple of four is no base64's length: the last is not its.
-            if chars.len() % 4 == 1 {
-                chars.pop();
-            }
-            if !(plus && dash) {
-                out.push(Run { range: start..end, chars, url_safe: dash, padded: end > i, wrap });
-            }
+        let run = &bytes[start..i];
+        let plus = run.iter().any(|&c| matches!(c, b'+' | b'/'));
+        let dash = run.iter().any(|&c| matches!(c, b'-' | b'_'));
+        // One character past a multiple of four is no base64's length: the last is not its.
+        if count % 4 == 1 {
+            count -= 1;
         }
-        i = end.max(start + 1);
+        if !(plus && dash) {
+            out.push(Run { range: start..end, count, url_safe: dash, padded: end > i, wrap });
+        }
+        // The run ends before a byte that is no base64 character, or after its padding.
+        from = end;
     }
     out
 }
 
 impl Run {
-    /// What the first `chars` of the run decode to.
-    fn decode_first(&self, text: &str, chars: usize) -> Option<Vec<u8>> {
-        let encoded: Vec<u8> = self.chars[..chars].iter().map(|&k| text.as_bytes()[k]).collect();
-        engine(self.url_safe).decode(&encoded).ok()
+    /// Where each of its base64 characters is in `text` (line breaks are not).
+    fn chars<'t>(&self, text: &'t str) -> impl Iterator<Item = usize> + 't {
+        let bytes = text.as_bytes();
+        self.range.clone().filter(move |&k| base64_char(bytes[k])).take(self.count)
     }
 
     /// What the run decodes to (`text` is the string it was found in).
     pub fn decode(&self, text: &str) -> Option<Vec<u8>> {
-        self.decode_first(text, self.chars.len())
+        let encoded: Vec<u8> = self.chars(text).map(|k| text.as_bytes()[k]).collect();
+        engine(self.url_safe).decode(&encoded).ok()
     }
 
     /// `bytes` as this run writes base64: its alphabet, its padding, its lines.
@@ -278,31 +321,36 @@ impl Run {
     /// The run as a view of the text it decodes to, if it decodes to text (not an image's bytes):
     /// UTF-8 with no control character but tabs and line breaks.
     fn view(self, text: &str) -> Option<View> {
-        let is_text = |bytes: &[u8]| {
-            std::str::from_utf8(bytes)
-                .is_ok_and(|t| t.chars().all(|c| !c.is_control() || "\t\n\r".contains(c)))
-        };
+        let is_text = |t: &str| t.chars().all(|c| !c.is_control() || "\t\n\r".contains(c));
         // Most runs are not text (an image, a hash, a path): their first bytes say so, before
-        // the whole is decoded.
-        let head = self.decode_first(text, self.chars.len().min(BASE64_RUN))?;
-        let head =
-            &head[..(0..=head.len()).rev().find(|&n| std::str::from_utf8(&head[..n]).is_ok()).unwrap_or(0)];
-        if !is_text(head) {
+        // the whole is decoded. They are text if they are UTF-8 up to a character the sixteenth
+        // base64 character cuts. (A run's first BASE64_RUN characters are on its first line.)
+        let mut head = [0u8; BASE64_RUN / 4 * 3];
+        let first = &text.as_bytes()[self.range.start..self.range.start + BASE64_RUN];
+        let n = engine(self.url_safe).decode_slice(first, &mut head).ok()?;
+        let head_is_text = match std::str::from_utf8(&head[..n]) {
+            Ok(t) => is_text(t),
+            Err(cut) if cut.error_len().is_none() => {
+                is_text(std::str::from_utf8(&head[..cut.valid_up_to()]).expect("valid up to"))
+            }
+            Err(_) => false,
+        };
+        if !head_is_text {
             return None;
         }
-        let bytes = self.decode(text)?;
-        if bytes.len() < 12 || !is_text(&bytes) {
+        let text_decoded = String::from_utf8(self.decode(text)?).ok()?;
+        if text_decoded.len() < 12 || !is_text(&text_decoded) {
             return None;
         }
-        let text = String::from_utf8(bytes).expect("checked");
-        let last = self.chars.len() - 1;
-        let (from, to) = (0..text.len())
+        let chars: Vec<usize> = self.chars(text).collect();
+        let last = chars.len() - 1;
+        let (from, to) = (0..text_decoded.len())
             .map(|i| {
                 let quad = i / 3 * 4;
-                (self.chars[quad], self.chars[(quad + 3).min(last)] + 1)
+                (chars[quad], chars[(quad + 3).min(last)] + 1)
             })
             .unzip();
-        Some(View { how: How::Base64, text, from, to, joins: Vec::new() })
+        Some(View { how: How::Base64, text: text_decoded, from, to, joins: Vec::new() })
     }
 }
 
@@ -350,6 +398,24 @@ mod tests {
         assert_eq!(found[0].encode(long.as_bytes()), wrapped);
         let path = "ls /usr/local/lib/nodejs/typescript/bin";
         assert!(runs(path).into_iter().next().unwrap().view(path).is_none(), "a path is not base64 of text");
+    }
+
+    #[test]
+    fn every_long_enough_token_is_a_run_wherever_it_lies() {
+        let token = "QUJDREVGR0hJSktMTU5PUA"; // 22 characters
+        for text in [
+            token.to_owned(),
+            format!("a {token}"),
+            format!("short words, {token}, more"),
+            format!("{}-{token}", "x".repeat(15)),
+            format!("abcdefghijklmno {token}"),
+            format!("{} {token}", "y".repeat(40)),
+        ] {
+            let found: Vec<&str> = runs(&text).iter().map(|r| &text[r.range.clone()]).collect();
+            assert!(found.contains(&token) || found.iter().any(|f| f.ends_with(token)), "{text:?}: {found:?}");
+        }
+        assert!(runs("fifteen chars!! and these are all short words").is_empty());
+        assert_eq!(runs(&"z".repeat(16)).len(), 1);
     }
 
     #[test]
