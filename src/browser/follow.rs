@@ -3,12 +3,14 @@
 //! what was appended is read and handed to [`normalize::live`](crate::normalize::live), and the
 //! grown session is handed to the viewer ([`FollowTarget::show_more`]). A file that was
 //! rewritten rather than appended to is read again whole, and a session Claude Code starts in a
-//! followed folder (`/clear`, a new run) is followed instead.
+//! followed folder (`/clear`, a new run) is followed instead. A file that can no longer be
+//! followed (emptied, grown past what the viewer holds, unreadable for seconds) ends following
+//! with the reason, and what was shown stays.
 //!
 //! The follower is a state machine: [`State`] says what it does next, [`Follower::next`] does it
 //! and says what follows.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -29,6 +31,11 @@ const EVERY_MS: f64 = 1000.0;
 const BUSY_SHARE: f64 = 0.25;
 /// Reads that fail this many seconds in a row end following.
 const FAILURES: u32 = 5;
+/// At most this much of what was appended is read at a time (a file that grew by a gigabyte is
+/// read in steps, the page answering between them, and shown once it is all read).
+const MOST_PER_READING: usize = 64 * 1024 * 1024;
+/// A file that changed but not in size is compared with what was read in slices of this size.
+const COMPARE_STEP: usize = 16 * 1024 * 1024;
 /// A followed folder is looked at for a new session (Claude Code starts one on `/clear`) every
 /// this many readings.
 const NEW_SESSION_EVERY: u32 = 3;
@@ -48,6 +55,8 @@ pub(crate) trait FollowTarget {
     fn show_more(&self, workspace: Workspace);
     /// Following ended: with the reason when the files could no longer be read.
     fn ended(&self, reason: Option<String>);
+    /// The most bytes of files the viewer can hold (what opening them allows).
+    fn max_bytes(&self) -> f64;
 }
 
 /// What the follower does next.
@@ -70,14 +79,20 @@ struct Watch {
     /// Readings that failed in a row.
     failures: u32,
     readings: u32,
+    /// The lines the viewer shows, and whether a file was added since it was shown.
+    shown_lines: usize,
+    added: bool,
 }
 
 /// What one reading of the followed files found.
 enum Reading {
-    /// Read; whether a file was added (a file new since, or metadata written again).
-    Read { added: bool },
+    /// Read; whether a file was added (a file new since, or metadata written again), and
+    /// whether more was appended than one reading takes.
+    Read { added: bool, behind: bool },
     /// A file was rewritten, not appended to (its name).
     Rewritten(String),
+    /// A file can no longer be followed (why): emptied, or grown past what the viewer holds.
+    Unfollowable(String),
     /// A file could not be read now (why).
     Failed(String),
     /// Other files were opened, or following was stopped, meanwhile.
@@ -90,7 +105,7 @@ pub(crate) async fn follow(target: impl FollowTarget, handle: Followed) {
     // The sessions in the folder before the files are first chosen: any other that appears later
     // is new. (Listed at the first listing that works, if this one fails.)
     let known = handle.sessions().await;
-    let mut follower = Follower { target, handle, chosen: None, known };
+    let mut follower = Follower { target, handle, chosen: None, known, modified: HashMap::new() };
     let mut state = State::Open { again: None };
     loop {
         state = match follower.next(state).await {
@@ -106,6 +121,9 @@ struct Follower<T> {
     /// The followed session's file name, once chosen.
     chosen: Option<String>,
     known: Option<HashSet<String>>,
+    /// When each file was last modified, as last read: a file rewritten with as many bytes as
+    /// it had is told by this.
+    modified: HashMap<String, f64>,
 }
 
 impl<T: FollowTarget> Follower<T> {
@@ -136,6 +154,7 @@ impl<T: FollowTarget> Follower<T> {
             return State::End(None);
         }
         self.chosen = files.first().map(|f| f.name.clone());
+        self.modified = files.iter().map(|f| (f.name.clone(), f.file.last_modified())).collect();
         let Some(shown) = self.target.open(files).await else { return State::End(None) };
         self.target.following(self.chosen.clone(), again);
         let mut live = Live::new();
@@ -143,7 +162,8 @@ impl<T: FollowTarget> Follower<T> {
         for (name, bytes) in shown.given_files() {
             live.add_paced(name, bytes, &mut Pace::with(&mut turns)).await;
         }
-        State::Wait(Watch { live, busy: 0.0, failures: 0, readings: 0 })
+        let shown_lines = live.lines();
+        State::Wait(Watch { live, busy: 0.0, failures: 0, readings: 0, shown_lines, added: false })
     }
 
     /// Waits a second (longer when reading is slow), then looks for a newer session now and
@@ -174,7 +194,6 @@ impl<T: FollowTarget> Follower<T> {
     /// several failures in a row end following.
     async fn read(&mut self, mut watch: Watch) -> State {
         let started = now();
-        let lines_before = watch.live.lines();
         let reading = match self.handle.files(&self.chosen).await {
             Err(e) => Reading::Failed(e),
             Ok(files) => self.read_grown(&mut watch.live, files).await,
@@ -185,18 +204,24 @@ impl<T: FollowTarget> Follower<T> {
                 let again = format!("{name} was rewritten, not appended to: read again whole");
                 return State::Open { again: Some(again) };
             }
+            Reading::Unfollowable(why) => return State::End(Some(why)),
             Reading::Failed(_) | Reading::Read { .. } if !self.target.still() => return State::End(None),
             Reading::Failed(e) if watch.failures + 1 >= FAILURES => return State::End(Some(e)),
             Reading::Failed(_) => {
                 watch.failures += 1;
                 false
             }
-            Reading::Read { added } => {
+            Reading::Read { added, behind } => {
                 watch.failures = 0;
-                added
+                watch.added |= added;
+                // The rest is read at once, and all of it shown when it is read.
+                if behind {
+                    return State::Read(watch);
+                }
+                std::mem::take(&mut watch.added)
             }
         };
-        if added || watch.live.lines() != lines_before {
+        if added || watch.live.lines() != watch.shown_lines {
             let mut turns = PageTurns::from_now();
             let workspace = watch.live.workspace_paced(&mut Pace::with(&mut turns)).await;
             // Making it and showing it are separate tasks, so neither waits for the other.
@@ -205,6 +230,7 @@ impl<T: FollowTarget> Follower<T> {
                 return State::End(None);
             }
             self.target.show_more(workspace);
+            watch.shown_lines = watch.live.lines();
             // The page's own turns while this paused are not the follower's time.
             watch.busy = now() - started - turns.waited();
         } else {
@@ -214,11 +240,26 @@ impl<T: FollowTarget> Follower<T> {
     }
 
     /// Reads what changed in `files` into `live`.
-    async fn read_grown(&self, live: &mut Live, files: Vec<Named>) -> Reading {
+    async fn read_grown(&mut self, live: &mut Live, files: Vec<Named>) -> Reading {
         let mut added = false;
+        let mut behind = false;
         for Named { name, file } in files {
             let size = file.size() as usize;
-            let result = match live.compare(&name, size) {
+            let modified = file.last_modified();
+            let touched = self.modified.insert(name.clone(), modified).is_some_and(|m| m != modified);
+            let growth = match live.compare(&name, size) {
+                // Written since, but not longer: rewritten if its bytes are not the ones read.
+                Growth::Same if touched && beside(&name).is_none() && live.has(&name) => {
+                    match same_bytes(live, &name, &file, size).await {
+                        Ok(true) => Growth::Same,
+                        Ok(false) => Growth::Rewritten,
+                        Err(e) => return Reading::Failed(format!("{name}: {e}")),
+                    }
+                }
+                Growth::Same if touched && live.has(&name) => Growth::Rewritten,
+                growth => growth,
+            };
+            let result = match growth {
                 Growth::Same => Ok(Growth::Same),
                 // A file new since (or one the loader could not read as a transcript: an empty
                 // session file), or metadata written again.
@@ -232,13 +273,32 @@ impl<T: FollowTarget> Follower<T> {
                         Err(e) => Err(e),
                     }
                 }
+                // Read again whole, an empty file would take away what was shown for nothing.
+                Growth::Rewritten if size == 0 => {
+                    return Reading::Unfollowable(format!(
+                        "{name} was emptied; what was read of it stays on screen"
+                    ))
+                }
                 Growth::Rewritten => Ok(Growth::Rewritten),
-                Growth::Appended(_) => {
+                Growth::Appended(more) => {
+                    if let Some(why) = self.too_large(live, &name, more) {
+                        return Reading::Unfollowable(why);
+                    }
                     let from = live.read_from(&name);
-                    match read_bytes(&file, from as f64, size as f64).await {
-                        Ok(bytes) => Ok(live
-                            .take_paced(&name, from, &bytes, &mut Pace::with(&mut PageTurns::from_now()))
-                            .await),
+                    let end = size.min(live.read(&name).unwrap_or(0) + MOST_PER_READING);
+                    behind |= end < size;
+                    match read_bytes(&file, from as f64, end as f64).await {
+                        Ok(bytes) => {
+                            let lines = live.lines() + crate::model::lines_in(&bytes);
+                            if let Err(too_many) = crate::model::fits(live.bytes_read() + bytes.len(), lines) {
+                                return Reading::Unfollowable(format!(
+                                    "{name}: {too_many}; what was read of it stays on screen"
+                                ));
+                            }
+                            Ok(live
+                                .take_paced(&name, from, &bytes, &mut Pace::with(&mut PageTurns::from_now()))
+                                .await)
+                        }
                         Err(e) => Err(e),
                     }
                 }
@@ -252,7 +312,22 @@ impl<T: FollowTarget> Follower<T> {
                 Err(e) => return Reading::Failed(format!("{name}: {e}")),
             }
         }
-        Reading::Read { added }
+        Reading::Read { added, behind }
+    }
+
+    /// Why `name` cannot grow by `more` bytes, if it cannot: the session would be larger than
+    /// the viewer can hold, which a tab that runs out of memory does not say.
+    fn too_large(&self, live: &Live, name: &str, more: usize) -> Option<String> {
+        let total = (live.bytes_read() + more) as f64;
+        let limit = self.target.max_bytes();
+        (total > limit).then(|| {
+            format!(
+                "{name} grew by {:.0} MB: the session would be {:.0} MB, more than this tab can hold ({:.0} MB); what was read of it stays on screen",
+                more as f64 / 1e6,
+                total / 1e6,
+                limit / 1e6
+            )
+        })
     }
 
     /// A session that appeared in the folder since the known ones were listed (Claude Code
@@ -280,4 +355,19 @@ impl<T: FollowTarget> Follower<T> {
         self.known.get_or_insert_default().extend(candidates);
         Some(newest)
     }
+}
+
+/// Whether `file` (of `size` bytes, as many as were read of `name`) still holds the bytes read,
+/// compared a slice at a time.
+async fn same_bytes(live: &Live, name: &str, file: &web_sys::File, size: usize) -> Result<bool, String> {
+    let mut at = 0;
+    while at < size {
+        let end = size.min(at + COMPARE_STEP);
+        let now = read_bytes(file, at as f64, end as f64).await?;
+        if live.bytes(name).and_then(|read| read.get(at..end)) != Some(&now[..]) {
+            return Ok(false);
+        }
+        at = end;
+    }
+    Ok(true)
 }

@@ -94,6 +94,21 @@ impl Live {
             .or_else(|| self.side.iter().find(|s| s.name == name).map(|s| s.bytes.len()))
     }
 
+    /// The bytes read of `name` so far.
+    pub fn bytes(&self, name: &str) -> Option<&[u8]> {
+        self.transcripts
+            .iter()
+            .find(|t| t.name() == name)
+            .map(GrowingTranscript::bytes)
+            .or_else(|| self.side.iter().find(|s| s.name == name).map(|s| &s.bytes[..]))
+    }
+
+    /// The bytes read of every file.
+    pub fn bytes_read(&self) -> usize {
+        let side: usize = self.side.iter().map(|s| s.bytes.len()).sum();
+        side + self.transcripts.iter().map(GrowingTranscript::bytes_fed).sum::<usize>()
+    }
+
     /// What a file of `size` bytes is against what was read of it, as far as its size tells:
     /// [`take`](Live::take) tells an append from a rewrite that grew.
     pub fn compare(&self, name: &str, size: usize) -> Growth {
