@@ -189,7 +189,11 @@ static STANDARD: GeneralPurpose = engine_of(&alphabet::STANDARD);
 static URL_SAFE: GeneralPurpose = engine_of(&alphabet::URL_SAFE);
 
 fn engine(url_safe: bool) -> &'static GeneralPurpose {
-    if url_safe { &URL_SAFE } else { &STANDARD }
+    if url_safe {
+        &URL_SAFE
+    } else {
+        &STANDARD
+    }
 }
 
 /// Which bytes are base64 characters (either alphabet): every byte of every string is looked up.
@@ -412,7 +416,10 @@ mod tests {
             format!("{} {token}", "y".repeat(40)),
         ] {
             let found: Vec<&str> = runs(&text).iter().map(|r| &text[r.range.clone()]).collect();
-            assert!(found.contains(&token) || found.iter().any(|f| f.ends_with(token)), "{text:?}: {found:?}");
+            assert!(
+                found.contains(&token) || found.iter().any(|f| f.ends_with(token)),
+                "{text:?}: {found:?}"
+            );
         }
         assert!(runs("fifteen chars!! and these are all short words").is_empty());
         assert_eq!(runs(&"z".repeat(16)).len(), 1);
