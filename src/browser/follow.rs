@@ -289,11 +289,11 @@ impl<T: FollowTarget> Follower<T> {
                     behind |= end < size;
                     match read_bytes(&file, from as f64, end as f64).await {
                         Ok(bytes) => {
-                            let (size, lines) = (
+                            let (held, lines) = (
                                 live.bytes_read() + bytes.len(),
                                 live.lines() + crate::model::lines_in(&bytes),
                             );
-                            if let Err(too_many) = crate::model::fits(size, lines) {
+                            if let Err(too_many) = crate::model::fits(held, lines) {
                                 return Reading::Unfollowable(format!(
                                     "{name}: {too_many}; what was read of it stays on screen"
                                 ));
