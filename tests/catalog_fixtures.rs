@@ -278,7 +278,7 @@ fn a_session_read_in_pieces_off_the_page_counts_and_searches_as_when_read_whole(
             Query { text: "zebra-quartz-4471".into(), ..Query::default() }.matcher().unwrap().unwrap();
         assert!(!reader.may_hold(&absent));
         let scanned = reader.finish();
-        assert_eq!(scanned.count(), Some(whole(&ws, &ws.sessions[0])), "pieces of {piece}");
+        assert_eq!(scanned.count(), Ok(Some(whole(&ws, &ws.sessions[0]))), "pieces of {piece}");
         let all: Vec<&[u8]> = inputs.iter().map(|i| &i.bytes[..]).collect();
         assert_eq!(scanned.grams, Some(Grams::of(&all)));
         let found = scanned.search(&matcher, 5);
@@ -287,4 +287,76 @@ fn a_session_read_in_pieces_off_the_page_counts_and_searches_as_when_read_whole(
         assert_eq!((&found[0].found, found[0].total), (&expected, total));
         assert!(total >= 1);
     }
+}
+
+/// A `.jsonl` in a projects folder that holds no transcript (bytes, a JSON array, words) is said
+/// to be none when read whole, and its session taken off the list; one of metadata alone is a
+/// session of no prompts.
+#[test]
+fn a_file_that_is_no_transcript_is_left_off_the_list() {
+    use cctv::engine::scan::SessionReader;
+    let count = |bytes: &[u8]| {
+        let mut reader = SessionReader::new(bytes.len(), true);
+        reader.next_file("p/broken.jsonl", bytes.len()).unwrap();
+        reader.feed(bytes);
+        reader.finish().count()
+    };
+    for bytes in [&b"\x00\x01\x02 binary"[..], b"[1, 2, 3]\n", b"just some words\nand more\n"] {
+        let why = count(bytes).unwrap_err();
+        assert!(why.starts_with("not a Claude Code transcript"), "{why}");
+    }
+    let metadata = count(b"{\"type\":\"summary\",\"summary\":\"a title\"}\n").unwrap().unwrap();
+    assert_eq!((metadata.title.as_deref(), metadata.counts.unwrap().prompts), (Some("a title"), 0));
+
+    let mut shelf = Shelf::new(
+        ["p/broken.jsonl", "p/good.jsonl"].map(|name| FileInfo { name: name.into(), size: 1 }).to_vec(),
+    );
+    shelf.sessions[0].left_out = true;
+    assert_eq!(shelf.listed(), 1);
+    let projects = shelf.projects();
+    assert_eq!(projects[0].sessions, [1]);
+}
+
+/// Whether a folder opens on the list is told from its names until a second session is found:
+/// the same answer as sorting every file onto a shelf, for folders of many sessions, of one
+/// session with its sub-agents, and of loose sub-agent files.
+#[test]
+fn many_sessions_are_told_from_names_as_the_shelf_tells_them() {
+    use cctv::catalog::shelf::holds_many;
+    let by_shelf = |infos: &[FileInfo]| {
+        let shelf = Shelf::new(infos.to_vec());
+        shelf.sessions.len() + usize::from(!shelf.loose.is_empty()) > 1
+    };
+    let mut seen = [false, false];
+    for relative in [
+        "handgemacht-ai__claude-code-log/test/test_data/real_projects",
+        "moredip__session-share/samples/claude-code-projects",
+        "tensiondriven__athena/data/claude-logs/archive/20250608_234910_claude_projects_backup",
+        "d-kimuson__claude-code-viewer/mock-global-claude-dir/projects/sample-project",
+    ] {
+        let infos: Vec<FileInfo> = folder(relative).into_iter().map(|(info, _)| info).collect();
+        // The whole folder, and each session's own file with what sits under its folder.
+        let mut sets = vec![infos.clone()];
+        for own in infos.iter().filter(|f| f.name.ends_with(".jsonl")) {
+            let stem = own.name.trim_end_matches(".jsonl");
+            sets.push(
+                infos
+                    .iter()
+                    .filter(|f| f.name == own.name || f.name.starts_with(&format!("{stem}/")))
+                    .cloned()
+                    .collect(),
+            );
+        }
+        for set in sets {
+            let expected = by_shelf(&set);
+            seen[usize::from(expected)] = true;
+            assert_eq!(
+                holds_many(set.iter().map(|f| f.name.as_str())),
+                expected,
+                "{:?}",
+                set.iter().map(|f| &f.name).collect::<Vec<_>>()
+            );
+        }
+    }
+    assert_eq!(seen, [true, true], "both answers were tried");
 }

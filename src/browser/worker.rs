@@ -40,6 +40,8 @@ pub(crate) enum Work {
 pub(crate) enum Done {
     /// `None` when the files hold no conversation. The grams go beside, as bytes.
     Counted(Option<Summary>),
+    /// The files hold no Claude Code transcript at all (why): left off the list.
+    LeftOut(String),
     Searched(Vec<FoundSet>),
     /// The files could not be read (why).
     Failed(String),
@@ -162,7 +164,10 @@ pub(crate) async fn work(job: &Job, files: &Array) -> (Done, Option<Vec<u8>>) {
         Work::Count => {
             let scanned = reader.finish();
             let grams = scanned.grams.as_ref().map(|g| g.to_bytes());
-            (Done::Counted(scanned.count()), grams)
+            match scanned.count() {
+                Ok(summary) => (Done::Counted(summary), grams),
+                Err(why) => (Done::LeftOut(why), None),
+            }
         }
         Work::Search { query, limit } => {
             let matcher = match query.matcher() {

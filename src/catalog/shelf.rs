@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use crate::catalog::summary::Summary;
+use crate::catalog::summary::{Counts, Summary};
 use crate::normalize::{agent_id_of_name, beside::beside};
 
 /// A file handed over: its path inside the folder, and its size.
@@ -35,6 +35,8 @@ pub struct Listed {
     pub summary: Option<Summary>,
     /// The session this one begins with a copy of (a resume, a background copy).
     pub continues: Option<usize>,
+    /// Its files hold no Claude Code transcript (a `.jsonl` of something else): off the list.
+    pub left_out: bool,
 }
 
 impl Listed {
@@ -73,42 +75,76 @@ pub struct Shelf {
 /// Folders under a session's own folder that hold its other files.
 const MARKERS: [&str; 3] = ["subagents", "tool-results", "workflows"];
 
+/// Which session a file's name puts it in, if any.
+enum Place {
+    /// A session's own file: (project folder, key).
+    Own(String, String),
+    /// Under a session's folder (a sub-agent's file, or one beside it): (project folder, key).
+    Under(String, String),
+    /// A sub-agent file of the oldest layout: its lines say whose it is.
+    Loose,
+    /// None (a README in the folder).
+    Nowhere,
+}
+
+fn place(name: &str) -> Place {
+    let (folder, base) = split_parent(name);
+    let agent = agent_id_of_name(name).is_some();
+    if beside(name).is_none() && !agent && base.ends_with(".jsonl") {
+        return Place::Own(folder.to_owned(), base.trim_end_matches(".jsonl").to_owned());
+    }
+    let parts: Vec<&str> = name.split(['/', '\\']).collect();
+    match parts.iter().position(|p| MARKERS.contains(p)).filter(|&m| m >= 1) {
+        Some(marker) => Place::Under(parts[..marker - 1].join("/"), parts[marker - 1].to_owned()),
+        None if agent && beside(name).is_none() => Place::Loose,
+        None => Place::Nowhere,
+    }
+}
+
+/// Whether files of these names hold more than one session (a folder of many opens on their
+/// list): looked at only until a second is found, not sorted onto a shelf.
+pub fn holds_many<'a>(names: impl IntoIterator<Item = &'a str>) -> bool {
+    let mut first: Option<(String, String)> = None;
+    for name in names {
+        let key = match place(name) {
+            Place::Own(folder, key) | Place::Under(folder, key) => (folder, key),
+            Place::Loose => (String::new(), "\0loose".into()),
+            Place::Nowhere => continue,
+        };
+        match &first {
+            Some(seen) if *seen != key => return true,
+            Some(_) => {}
+            None => first = Some(key),
+        }
+    }
+    false
+}
+
 impl Shelf {
     pub fn new(files: Vec<FileInfo>) -> Shelf {
         let mut shelf = Shelf { files, ..Shelf::default() };
         let mut at: HashMap<(String, String), usize> = HashMap::new();
         let mut others = Vec::new();
         for (index, file) in shelf.files.iter().enumerate() {
-            let (folder, base) = split_parent(&file.name);
-            if beside(&file.name).is_none()
-                && agent_id_of_name(&file.name).is_none()
-                && base.ends_with(".jsonl")
-            {
-                let key = base.trim_end_matches(".jsonl").to_owned();
-                at.insert((folder.to_owned(), key.clone()), shelf.sessions.len());
-                shelf.sessions.push(Listed {
-                    key,
-                    folder: folder.to_owned(),
-                    file: Some(index),
-                    ..Listed::default()
-                });
+            if let Place::Own(folder, key) = place(&file.name) {
+                at.insert((folder.clone(), key.clone()), shelf.sessions.len());
+                shelf.sessions.push(Listed { key, folder, file: Some(index), ..Listed::default() });
             } else {
                 others.push(index);
             }
         }
         for index in others {
             let name = &shelf.files[index].name;
-            let parts: Vec<&str> = name.split(['/', '\\']).collect();
             let agent = agent_id_of_name(name).is_some() && beside(name).is_none();
-            let Some(marker) = parts.iter().position(|p| MARKERS.contains(p)).filter(|&m| m >= 1) else {
-                if agent {
+            let (folder, key) = match place(name) {
+                Place::Under(folder, key) => (folder, key),
+                Place::Loose => {
                     shelf.loose.push(index);
+                    continue;
                 }
                 // A file beside no session (a README in the folder) is not part of any.
-                continue;
+                Place::Own(..) | Place::Nowhere => continue,
             };
-            let key = parts[marker - 1].to_owned();
-            let folder = parts[..marker - 1].join("/");
             let session = *at.entry((folder.clone(), key.clone())).or_insert_with(|| {
                 shelf.sessions.push(Listed { key, folder, ..Listed::default() });
                 shelf.sessions.len() - 1
@@ -140,6 +176,17 @@ impl Shelf {
     /// The bytes of a session's files.
     pub fn size(&self, session: usize) -> u64 {
         self.sessions[session].files().map(|f| self.files[f].size).sum()
+    }
+
+    /// The sessions on the list (those not left out).
+    pub fn listed(&self) -> usize {
+        self.sessions.iter().filter(|s| !s.left_out).count()
+    }
+
+    /// Sets what is known of a session read whole that holds no conversation: nothing to count.
+    pub fn set_empty(&mut self, session: usize) {
+        let summary = self.sessions[session].summary.get_or_insert_default();
+        summary.counts = Some(Counts::default());
     }
 
     /// Sets what is known of a session; its id, once its lines say it, becomes its key.
@@ -178,7 +225,7 @@ impl Shelf {
     pub fn projects(&self) -> Vec<Project> {
         let mut projects: Vec<Project> = Vec::new();
         let mut at: HashMap<&str, usize> = HashMap::new();
-        for (i, s) in self.sessions.iter().enumerate() {
+        for (i, s) in self.sessions.iter().enumerate().filter(|(_, s)| !s.left_out) {
             let p = *at.entry(&s.folder).or_insert_with(|| {
                 projects.push(Project {
                     folder: s.folder.clone(),

@@ -95,9 +95,13 @@ pub struct Scanned {
 
 impl Scanned {
     /// What the list says about the session once every line was read; `None` for files that
-    /// hold no conversation.
-    pub fn count(&self) -> Option<Summary> {
-        self.ws.sessions.first().map(|s| whole(&self.ws, s))
+    /// hold no conversation, and why they are no transcript at all, when they are not.
+    pub fn count(&self) -> Result<Option<Summary>, String> {
+        match (self.ws.sessions.first(), self.ws.rejected.first()) {
+            (Some(s), _) => Ok(Some(whole(&self.ws, s))),
+            (None, Some((_, why))) => Err(why.clone()),
+            (None, None) => Ok(None),
+        }
     }
 
     /// The matches of `matcher` in each session of the files that has some: the first `limit`

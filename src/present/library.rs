@@ -4,7 +4,7 @@
 
 use crate::catalog::shelf::{Listed, Project, Shelf};
 use crate::present::when::{date, short_clock, Zone};
-use crate::text::format::{self, plural};
+use crate::text::format::{self, plural, squeeze};
 
 /// How a project's sessions are ordered.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -38,7 +38,7 @@ pub struct ProjectRow {
     pub size: String,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SessionRow {
     /// Into [`Shelf::sessions`].
     pub session: usize,
@@ -94,6 +94,10 @@ pub fn session_rows(
     sessions.into_iter().map(|s| session_row(shelf, s, zone)).collect()
 }
 
+/// A title or a branch is cut to this many characters on the list: one of 10 kB (a prompt, a
+/// title a session set itself) made its row two thousand pixels tall.
+const TITLE_CHARS: usize = 200;
+
 pub fn session_row(shelf: &Shelf, session: usize, zone: Zone) -> SessionRow {
     let listed = &shelf.sessions[session];
     let summary = listed.summary.clone().unwrap_or_default();
@@ -127,17 +131,18 @@ pub fn session_row(shelf: &Shelf, session: usize, zone: Zone) -> SessionRow {
     SessionRow {
         session,
         key: listed.key.clone(),
-        title: summary.title.clone().unwrap_or_else(|| listed.key.clone()),
+        title: squeeze(summary.title.as_deref().unwrap_or(&listed.key), TITLE_CHARS),
         when,
         duration: summary.duration_ms().map(|d| format::duration(d as f64)).unwrap_or_default(),
         size: format::size(shelf.size(session) as usize),
         counts,
         models: summary.models.join(", "),
-        branch: summary.git_branch.clone().unwrap_or_default(),
+        branch: squeeze(summary.git_branch.as_deref().unwrap_or_default(), TITLE_CHARS),
         version,
         continues: listed.continues.map(|o| {
             let original = &shelf.sessions[o];
-            original.summary.as_ref().and_then(|s| s.title.clone()).unwrap_or_else(|| original.key.clone())
+            let title = original.summary.as_ref().and_then(|s| s.title.as_deref());
+            squeeze(title.unwrap_or(&original.key), TITLE_CHARS)
         }),
     }
 }
@@ -284,5 +289,15 @@ mod tests {
         let row = session_row(&shelf, 2, UTC);
         assert_eq!(row.when, "2026-01-11 09:00 – 2026-01-13 09:00");
         assert_eq!(row.counts, "counting…");
+    }
+
+    #[test]
+    fn a_title_of_10_kb_is_one_short_line_on_the_list() {
+        let mut shelf = shelf();
+        let long = format!("first\nline {}", "<b>x</b>\u{202E}".repeat(1200));
+        shelf.sessions[1].summary.as_mut().unwrap().title = Some(long);
+        let row = session_row(&shelf, 1, UTC);
+        assert_eq!(row.title.chars().count(), TITLE_CHARS + 1);
+        assert!(row.title.starts_with("first line <b>x</b>") && row.title.ends_with('…'));
     }
 }

@@ -17,6 +17,7 @@ use crate::normalize::fxhash::FxMap;
 use crate::normalize::pace::Pace;
 use crate::present::rows::{self, Row};
 use crate::present::when::{self, Above};
+use crate::text::format::thousands;
 use crate::text::highlight::grammars_loaded;
 
 /// Highlights code once the grammars are there: fetched unless they are loaded, and the first
@@ -299,6 +300,10 @@ fn DemoNote() -> impl IntoView {
     }
 }
 
+/// The most problems said one by one: a folder of thousands of files that are no transcript
+/// says the first of them and how many more.
+const PROBLEMS_SHOWN: usize = 20;
+
 /// The files that could not be opened, and why, until dismissed.
 #[component]
 fn Problems() -> impl IntoView {
@@ -309,7 +314,10 @@ fn Problems() -> impl IntoView {
         let cannot_follow = problems.iter().any(|(_, reason)| reason == follow::NEEDS_CHROMIUM);
         (!problems.is_empty()).then(|| view! {
             <div class="cctv-errors" role="alert">
-                {problems.into_iter().map(|(file, reason)| view! { <div><bdi>{file}</bdi>{format!(": {reason}")}</div> }).collect_view()}
+                {problems.iter().take(PROBLEMS_SHOWN).map(|(file, reason)| view! { <div><bdi>{file.clone()}</bdi>{format!(": {reason}")}</div> }).collect_view()}
+                {(problems.len() > PROBLEMS_SHOWN).then(|| view! {
+                    <div>{format!("and {} more", thousands((problems.len() - PROBLEMS_SHOWN) as u64))}</div>
+                })}
                 {cannot_follow.then(|| view! {
                     <button class="cctv-button" on:click=move |e: ev::MouseEvent| {
                         viewer.problems.set(Vec::new());

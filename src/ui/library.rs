@@ -175,6 +175,11 @@ impl ListTarget for OnList {
         self.viewer.problems.update(|p| p.push((name, format!("could not be read: {reason}"))));
     }
 
+    fn left_out(&self, files: Vec<(String, String)>) {
+        let said = files.into_iter().map(|(name, why)| (name, format!("{why}; left off the list")));
+        self.viewer.problems.update(|p| p.extend(said));
+    }
+
     fn search_status(&self, status: String) {
         self.viewer.library.search_status.set(status);
     }

@@ -78,7 +78,7 @@ fn LibraryBar(
             format!(
                 "{} · {} · {}",
                 plural(projects.with(Vec::len) as u64, "project"),
-                plural(s.sessions.len() as u64, "session"),
+                plural(s.listed() as u64, "session"),
                 size(bytes as usize)
             )
         })
@@ -188,8 +188,12 @@ fn SessionList(
     view! {
         <section class="cctv-library__sessions" aria-label="sessions" node_ref=list>
             <SortAndFilters project=project projects=projects />
+            // Keyed by all a row says: as counts arrive (a few times a second), only the rows
+            // that changed are drawn again, not a project's thousand.
             <ol class="cctv-library__list">
-                {move || rows().into_iter().map(|row| view! { <SessionEntry row=row list=list /> }).collect_view()}
+                <For each=rows key=|row| row.clone() let:row>
+                    <SessionEntry row=row list=list />
+                </For>
             </ol>
         </section>
     }

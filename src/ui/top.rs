@@ -380,10 +380,12 @@ pub(crate) fn OpenButtons() -> impl IntoView {
     let picked = move |input: NodeRef<Input>, in_folder: bool| {
         let Some(el) = input.get_untracked() else { return };
         let Some(list) = el.files() else { return };
-        let files = from_file_list(&list);
+        let files = js_sys::Array::from(&list);
         // Reset, so picking the same file again loads it again.
         el.set_value("");
-        leptos::task::spawn_local(load::open(viewer, files, in_folder));
+        leptos::task::spawn_local(
+            async move { load::open(viewer, from_file_list(files).await, in_folder).await },
+        );
     };
     // Where the browser gives a folder's handle, it is kept: the folder opened last can be
     // opened again on a later visit.
