@@ -246,7 +246,9 @@ impl<T: FollowTarget> Follower<T> {
         for Named { name, file } in files {
             let size = file.size() as usize;
             let modified = file.last_modified();
-            let touched = self.modified.insert(name.clone(), modified).is_some_and(|m| m != modified);
+            // The time is kept once the file was read as it is now: a reading that fails looks
+            // again next time.
+            let touched = self.modified.get(&name).is_some_and(|&m| m != modified);
             let growth = match live.compare(&name, size) {
                 // Written since, but not longer: rewritten if its bytes are not the ones read.
                 Growth::Same if touched && beside(&name).is_none() && live.has(&name) => {
@@ -289,10 +291,10 @@ impl<T: FollowTarget> Follower<T> {
                     behind |= end < size;
                     match read_bytes(&file, from as f64, end as f64).await {
                         Ok(bytes) => {
-                            let (held, lines) = (
-                                live.bytes_read() + bytes.len(),
-                                live.lines() + crate::model::lines_in(&bytes),
-                            );
+                            // What is new, past the bytes read again to check they are the same.
+                            let new = &bytes[(live.read(&name).unwrap_or(0) - from).min(bytes.len())..];
+                            let (held, lines) =
+                                (live.bytes_read() + new.len(), live.lines() + crate::model::lines_in(new));
                             if let Err(too_many) = crate::model::fits(held, lines) {
                                 return Reading::Unfollowable(format!(
                                     "{name}: {too_many}; what was read of it stays on screen"
@@ -311,7 +313,9 @@ impl<T: FollowTarget> Follower<T> {
             }
             match result {
                 Ok(Growth::Rewritten) => return Reading::Rewritten(name),
-                Ok(Growth::Appended(_) | Growth::Same) => {}
+                Ok(Growth::Appended(_) | Growth::Same) => {
+                    self.modified.insert(name, modified);
+                }
                 Err(e) => return Reading::Failed(format!("{name}: {e}")),
             }
         }

@@ -401,7 +401,7 @@ impl Counted {
     fn show(&mut self, target: &impl ListTarget, last: bool) {
         let left_out = std::mem::take(&mut self.left_out);
         let names = target.shelf(|shelf| {
-            let name = |s: usize| shelf.sessions[s].file.map(|f| shelf.files[f].name.clone());
+            let name = |s: usize| shelf.sessions[s].files().next().map(|f| shelf.files[f].name.clone());
             left_out.iter().filter_map(|(s, why)| Some((name(*s)?, why.clone()))).collect::<Vec<_>>()
         });
         target.update_shelf(|shelf| {

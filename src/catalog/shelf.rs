@@ -202,7 +202,7 @@ impl Shelf {
     /// with the same line are one conversation, and the one that ended first is the original.
     pub fn link_continued(&mut self) {
         let mut by_first: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (i, s) in self.sessions.iter().enumerate() {
+        for (i, s) in self.sessions.iter().enumerate().filter(|(_, s)| !s.left_out) {
             if let Some(uuid) = s.summary.as_ref().and_then(|s| s.first_uuid.as_deref()) {
                 by_first.entry(uuid).or_default().push(i);
             }

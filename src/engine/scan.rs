@@ -95,12 +95,12 @@ pub struct Scanned {
 
 impl Scanned {
     /// What the list says about the session once every line was read; `None` for files that
-    /// hold no conversation, and why they are no transcript at all, when they are not.
+    /// hold no conversation, and why not when none of them is a transcript at all.
     pub fn count(&self) -> Result<Option<Summary>, String> {
         match (self.ws.sessions.first(), self.ws.rejected.first()) {
             (Some(s), _) => Ok(Some(whole(&self.ws, s))),
-            (None, Some((_, why))) => Err(why.clone()),
-            (None, None) => Ok(None),
+            (None, Some((_, why))) if self.ws.files.is_empty() => Err(why.clone()),
+            (None, _) => Ok(None),
         }
     }
 

@@ -158,12 +158,12 @@ impl FollowTarget for ViewerFollowing {
         self.viewer.show_more(workspace);
     }
 
-    /// Other files opened meanwhile, or the followed ones could not be shown or read: following
-    /// ends, the bar says so, and why when they could not be read.
     fn max_bytes(&self) -> f64 {
         self.viewer.max_bytes.get_untracked()
     }
 
+    /// Other files opened meanwhile, or the followed ones could not be shown or read: following
+    /// ends, the bar says so, and why when they could not be read.
     fn ended(&self, reason: Option<String>) {
         if self.running() {
             self.viewer.following.stop();

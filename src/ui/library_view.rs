@@ -74,7 +74,8 @@ fn LibraryBar(
     let totals = move || {
         library.shelf.with(|s| {
             let Some(s) = s else { return String::new() };
-            let bytes: u64 = s.files.iter().map(|f| f.size).sum();
+            let bytes: u64 =
+                (0..s.sessions.len()).filter(|&i| !s.sessions[i].left_out).map(|i| s.size(i)).sum();
             format!(
                 "{} · {} · {}",
                 plural(projects.with(Vec::len) as u64, "project"),

@@ -1,5 +1,5 @@
 // A hostile projects folder on the list of every session (issue 37): project folders named with
-// markup and bidi controls, titles and working directories of 10 kB of markup, two folders that
+// markup and bidi controls, a title of 10 kB of markup, a working directory of 10 kB, two folders that
 // stand for the same path, sub-agent metadata holding markup; and a folder of 20,000 files, half
 // of them no transcript. Written here at test time, not kept.
 
@@ -19,14 +19,13 @@ const RLO = "\u202E";
 const LONG = `<b>bold</b>${RLO}gnp.exe <script>window.__pwned=2</script>`.repeat(180);
 
 /** A session of one prompt and one answer, in `cwd` (when given), with these first words. */
-function session(id, prompt, { cwd, title, agent } = {}) {
+function session(id, prompt, { cwd, title } = {}) {
   const base = { sessionId: id, version: "2.1.300", userType: "external", isSidechain: false, ...(cwd ? { cwd } : {}) };
   const lines = [
     { ...base, type: "user", uuid: `${id.slice(0, 24)}00000002`, parentUuid: null, timestamp: "2026-03-01T10:00:00Z", message: { role: "user", content: prompt } },
     { ...base, type: "assistant", uuid: `${id.slice(0, 24)}00000003`, parentUuid: `${id.slice(0, 24)}00000002`, timestamp: "2026-03-01T10:00:05Z", message: { id: "msg_1", role: "assistant", model: "claude-opus-4-5", content: [{ type: "text", text: "Done." }], usage: { input_tokens: 5, output_tokens: 5 } } },
   ];
   if (title) lines.push({ type: "custom-title", customTitle: title, sessionId: id });
-  if (agent) lines.push({ ...base, type: "user", uuid: `${id.slice(0, 24)}00000004`, parentUuid: `${id.slice(0, 24)}00000003`, timestamp: "2026-03-01T10:00:06Z", message: { role: "user", content: "go on" } });
   return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
 }
 
