@@ -189,28 +189,18 @@ async function launchWebKit() {
   for (const path of [WEBKIT_DRIVER, MINIBROWSER]) {
     if (!existsSync(path)) throw new Error(`${path} is missing: scripts/setup.sh installs webkit2gtk-driver`);
   }
-  const port = await freePort();
-  // MiniBrowser needs a display: Xvfb's, unless there is one. Its own process group, so that
-  // closing ends xvfb-run, Xvfb, the driver and the browsers it started together.
-  const command = process.env.DISPLAY ? [WEBKIT_DRIVER] : ["xvfb-run", "-a", "-s", "-screen 0 1600x1200x24", WEBKIT_DRIVER];
-  const driver = spawn(command[0], [...command.slice(1), `--port=${port}`], { detached: true, stdio: ["ignore", "ignore", "pipe"] });
-  let said = "";
-  driver.stderr.on("data", (d) => (said += d));
-  const base = `http://127.0.0.1:${port}`;
-  const call = async (method, path, body) => {
-    const res = await fetch(base + path, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  let driver, base, said;
+  const call = async (method, path, body, timeout) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: timeout ? AbortSignal.timeout(timeout) : undefined,
+    });
     const json = await res.json();
     if (json.value?.error && json.value?.message !== undefined) throw new Error(`WebKitWebDriver ${method} ${path}: ${json.value.error}: ${json.value.message}`);
     return json.value;
   };
-  for (let tries = 0; ; tries++) {
-    try {
-      if ((await call("GET", "/status")).ready) break;
-    } catch (e) {
-      if (tries > 100 || driver.exitCode !== null) throw new Error(`WebKitWebDriver did not start: ${e.message}\n${said}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
   const end = () => {
     try {
       process.kill(-driver.pid, "SIGTERM");
@@ -218,7 +208,40 @@ async function launchWebKit() {
       // Already gone.
     }
   };
-  process.on("exit", end);
+  const start = async () => {
+    const port = await freePort();
+    // MiniBrowser needs a display: Xvfb's, unless there is one. Its own process group, so that
+    // closing ends xvfb-run, Xvfb, the driver and the browsers it started together.
+    const command = process.env.DISPLAY ? [WEBKIT_DRIVER] : ["xvfb-run", "-a", "-s", "-screen 0 1600x1200x24", WEBKIT_DRIVER];
+    driver = spawn(command[0], [...command.slice(1), `--port=${port}`], { detached: true, stdio: ["ignore", "ignore", "pipe"] });
+    said = "";
+    driver.stderr.on("data", (d) => (said += d));
+    base = `http://127.0.0.1:${port}`;
+    for (let tries = 0; ; tries++) {
+      try {
+        if ((await call("GET", "/status")).ready) break;
+      } catch (e) {
+        if (tries > 100 || driver.exitCode !== null) throw new Error(`WebKitWebDriver did not start: ${e.message}\n${said}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  await start();
+  process.on("exit", () => end());
+  // Now and then (one run in several) WebKitWebDriver never answers a new session: the run
+  // waited five minutes for fetch's own timeout and failed. A session not made in a minute is
+  // asked of a driver started again, up to three times.
+  const newSession = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call("POST", "/session", { capabilities }, 60_000);
+      } catch (e) {
+        if (attempt >= 3) throw new Error(`WebKitWebDriver made no session in ${attempt} tries: ${e.message}\n${said.slice(-2000)}`);
+        end();
+        await start();
+      }
+    }
+  };
   const capabilities = { alwaysMatch: { "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] } } };
   let version = "";
   return {
@@ -227,7 +250,7 @@ async function launchWebKit() {
       return version;
     },
     async page({ width, height }) {
-      const created = await call("POST", "/session", { capabilities });
+      const created = await newSession();
       version = `WebKitGTK ${created.capabilities.browserVersion}`;
       const s = `/session/${created.sessionId}`;
       const find = async (selector) => (await call("POST", `${s}/element`, { using: "css selector", value: selector }))[ELEMENT];
