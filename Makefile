@@ -59,8 +59,18 @@ test-every-case:
 # and last the end-to-end tests of the built site (tests/e2e, playwright-core driving Debian's
 # Chromium; core.test.mjs runs a reader's path on Firefox ESR and WebKitGTK as well), whose closing
 # lines are node's test summary: CI reads them to tell a run that ran tests from one that ran none.
-test: node-check test-native test-every-case
-	FUZZ_RUNS=50000 scripts/fuzz.sh
+#
+# scripts/setup.sh runs meanwhile (its log is printed when it ends): on a fresh machine its cargo
+# installs take 12 minutes, and fuzzing runs one target at a time on one core, so the two together
+# take minutes less than one after the other (the native tests and setup only wait on each other
+# for cargo's package cache).
+SETUP_LOG := $(CARGO_TARGET_DIR)/setup.log
+test: node-check
+	mkdir -p $(CARGO_TARGET_DIR)
+	scripts/setup.sh >$(SETUP_LOG) 2>&1 & setup=$$!; \
+	status=0; $(MAKE) --no-print-directory test-native test-every-case && FUZZ_RUNS=50000 scripts/fuzz.sh || status=$$?; \
+	wait $$setup || { cat $(SETUP_LOG); echo "scripts/setup.sh failed" >&2; exit 1; }; \
+	cat $(SETUP_LOG); exit $$status
 	$(MAKE) --no-print-directory build pages package
 	wasm-pack test --headless --chrome --mode no-install
 	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
