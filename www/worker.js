@@ -1,6 +1,8 @@
 // A worker of the page: one of the session list's (src/browser/pool.rs starts them;
 // src/browser/worker.rs is what they run), or the viewer's engine (role "engine":
-// src/browser/engine.rs starts it, src/browser/engine_worker.rs is what it runs). The page sends
+// src/browser/engine.rs starts it, src/browser/engine_worker.rs is what it runs), or one the
+// engine starts to look through a part of a large session for secrets (role "scan":
+// src/browser/share_scan.rs). The page sends
 // the address of its wasm-bindgen JS and the wasm module it compiled, so the worker runs the
 // page's own code without fetching or compiling the wasm again. A start that fails says so: the
 // page then does the work itself.
@@ -11,6 +13,7 @@ addEventListener(
       const bindings = await import(data.glue);
       await bindings.default({ module_or_path: data.module });
       if (data.role === "engine") bindings.startEngineWorker();
+      else if (data.role === "scan") bindings.startScanWorker(data.job);
       else bindings.startListWorker();
     } catch (e) {
       postMessage({ failed: String(e?.message ?? e) });

@@ -19,8 +19,11 @@ use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
+use super::share_scan;
 use crate::engine::session::{Answer, Arrival, Ask, SessionEngine};
 use crate::export::to_html::ViewerFiles;
+use crate::redact::split::Piece;
+use crate::redact::Scanner;
 
 /// The files being received, then the engine made of them.
 enum Held {
@@ -40,13 +43,8 @@ thread_local! {
 pub fn start_engine_worker() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let heard = Closure::<dyn Fn(MessageEvent)>::new(|event: MessageEvent| {
-        if let Some((reply, bytes)) = heard(&event.data()) {
-            let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-            let transfer = Array::new();
-            for bytes in bytes {
-                transfer.push(&bytes.buffer());
-            }
-            let _ = scope.post_message_with_transfer(&reply, &transfer);
+        if let Some(reply) = heard(&event.data()) {
+            post(reply);
         }
     });
     scope.set_onmessage(Some(heard.as_ref().unchecked_ref()));
@@ -55,8 +53,21 @@ pub fn start_engine_worker() {
     let _ = scope.post_message(&"ready".into());
 }
 
-/// Takes one message; returns the reply to an ask, and the bytes it carries (to be transferred).
-fn heard(data: &JsValue) -> Option<(JsValue, Vec<Uint8Array>)> {
+/// A reply to the page, and the bytes it carries (transferred).
+type Reply = (JsValue, Vec<Uint8Array>);
+
+fn post((reply, bytes): Reply) {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let transfer = Array::new();
+    for bytes in bytes {
+        transfer.push(&bytes.buffer());
+    }
+    let _ = scope.post_message_with_transfer(&reply, &transfer);
+}
+
+/// Takes one message; returns the reply to an ask, unless it comes later (a scan split over
+/// workers posts its own).
+fn heard(data: &JsValue) -> Option<Reply> {
     let get = |key: &str| Reflect::get(data, &key.into()).ok().filter(|v| !v.is_undefined());
     if let Some(piece) = get("piece") {
         take(&piece.unchecked_into::<Uint8Array>().to_vec());
@@ -78,10 +89,45 @@ fn heard(data: &JsValue) -> Option<(JsValue, Vec<Uint8Array>)> {
     let id = get("id")?;
     let ask = get("ask").and_then(|a| a.as_string()).unwrap_or_default();
     let viewer = get("viewer").map(|v| viewer_files(&v));
-    let mut answer = match serde_json::from_str::<Ask>(&ask) {
-        Ok(ask) => answer(open.unwrap_or(u32::MAX), &ask, viewer),
+    let open = open.unwrap_or(u32::MAX);
+    let answer = match serde_json::from_str::<Ask>(&ask) {
+        Ok(Ask::Findings { patterns }) if split_scan(open, &id, &patterns) => return None,
+        Ok(ask) => with_engine(open, |engine| {
+            if let Some(viewer) = viewer {
+                engine.viewer(viewer);
+            }
+            engine.answer(&ask)
+        })
+        .and_then(|answer| answer),
         Err(e) => Err(format!("the question was not understood: {e}")),
     };
+    Some(reply(id, answer))
+}
+
+/// Starts the scan of files `open` split over workers, if they are large enough, to answer ask
+/// `id` once it ends; whether it started.
+fn split_scan(open: u32, id: &JsValue, patterns: &[String]) -> bool {
+    let Ok(Some(split)) = with_engine(open, |engine| share_scan::start(&engine.files(), patterns)) else {
+        return false;
+    };
+    let (id, patterns) = (id.clone(), patterns.to_vec());
+    wasm_bindgen_futures::spawn_local(async move {
+        let look = |pieces: &[Piece]| {
+            let scanner = Scanner::new(&patterns)?;
+            with_engine(open, |engine| share_scan::find(&scanner, &engine.files(), pieces))
+        };
+        split.entered().await;
+        let found = match look(split.first()) {
+            Ok(own) => split.finish(own, look).await,
+            Err(e) => Err(e),
+        };
+        post(reply(id, found.map(|found| Answer::Findings(Ok(found)))));
+    });
+    true
+}
+
+/// The message answering ask `id`.
+fn reply(id: JsValue, mut answer: Result<Answer, String>) -> Reply {
     // An export's text goes beside the answer, as bytes the page hands to a download as they
     // are: as JSON, the page would read tens of MB into its own memory in one task.
     let text = match &mut answer {
@@ -110,7 +156,7 @@ fn heard(data: &JsValue) -> Option<(JsValue, Vec<Uint8Array>)> {
     let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer();
     let memory = memory.unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64;
     let _ = Reflect::set(&reply, &"memory".into(), &memory.into());
-    Some((reply.into(), [json].into_iter().chain(text).chain(parts).collect()))
+    (reply.into(), [json].into_iter().chain(text).chain(parts).collect())
 }
 
 /// The next piece of the files arriving.
@@ -138,9 +184,9 @@ fn viewer_files(value: &JsValue) -> ViewerFiles {
     }
 }
 
-/// The answer to `ask` about files `open`, with the viewer's files for an HTML export: once the
-/// files are all there, the engine is made of them.
-fn answer(open: u32, ask: &Ask, viewer: Option<ViewerFiles>) -> Result<Answer, String> {
+/// `f` of the engine of files `open`, made of them once they are all there; an error if other
+/// files came since, or these could not all arrive.
+fn with_engine<R>(open: u32, f: impl FnOnce(&mut SessionEngine) -> R) -> Result<R, String> {
     HELD.with(|held| {
         let mut held = held.borrow_mut();
         let now = match std::mem::replace(&mut *held, Held::Nothing) {
@@ -152,12 +198,7 @@ fn answer(open: u32, ask: &Ask, viewer: Option<ViewerFiles>) -> Result<Answer, S
         };
         *held = now;
         match &mut *held {
-            Held::Whole(number, engine) if *number == open => {
-                if let Some(viewer) = viewer {
-                    engine.viewer(viewer);
-                }
-                engine.answer(ask)
-            }
+            Held::Whole(number, engine) if *number == open => Ok(f(engine)),
             Held::Failed(number, e) if *number == open => Err(e.clone()),
             // Other files came since: the page no longer shows these.
             _ => Err("other files are open now".into()),

@@ -16,6 +16,7 @@ pub(crate) mod library;
 pub(crate) mod load;
 mod pool;
 pub(crate) mod read;
+mod share_scan;
 pub(crate) mod timers;
 pub(crate) mod viewer_files;
 mod worker;

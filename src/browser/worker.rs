@@ -61,6 +61,12 @@ pub(crate) struct Reply {
 /// page's wasm-bindgen JS and the module the page compiled. `None` when this page cannot have one.
 /// Its messages wait until the caller sets its handlers, in the same task.
 pub(crate) fn start_worker(role: &str) -> Option<Worker> {
+    start_worker_with(role, None)
+}
+
+/// [`start_worker`] for a worker of one job (`"scan"`: `super::share_scan`), which it is given
+/// with its start: `job`, and the buffers in it to transfer.
+pub(crate) fn start_worker_with(role: &str, job: Option<(&JsValue, &Array)>) -> Option<Worker> {
     let glue = super::viewer_files::script_url();
     let script = web_sys::Url::new_with_base("worker.js", &glue).ok()?;
     let options = WorkerOptions::new();
@@ -70,7 +76,14 @@ pub(crate) fn start_worker(role: &str) -> Option<Worker> {
     let _ = Reflect::set(&start, &"glue".into(), &glue.into());
     let _ = Reflect::set(&start, &"module".into(), &wasm_bindgen::module());
     let _ = Reflect::set(&start, &"role".into(), &role.into());
-    if worker.post_message(&start).is_err() {
+    let transfer = match job {
+        Some((job, transfer)) => {
+            let _ = Reflect::set(&start, &"job".into(), job);
+            transfer.clone()
+        }
+        None => Array::new(),
+    };
+    if worker.post_message_with_transfer(&start, &transfer).is_err() {
         worker.terminate();
         return None;
     }

@@ -108,6 +108,14 @@ impl SessionEngine {
         self.viewer = Some(files);
     }
 
+    /// The files, as given: (name, bytes).
+    pub fn files(&self) -> Vec<(&str, &[u8])> {
+        match &self.files {
+            Files::Given(inputs) => inputs.iter().map(|i| (i.name.as_str(), &i.bytes[..])).collect(),
+            Files::Made(ws) => ws.given_files().collect(),
+        }
+    }
+
     /// The answer to `ask`, or why there is none.
     pub fn answer(&mut self, ask: &Ask) -> Result<Answer, String> {
         if let (Ask::Findings { patterns }, Files::Given(inputs)) = (ask, &self.files) {

@@ -14,6 +14,7 @@ mod disguise;
 mod json;
 pub mod personal;
 pub mod secrets;
+pub mod split;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -86,11 +87,7 @@ impl Scanner {
 
     /// [`new`](Scanner::new), pausing where `pace` says (between rules compiled).
     pub async fn new_paced(patterns: &[String], pace: &mut Pace<'_>) -> Result<Scanner, String> {
-        let patterns = patterns
-            .iter()
-            .filter(|p| !p.trim().is_empty())
-            .map(|p| Regex::new(p).map_err(|e| format!("{p}: {e}")))
-            .collect::<Result<_, _>>()?;
+        let patterns = check_patterns(patterns)?;
         Ok(Scanner { secrets: Secrets::new_paced(pace).await, patterns })
     }
 
@@ -184,6 +181,16 @@ impl Scanner {
     }
 }
 
+/// The reader's patterns compiled (the blank ones left out), or which one is not a regular
+/// expression, and why.
+pub fn check_patterns(patterns: &[String]) -> Result<Vec<Regex>, String> {
+    patterns
+        .iter()
+        .filter(|p| !p.trim().is_empty())
+        .map(|p| Regex::new(p).map_err(|e| format!("{p}: {e}")))
+        .collect()
+}
+
 /// A search under way: the files' lines fed in order, then [`finish`](Finder::finish).
 pub struct Finder<'s> {
     scanner: &'s Scanner,
@@ -210,6 +217,14 @@ impl Finder<'_> {
         self.file = name.to_owned();
         self.line = 0;
         self.look(&[Cow::Borrowed(name)], None);
+    }
+
+    /// Goes on with a file from its line `line` (its name and the lines before it are looked at
+    /// elsewhere: [`split`]).
+    pub fn file_from(&mut self, name: &str, line: u32) {
+        self.flush();
+        self.file = name.to_owned();
+        self.line = line.saturating_sub(1);
     }
 
     /// The file's next line, without its newline.
@@ -337,12 +352,22 @@ impl Finder<'_> {
 
     /// Every finding, one per distinct text, certain ones first, then by kind and where they
     /// are first.
-    pub fn finish(mut self) -> Vec<Finding> {
-        self.flush();
-        let mut out: Vec<Finding> = self.order.into_iter().filter_map(|k| self.found.remove(&k)).collect();
-        out.sort_by_key(|f| (!f.certain, f.kind as u8));
-        out
+    pub fn finish(self) -> Vec<Finding> {
+        in_finding_order(self.found())
     }
+
+    /// Every finding, in the order they were first found.
+    pub fn found(mut self) -> Vec<Finding> {
+        self.flush();
+        self.order.into_iter().filter_map(|k| self.found.remove(&k)).collect()
+    }
+}
+
+/// Findings in the order they were first found, put in the order a scan gives them: certain ones
+/// first, then by kind, then by where they are first.
+fn in_finding_order(mut found: Vec<Finding>) -> Vec<Finding> {
+    found.sort_by_key(|f| (!f.certain, f.kind as u8));
+    found
 }
 
 /// Every string value of one JSON text, decoded (borrowed where it holds no escape); `None`
