@@ -63,12 +63,14 @@ test-every-case:
 # scripts/setup.sh runs meanwhile (its log is printed when it ends): on a fresh machine its cargo
 # installs take 12 minutes, and fuzzing runs one target at a time on one core, so the two together
 # take minutes less than one after the other (the native tests and setup only wait on each other
-# for cargo's package cache).
+# for cargo's package cache). In a session of its own, so that Ctrl-C stops it with the rest.
 SETUP_LOG := $(CARGO_TARGET_DIR)/setup.log
 test: node-check
 	mkdir -p $(CARGO_TARGET_DIR)
-	scripts/setup.sh >$(SETUP_LOG) 2>&1 & setup=$$!; \
+	setsid scripts/setup.sh >$(SETUP_LOG) 2>&1 & setup=$$!; \
+	trap 'kill -- -$$setup 2>/dev/null' INT TERM; \
 	status=0; $(MAKE) --no-print-directory test-native test-every-case && FUZZ_RUNS=50000 scripts/fuzz.sh || status=$$?; \
+	if [ $$status -ne 0 ]; then echo "make test: the tests above failed; waiting for scripts/setup.sh to end" >&2; fi; \
 	wait $$setup || { cat $(SETUP_LOG); echo "scripts/setup.sh failed" >&2; exit 1; }; \
 	cat $(SETUP_LOG); exit $$status
 	$(MAKE) --no-print-directory build pages package

@@ -1,6 +1,11 @@
 //! What the page's engine worker runs ([`super::engine`] starts it): it is handed the files the
 //! page shows, a piece at a time, and answers what the page asks of them
-//! ([`crate::engine::session`]), each answer in one go (a worker may take as long as it needs).
+//! ([`crate::engine::session`]), each answer in one go (a worker may take as long as it needs),
+//! but for the Share tab's findings of a large session: their scan is split over workers
+//! ([`super::share_scan`]), and its answer comes once they are done, maybe after answers to later
+//! asks (the page matches answers to asks by their `id`). Findings asked again of the same files
+//! with the same patterns are answered from the last scan; asked while a scan runs, they wait
+//! for it.
 //!
 //! Its messages, in the order the page posts them:
 //! - `{ open, files: [[name, size], …] }`: files are coming (the ones held before are dropped);
@@ -15,15 +20,16 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Array, Object, Reflect, Uint8Array};
+use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::share_scan;
 use crate::engine::session::{Answer, Arrival, Ask, SessionEngine};
 use crate::export::to_html::ViewerFiles;
 use crate::redact::split::Piece;
-use crate::redact::Scanner;
+use crate::redact::{Finding, Scanner};
 
 /// The files being received, then the engine made of them.
 enum Held {
@@ -34,11 +40,18 @@ enum Held {
     Failed(u32, String),
 }
 
+/// Findings in files `open` (their number), with the reader's patterns.
+type Found = (u32, Vec<String>, Vec<Finding>);
+
 thread_local! {
     static HELD: RefCell<Held> = const { RefCell::new(Held::Nothing) };
+    /// The last findings worked out.
+    static LAST_FOUND: RefCell<Option<Found>> = const { RefCell::new(None) };
+    /// Resolves when the split scan under way ends (one at a time: each holds the files twice).
+    static SPLITTING: RefCell<Option<Promise>> = const { RefCell::new(None) };
 }
 
-/// Runs in the engine worker: answers the page's messages, in order.
+/// Runs in the engine worker: answers the page's messages.
 #[wasm_bindgen(js_name = startEngineWorker, skip_typescript)]
 pub fn start_engine_worker() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
@@ -91,7 +104,7 @@ fn heard(data: &JsValue) -> Option<Reply> {
     let viewer = get("viewer").map(|v| viewer_files(&v));
     let open = open.unwrap_or(u32::MAX);
     let answer = match serde_json::from_str::<Ask>(&ask) {
-        Ok(Ask::Findings { patterns }) if split_scan(open, &id, &patterns) => return None,
+        Ok(Ask::Findings { patterns }) => return findings(open, id, patterns),
         Ok(ask) => with_engine(open, |engine| {
             if let Some(viewer) = viewer {
                 engine.viewer(viewer);
@@ -104,23 +117,66 @@ fn heard(data: &JsValue) -> Option<Reply> {
     Some(reply(id, answer))
 }
 
+/// The reply to ask `id` for the findings in files `open`, unless it comes later: from the last
+/// scan if it was the same, after the scan under way if there is one, from a scan split over
+/// workers if the files are large, else from one scan here.
+fn findings(open: u32, id: JsValue, patterns: Vec<String>) -> Option<Reply> {
+    let same = |(o, p, _): &&Found| *o == open && *p == patterns;
+    if let Some(found) = LAST_FOUND.with(|l| l.borrow().as_ref().filter(same).map(|(_, _, f)| f.clone())) {
+        return Some(reply(id, Ok(Answer::Findings(Ok(found)))));
+    }
+    if let Some(running) = SPLITTING.with(|s| s.borrow().clone()) {
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = JsFuture::from(running).await;
+            if let Some(reply) = findings(open, id, patterns) {
+                post(reply);
+            }
+        });
+        return None;
+    }
+    if split_scan(open, &id, &patterns) {
+        return None;
+    }
+    let answer = with_engine(open, |engine| engine.answer(&Ask::Findings { patterns: patterns.clone() }));
+    let answer = answer.and_then(|answer| answer);
+    if let Ok(Answer::Findings(Ok(found))) = &answer {
+        LAST_FOUND.with(|l| *l.borrow_mut() = Some((open, patterns, found.clone())));
+    }
+    Some(reply(id, answer))
+}
+
 /// Starts the scan of files `open` split over workers, if they are large enough, to answer ask
 /// `id` once it ends; whether it started.
 fn split_scan(open: u32, id: &JsValue, patterns: &[String]) -> bool {
     let Ok(Some(split)) = with_engine(open, |engine| share_scan::start(&engine.files(), patterns)) else {
         return false;
     };
+    let mut done = None;
+    SPLITTING.with(|s| *s.borrow_mut() = Some(Promise::new(&mut |resolve, _| done = Some(resolve))));
     let (id, patterns) = (id.clone(), patterns.to_vec());
     wasm_bindgen_futures::spawn_local(async move {
-        let look = |pieces: &[Piece]| {
-            let scanner = Scanner::new(&patterns)?;
-            with_engine(open, |engine| share_scan::find(&scanner, &engine.files(), pieces))
-        };
         split.entered().await;
-        let found = match look(split.first()) {
-            Ok(own) => split.finish(own, look).await,
+        let found = match Scanner::new(&patterns) {
+            Ok(scanner) => {
+                let look = |pieces: &[Piece]| {
+                    with_engine(open, |engine| share_scan::find(&scanner, &engine.files(), pieces))
+                };
+                let began = js_sys::Date::now();
+                match look(split.first()) {
+                    // A worker is given up on once it takes twice as long as this part, and 5 s.
+                    Ok(own) => split.finish(own, 2.0 * (js_sys::Date::now() - began) + 5000.0, look).await,
+                    Err(e) => Err(e),
+                }
+            }
             Err(e) => Err(e),
         };
+        if let Ok(found) = &found {
+            LAST_FOUND.with(|l| *l.borrow_mut() = Some((open, patterns, found.clone())));
+        }
+        SPLITTING.with(|s| *s.borrow_mut() = None);
+        if let Some(done) = done {
+            let _ = done.call0(&JsValue::NULL);
+        }
         post(reply(id, found.map(|found| Answer::Findings(Ok(found)))));
     });
     true
@@ -190,7 +246,9 @@ fn with_engine<R>(open: u32, f: impl FnOnce(&mut SessionEngine) -> R) -> Result<
     HELD.with(|held| {
         let mut held = held.borrow_mut();
         let now = match std::mem::replace(&mut *held, Held::Nothing) {
-            Held::Arriving(number, arrival) => match arrival.whole() {
+            // Only these files' own ask makes them whole: others may be arriving still (a scan
+            // of the files before can end while the next are sent).
+            Held::Arriving(number, arrival) if number == open => match arrival.whole() {
                 Ok(files) => Held::Whole(number, SessionEngine::new(files)),
                 Err(e) => Held::Failed(number, e),
             },

@@ -11,7 +11,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker};
 
 use super::worker::start_worker_with;
 use crate::redact::split::{merge, split, Piece};
-use crate::redact::{check_patterns, Finding, Scanner};
+use crate::redact::{compile_patterns, Finding, Scanner};
 
 /// Bytes a part holds at least: looking through them takes about 0.15 s in wasm, which is what
 /// starting a worker and compiling its rules costs.
@@ -31,8 +31,10 @@ struct Helper {
     worker: Worker,
     /// Resolves once the worker runs (or, at the latest, after [`START_MS`]).
     entered: Promise,
-    /// Resolves with the worker's answer, or `undefined` when it failed.
+    /// Resolves with the worker's answer, or `undefined` when it failed or was given up on.
     answer: Promise,
+    /// Gives up on it: resolves `answer` with `undefined`.
+    give_up: Function,
     _listeners: [Closure<dyn Fn(JsValue)>; 2],
 }
 
@@ -42,6 +44,8 @@ const START_MS: i32 = 3000;
 
 impl Drop for Helper {
     fn drop(&mut self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
         self.worker.terminate();
     }
 }
@@ -60,7 +64,7 @@ pub(crate) fn start(files: &[(&str, &[u8])], patterns: &[String]) -> Option<Spli
     if count < 2 {
         return None;
     }
-    check_patterns(patterns).ok()?;
+    compile_patterns(patterns).ok()?;
     let mut parts = split(files, count).into_iter();
     let first = parts.next()?;
     let others = parts.map(|pieces| {
@@ -83,14 +87,18 @@ impl Split {
         &self.first
     }
 
-    /// The findings of every part, `own` those of the first, once the workers answered; a part
-    /// no worker looked through is looked through by `look` (an error if the files are no
-    /// longer there).
+    /// The findings of every part, `own` those of the first, once the workers answered (a
+    /// worker silent for `wait_ms` more is given up on); a part no worker looked through is
+    /// looked through by `look` (an error if the files are no longer there).
     pub(crate) async fn finish(
         self,
         own: Vec<Finding>,
+        wait_ms: f64,
         look: impl Fn(&[Piece]) -> Result<Vec<Finding>, String>,
     ) -> Result<Vec<Finding>, String> {
+        for helper in self.others.iter().filter_map(|(_, helper)| helper.as_ref()) {
+            later(&helper.give_up, wait_ms);
+        }
         let mut found = vec![own];
         for (pieces, helper) in self.others {
             let answer = match &helper {
@@ -137,28 +145,38 @@ fn helper(files: &[(&str, &[u8])], pieces: &[Piece], patterns: &[String]) -> Opt
     let (entered, enter) = promise();
     let (answer, answered) = promise();
     // Waited for no longer than START_MS.
-    let set_timeout =
-        Reflect::get(&js_sys::global(), &"setTimeout".into()).ok()?.dyn_into::<Function>().ok()?;
-    let _ = set_timeout.call2(&JsValue::NULL, &enter, &START_MS.into());
+    later(&enter, f64::from(START_MS));
     let heard = {
         let (enter, answered) = (enter.clone(), answered.clone());
         Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
             let data = event.unchecked_into::<MessageEvent>().data();
             let _ = enter.call0(&JsValue::NULL);
-            if Reflect::has(&data, &"found".into()).unwrap_or(false)
-                || Reflect::has(&data, &"failed".into()).unwrap_or(false)
-            {
+            let has = |key: &str| Reflect::has(&data, &key.into()).unwrap_or(false);
+            if has("found") || has("failed") {
                 let _ = answered.call1(&JsValue::NULL, &data);
             }
         })
     };
-    let failed = Closure::<dyn Fn(JsValue)>::new(move |_| {
-        let _ = enter.call0(&JsValue::NULL);
-        let _ = answered.call1(&JsValue::NULL, &JsValue::UNDEFINED);
-    });
+    let failed = {
+        let answered = answered.clone();
+        Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
+            // Handled here: not reported again in the engine's scope, which would stop it.
+            event.unchecked_into::<web_sys::Event>().prevent_default();
+            let _ = enter.call0(&JsValue::NULL);
+            let _ = answered.call1(&JsValue::NULL, &JsValue::UNDEFINED);
+        })
+    };
     worker.set_onmessage(Some(heard.as_ref().unchecked_ref()));
     worker.set_onerror(Some(failed.as_ref().unchecked_ref()));
-    Some(Helper { worker, entered, answer, _listeners: [heard, failed] })
+    Some(Helper { worker, entered, answer, give_up: answered, _listeners: [heard, failed] })
+}
+
+/// Calls `f` in `ms` milliseconds (a window's or a worker's timer).
+fn later(f: &Function, ms: f64) {
+    let set_timeout = Reflect::get(&js_sys::global(), &"setTimeout".into()).ok();
+    if let Some(set_timeout) = set_timeout.and_then(|t| t.dyn_into::<Function>().ok()) {
+        let _ = set_timeout.call2(&JsValue::NULL, f, &ms.into());
+    }
 }
 
 /// A promise and the function that resolves it.
@@ -198,6 +216,8 @@ fn scan_job(job: &JsValue) -> Result<Vec<u8>, String> {
     let pieces: Vec<Piece> = serde_json::from_str(&text("pieces")?).map_err(|e| e.to_string())?;
     let patterns: Vec<String> = serde_json::from_str(&text("patterns")?).map_err(|e| e.to_string())?;
     let bytes = get("bytes")?.dyn_into::<Uint8Array>().map_err(|_| "the job's bytes are not bytes")?.to_vec();
+    // Copied: the buffer can go while the part is looked through.
+    let _ = Reflect::delete_property(job.unchecked_ref::<Object>(), &"bytes".into());
     let scanner = Scanner::new(&patterns)?;
     let mut at = 0;
     let mut slices = Vec::with_capacity(pieces.len());

@@ -87,7 +87,7 @@ impl Scanner {
 
     /// [`new`](Scanner::new), pausing where `pace` says (between rules compiled).
     pub async fn new_paced(patterns: &[String], pace: &mut Pace<'_>) -> Result<Scanner, String> {
-        let patterns = check_patterns(patterns)?;
+        let patterns = compile_patterns(patterns)?;
         Ok(Scanner { secrets: Secrets::new_paced(pace).await, patterns })
     }
 
@@ -183,7 +183,7 @@ impl Scanner {
 
 /// The reader's patterns compiled (the blank ones left out), or which one is not a regular
 /// expression, and why.
-pub fn check_patterns(patterns: &[String]) -> Result<Vec<Regex>, String> {
+pub fn compile_patterns(patterns: &[String]) -> Result<Vec<Regex>, String> {
     patterns
         .iter()
         .filter(|p| !p.trim().is_empty())
@@ -353,11 +353,11 @@ impl Finder<'_> {
     /// Every finding, one per distinct text, certain ones first, then by kind and where they
     /// are first.
     pub fn finish(self) -> Vec<Finding> {
-        in_finding_order(self.found())
+        in_finding_order(self.into_found())
     }
 
     /// Every finding, in the order they were first found.
-    pub fn found(mut self) -> Vec<Finding> {
+    pub fn into_found(mut self) -> Vec<Finding> {
         self.flush();
         self.order.into_iter().filter_map(|k| self.found.remove(&k)).collect()
     }

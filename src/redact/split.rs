@@ -98,7 +98,7 @@ impl Scanner {
                 finder.line(line);
             }
         }
-        finder.found()
+        finder.into_found()
     }
 }
 

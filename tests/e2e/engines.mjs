@@ -42,7 +42,7 @@ export function catchErrors() {
     },
     true,
   );
-  addEventListener("TrunkApplicationStarted", () => (globalThis.__e2eStarted = performance.now()));
+  addEventListener("TrunkApplicationStarted", () => (globalThis.__e2eTrunkStarted = performance.now()));
   addEventListener("unhandledrejection", (e) => errors.push("unhandled rejection: " + String(e.reason)));
   addEventListener("securitypolicyviolation", (e) => errors.push("refused by the CSP: " + e.violatedDirective + " " + e.blockedURI));
   const error = console.error;
@@ -380,7 +380,7 @@ function wrap(d, engine) {
         if (Date.now() > until) {
           // What the page showed instead, so that a failure on a CI machine can be read from its log.
           const seen = await d
-            .run("() => ({ url: location.href, state: document.readyState, text: (document.body?.innerText ?? '').slice(0, 400), errors: globalThis.__e2eErrors ?? [], started: globalThis.__e2eStarted ?? null, loaded: performance.getEntriesByType('resource').map((e) => e.name.split('/').pop().slice(0, 40) + ' ' + Math.round(e.duration) + ' ms') })", null)
+            .run("() => ({ url: location.href, state: document.readyState, text: (document.body?.innerText ?? '').slice(0, 400), errors: globalThis.__e2eErrors ?? [], trunkApplicationStarted: globalThis.__e2eTrunkStarted ?? null, loaded: performance.getEntriesByType('resource').map((e) => e.name.split('/').pop().slice(0, 40) + ' ' + Math.round(e.duration) + ' ms') })", null)
             .catch((e) => e.message);
           throw new Error(`waited ${timeout} ms for ${what} (last: ${JSON.stringify(last)}); the page: ${JSON.stringify(seen)}`);
         }
