@@ -1,8 +1,8 @@
 //! The Share tab's scan of a large session, split over workers: the engine worker cuts the files
 //! into parts ([`crate::redact::split`]), starts a worker for each part but the first (which it
 //! looks through itself meanwhile), hands each its part's bytes with its start, and puts what
-//! they find together. A part whose worker cannot start or fails is looked through by the engine
-//! afterwards, so the findings are whole either way.
+//! they find together. A part whose worker cannot start, fails or stays silent is looked through
+//! by the engine afterwards, so the findings are whole either way.
 
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
