@@ -1,7 +1,9 @@
 //! The page's engine: a worker of its own (one per viewer) that holds the files the page shows
 //! and works out what takes long ([`crate::engine::session`]: the Share tab's findings, the
-//! Overview's figures, a turn's changes, the exports), so the page only draws. The page hands it
-//! the bytes of the workspace it shows, once per workspace, a [`PIECE`] per task, then asks; the
+//! Overview's figures, a turn's changes, the exports), so the page only draws. The worker reads
+//! the files of the workspace the page shows itself where the page read them from `File`s
+//! ([`Engine::read_from`]), else the page hands it their bytes, a [`PIECE`] per task; once per
+//! workspace, on the first ask. Then the page asks; the
 //! answer comes back as JSON, which the page reads in a few ms, with an export's text as bytes
 //! beside it and the Overview's long lists as parts read a few per task.
 //!
@@ -18,11 +20,11 @@ use std::sync::Arc;
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{MessageEvent, Worker};
+use web_sys::{File, MessageEvent, Worker};
 
 use super::timers::{next_frame, PageTurns};
 use super::worker::start_worker;
-use crate::engine::session::{answer_with, findings_paced, Answer, Ask};
+use crate::engine::session::{answer_with, findings_paced, fingerprint, Answer, Ask};
 use crate::export::to_html::ViewerFiles;
 use crate::normalize::pace::{Pace, Pause};
 use crate::normalize::{Generation, Workspace};
@@ -54,6 +56,13 @@ struct Inner {
     waiting: HashMap<u32, Function>,
     /// The worker's memory, as it last said.
     memory: f64,
+    /// The `File`s the page read a workspace's given files from, in their order: the worker
+    /// reads them itself.
+    sources: Option<(Generation, Vec<File>)>,
+    /// The files the worker is reading itself, by number, and what is resolved with its word
+    /// that it did (`{ opened, fingerprints }` or `{ opened, unread }`), or `undefined` if it
+    /// stopped or other files were sent.
+    opening: Option<(u32, Function)>,
 }
 
 #[derive(Default)]
@@ -71,6 +80,13 @@ enum Slot {
 type Listeners = Rc<[Closure<dyn Fn(JsValue)>; 2]>;
 
 impl Engine {
+    /// The workspace of `generation` was read from `files`, in the order of its given files: the
+    /// worker can read them itself (off the page, with no copy on the page's side) instead of
+    /// being handed their bytes.
+    pub(crate) fn read_from(&self, generation: Generation, files: Vec<File>) {
+        self.0.borrow_mut().sources = Some((generation, files));
+    }
+
     /// The answer to `ask` about the files of `ws`; an error says why there is none.
     pub(crate) async fn ask(&self, ws: &Arc<Workspace>, ask: Ask) -> Result<Answer, String> {
         self.ask_for(ws, ask, None).await.map(|(answer, _)| answer)
@@ -254,6 +270,26 @@ impl Engine {
             (inner.sent, done, posted)
         };
         let described = serde_wasm_bindgen::to_value(&files).unwrap_or(JsValue::NULL);
+        let sources =
+            self.0.borrow().sources.as_ref().filter(|(g, _)| *g == ws.generation).map(|(_, f)| f.clone());
+        if let Some(sources) = sources {
+            match self.read_there(worker, open, &described, sources, ws).await {
+                Ok(()) => {
+                    if let Some(done) = done {
+                        let _ = done.call0(&JsValue::NULL);
+                    }
+                    return open;
+                }
+                // Other files were sent meanwhile: these are not wanted any more.
+                Err(_) if self.0.borrow().holds.as_ref().map(|(_, n, _)| *n) != Some(open) => return open,
+                Err(why) => {
+                    // Their bytes are handed over instead, under the same number.
+                    let warning = format!("cctv: the engine read the files otherwise than the page: {why}");
+                    web_sys::console::warn_1(&warning.into());
+                    self.0.borrow_mut().sources = None;
+                }
+            }
+        }
         let _ = worker.post_message(&object(&[("open", open.into()), ("files", described)]));
         for (_, bytes) in ws.given_files() {
             for chunk in bytes.chunks(PIECE) {
@@ -280,6 +316,44 @@ impl Engine {
         open
     }
 
+    /// Has the worker read the files of `ws`, number `open`, from `sources` itself, and checks it
+    /// read what the page holds (each file's [`fingerprint`]); an error says why not.
+    async fn read_there(
+        &self,
+        worker: &Worker,
+        open: u32,
+        described: &JsValue,
+        sources: Vec<File>,
+        ws: &Workspace,
+    ) -> Result<(), String> {
+        let mut resolve = None;
+        let promise = Promise::new(&mut |r, _| resolve = Some(r));
+        let before = std::mem::replace(&mut self.0.borrow_mut().opening, resolve.map(|r| (open, r)));
+        if let Some((_, before)) = before {
+            let _ = before.call1(&JsValue::NULL, &JsValue::UNDEFINED);
+        }
+        let blobs: Array = sources.iter().collect();
+        let message = object(&[("open", open.into()), ("files", described.clone()), ("blobs", blobs.into())]);
+        worker.post_message(&message).map_err(|e| super::js_error::describe(&e))?;
+        let said = JsFuture::from(promise).await.map_err(|e| super::js_error::describe(&e))?;
+        if said.is_undefined() {
+            return Err("it stopped".into());
+        }
+        if let Some(unread) = Reflect::get(&said, &"unread".into()).ok().and_then(|f| f.as_string()) {
+            return Err(unread);
+        }
+        let theirs: Vec<String> = Reflect::get(&said, &"fingerprints".into())
+            .ok()
+            .and_then(|f| serde_wasm_bindgen::from_value(f).ok())
+            .unwrap_or_default();
+        // As text: a u64 does not cross to JavaScript as a number whole.
+        let ours: Vec<String> = ws.given_files().map(|(_, bytes)| fingerprint(bytes).to_string()).collect();
+        if theirs != ours {
+            return Err("a file changed since the page read it".into());
+        }
+        Ok(())
+    }
+
     /// Stops the worker before the files of `ws` are sent to it when it grew much larger than
     /// they need (a worker's memory never shrinks): the next ask starts a new one.
     fn make_room(&self, ws: &Workspace) {
@@ -298,10 +372,15 @@ impl Engine {
 fn heard(inner: &Rc<RefCell<Inner>>, data: &JsValue) {
     let id = Reflect::get(data, &"id".into()).ok().and_then(|i| i.as_f64()).map(|i| i as u32);
     let memory = Reflect::get(data, &"memory".into()).ok().and_then(|m| m.as_f64());
+    let opened = Reflect::get(data, &"opened".into()).ok().and_then(|o| o.as_f64()).map(|o| o as u32);
     let resolve = {
         let mut inner = inner.borrow_mut();
         inner.memory = memory.unwrap_or(inner.memory);
-        id.and_then(|id| inner.waiting.remove(&id))
+        if let Some(opened) = opened {
+            inner.opening.take_if(|(open, _)| *open == opened).map(|(_, resolve)| resolve)
+        } else {
+            id.and_then(|id| inner.waiting.remove(&id))
+        }
     };
     if let Some(resolve) = resolve {
         let _ = resolve.call1(&JsValue::NULL, data);
@@ -328,7 +407,8 @@ fn stopped(inner: &Rc<RefCell<Inner>>) {
         };
         inner.holds = None;
         inner.memory = 0.0;
-        inner.waiting.drain().map(|(_, r)| r).collect()
+        let opening = inner.opening.take().map(|(_, resolve)| resolve);
+        inner.waiting.drain().map(|(_, r)| r).chain(opening).collect()
     };
     for resolve in waiting {
         let _ = resolve.call1(&JsValue::NULL, &JsValue::UNDEFINED);

@@ -11,6 +11,10 @@
 //! - `{ open, files: [[name, size], …] }`: files are coming (the ones held before are dropped);
 //!   `open` numbers them.
 //! - `{ piece }`: the next bytes of those files (a `Uint8Array`).
+//! - or, instead of pieces, `{ open, files, blobs: [File, …] }`: the `File`s the page read them
+//!   from, which the worker reads itself, answering `{ opened, fingerprints }` (each file's
+//!   [`fingerprint`], as text, for the page to check it read what the page holds) or `{ opened,
+//!   unread }` (why it could not read them: the page then sends pieces).
 //! - `{ id, open, ask }`: an [`Ask`] as JSON, about files `open`. The answer is `{ id, answer }`,
 //!   `answer` the JSON of a `Result<Answer, String>` as UTF-8 bytes (a `Uint8Array`), and
 //!   `memory` the worker's memory in bytes.
@@ -23,10 +27,10 @@ use std::cell::RefCell;
 use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+use web_sys::{Blob, DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::share_scan;
-use crate::engine::session::{Answer, Arrival, Ask, SessionEngine};
+use crate::engine::session::{fingerprint, Answer, Arrival, Ask, SessionEngine};
 use crate::export::to_html::ViewerFiles;
 use crate::redact::split::Piece;
 use crate::redact::{Finding, Scanner};
@@ -97,6 +101,13 @@ fn heard(data: &JsValue) -> Option<Reply> {
                 Err(e) => Held::Failed(open, format!("the files were not described: {e}")),
             };
         });
+        if let Some(blobs) = get("blobs") {
+            // The page asks nothing of these files before it hears that they were read.
+            wasm_bindgen_futures::spawn_local(async move {
+                let read = read_blobs(open, blobs.unchecked_into()).await;
+                post(opened(open, read));
+            });
+        }
         return None;
     }
     let id = get("id")?;
@@ -225,6 +236,58 @@ fn take(piece: &[u8]) {
             }
         }
     });
+}
+
+/// Bytes read from a `File` at a time, as the page reads them (`browser::load`).
+const READ_SLICE: f64 = 16.0 * 1024.0 * 1024.0;
+
+/// Reads the files arriving as `open` from `blobs` (one per file, in order) a slice at a time,
+/// the next slice read while one is copied into the engine's memory; their fingerprints, or why
+/// they could not be read.
+async fn read_blobs(open: u32, blobs: Array) -> Result<Vec<String>, String> {
+    let mut slices = Vec::new();
+    for blob in blobs.iter() {
+        let blob: Blob = blob.unchecked_into();
+        let size = blob.size();
+        let mut at = 0.0;
+        while at < size {
+            let end = (at + READ_SLICE).min(size);
+            slices.push(blob.slice_with_f64_and_f64(at, end).map_err(|e| super::js_error::describe(&e))?);
+            at = end;
+        }
+    }
+    let read = |slice: &Blob| JsFuture::from(slice.array_buffer());
+    let mut next = slices.first().map(read);
+    for i in 0..slices.len() {
+        let Some(reading) = next.take() else { break };
+        next = slices.get(i + 1).map(read);
+        let bytes = Uint8Array::new(&reading.await.map_err(|e| super::js_error::describe(&e))?);
+        HELD.with(|held| match &mut *held.borrow_mut() {
+            Held::Arriving(number, arrival) if *number == open => {
+                arrival.take_with(bytes.length() as usize, |into| bytes.copy_to(into))
+            }
+            _ => Err("other files came while these were read".into()),
+        })?;
+    }
+    with_engine(open, |engine| {
+        engine.files().iter().map(|(_, bytes)| fingerprint(bytes).to_string()).collect()
+    })
+}
+
+/// The word that files `open` were read here, or why not (the page then sends them).
+fn opened(open: u32, read: Result<Vec<String>, String>) -> Reply {
+    let said = Object::new();
+    let _ = Reflect::set(&said, &"opened".into(), &open.into());
+    match read {
+        Ok(fingerprints) => {
+            let fingerprints: Array = fingerprints.iter().map(|f| JsValue::from(f.as_str())).collect();
+            let _ = Reflect::set(&said, &"fingerprints".into(), &fingerprints);
+        }
+        Err(why) => {
+            let _ = Reflect::set(&said, &"unread".into(), &why.into());
+        }
+    }
+    (said.into(), Vec::new())
 }
 
 /// The viewer's own files, as the page sends them beside an HTML export's ask: `{ script, wasm,

@@ -5,6 +5,7 @@
 
 use js_sys::Uint8Array;
 use wasm_bindgen_futures::JsFuture;
+use web_sys::File;
 
 use super::js_error::describe;
 use super::read::{read_slice, Named};
@@ -12,7 +13,7 @@ use super::timers::{mark, next_frame, now, PageTurns, TASK_BUDGET_MS};
 use crate::model::GrowingTranscript;
 use crate::normalize::beside::beside;
 use crate::normalize::pace::{Pace, Pause};
-use crate::normalize::{self, Input, Workspace};
+use crate::normalize::{self, Generation, Input, Workspace};
 
 /// Files being read and parsed.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -34,6 +35,9 @@ pub(crate) trait LoadTarget {
     fn refuse(&self, problem: (String, String));
     /// Shows `workspace`: `more` of files already shown (an early view came first), else anew.
     fn show(&self, workspace: Workspace, more: bool);
+    /// The workspace of `generation` was read from `files`, in the order of its given files
+    /// (`Workspace::given_files`): what works on it off the page can read them again itself.
+    fn read_from(&self, generation: Generation, files: Vec<File>);
 }
 
 /// Bytes read from a file per slice, and parsed per step: a step is a few ms, so the page can
@@ -101,7 +105,11 @@ async fn load_sorted(target: &impl LoadTarget, files: &[Named]) -> Result<bool, 
         reading.file(index).await?;
     }
     let (read_ms, parse_ms, early_shown) = (reading.read_ms, reading.parse_ms, reading.early.shown);
+    let sizes = std::mem::take(&mut reading.sizes);
     let (workspace, normalize_ms) = link(target, reading.read).await?;
+    if let Some(sources) = sources(&workspace, files, &sizes) {
+        target.read_from(workspace.generation, sources);
+    }
     target.progress(None);
     target.show(workspace, early_shown);
     // For benchmarks and the curious: where the time went, as a mark in the Performance panel.
@@ -109,6 +117,25 @@ async fn load_sorted(target: &impl LoadTarget, files: &[Named]) -> Result<bool, 
         "cctv:phases read {read_ms:.0} ms, parse {parse_ms:.0} ms, normalize {normalize_ms:.0} ms"
     ));
     Ok(true)
+}
+
+/// The files `workspace` was read from, in the order of its given files: each named as it is,
+/// with as many bytes. `None` where one is not (two files of one name; a file that grew while it
+/// was read, which was read to the size it had).
+fn sources(workspace: &Workspace, files: &[Named], sizes: &[f64]) -> Option<Vec<File>> {
+    let mut by_name = std::collections::HashMap::with_capacity(files.len());
+    for (file, size) in files.iter().zip(sizes) {
+        if by_name.insert(file.name.as_str(), (&file.file, *size)).is_some() {
+            return None;
+        }
+    }
+    workspace
+        .given_files()
+        .map(|(name, bytes)| match by_name.get(name) {
+            Some((file, size)) if *size == bytes.len() as f64 => Some((*file).clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Every file's size, the first one's known. `File.size` can cost a round trip to the browser

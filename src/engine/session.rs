@@ -1,5 +1,7 @@
-//! The files a page shows, worked on off the page: the page hands over the bytes it normalized
-//! ([`Arrival`], a piece at a time, so no step of the page copies a whole file at once), then asks
+//! The files a page shows, worked on off the page: they arrive ([`Arrival`]) as the page hands
+//! over the bytes it normalized a piece at a time (so no step of the page copies a whole file at
+//! once), or as the engine reads them from the `File`s the page read (checked to be the same by
+//! their [`fingerprint`]); then the page asks
 //! for what takes long to work out ([`Ask`]): the secrets and personal details in the files, the
 //! Overview's figures, the files a turn changed, a file as it was after a turn, the Markdown and
 //! HTML exports. The engine makes
@@ -228,6 +230,25 @@ impl Arrival {
         Ok(())
     }
 
+    /// The next `len` bytes of the file being filled, written by `fill` straight into its
+    /// memory (a piece read from a `File` in the worker, copied once); an error if the file has
+    /// fewer bytes left.
+    pub fn take_with(&mut self, len: usize, fill: impl FnOnce(&mut [u8])) -> Result<(), String> {
+        let at = self.filling().ok_or("more bytes came than the files hold")?;
+        let (file, size) = (&mut self.files[at], self.sizes[at]);
+        if len > size - file.bytes.len() {
+            return Err(format!("more bytes came than {} holds", file.name));
+        }
+        if file.bytes.capacity() < size {
+            let more = size - file.bytes.len();
+            file.bytes.try_reserve_exact(more).map_err(|_| format!("not enough memory for {}", file.name))?;
+        }
+        let from = file.bytes.len();
+        file.bytes.resize(from + len, 0);
+        fill(&mut file.bytes[from..]);
+        Ok(())
+    }
+
     /// The file being filled: the first not yet whole.
     fn filling(&self) -> Option<usize> {
         self.files.iter().zip(&self.sizes).position(|(f, &size)| f.bytes.len() < size)
@@ -240,6 +261,24 @@ impl Arrival {
             Some(at) => Err(format!("{} did not arrive whole", self.files[at].name)),
         }
     }
+}
+
+/// A fingerprint of a file's bytes, taken from its size, its ends and 256 places spread evenly
+/// between: a few µs at any size. The engine worker, reading a file itself, checks by it that it
+/// read what the page read: a file rewritten since with as many bytes reads otherwise.
+pub fn fingerprint(bytes: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    const ENDS: usize = 4096;
+    const PLACES: usize = 256;
+    let mut hash = crate::normalize::fxhash::FxHasher::default();
+    hash.write_usize(bytes.len());
+    hash.write(&bytes[..ENDS.min(bytes.len())]);
+    hash.write(&bytes[bytes.len().saturating_sub(ENDS)..]);
+    for place in 0..PLACES {
+        let at = place * (bytes.len() / PLACES);
+        hash.write(&bytes[at..(at + 16).min(bytes.len())]);
+    }
+    hash.finish()
 }
 
 #[cfg(test)]
@@ -407,5 +446,38 @@ mod tests {
             long.take(&[all.clone(), vec![b'x']].concat()).unwrap_err(),
             "more bytes came than the files hold"
         );
+    }
+
+    /// As the engine worker reads each file from its `File`: a slice at a time, within a file.
+    #[test]
+    fn files_read_a_slice_at_a_time_arrive_whole() {
+        let files = [("a.jsonl", &b"{\"type\":\"user\"}\n"[..]), ("e.jsonl", b""), ("d.jsonl", b"line\n")];
+        let expected: Vec<(String, usize)> = files.iter().map(|(n, b)| (n.to_string(), b.len())).collect();
+        let mut arrival = Arrival::new(expected.clone());
+        for (_, bytes) in files {
+            for slice in bytes.chunks(3) {
+                arrival.take_with(slice.len(), |into| into.copy_from_slice(slice)).unwrap();
+            }
+        }
+        let whole = arrival.whole().unwrap();
+        let got: Vec<(&str, &[u8])> = whole.iter().map(|i| (i.name.as_str(), &i.bytes[..])).collect();
+        assert_eq!(got, files.to_vec());
+        let mut over = Arrival::new(expected);
+        assert_eq!(over.take_with(17, |_| ()).unwrap_err(), "more bytes came than a.jsonl holds");
+    }
+
+    #[test]
+    fn a_fingerprint_tells_a_file_rewritten_with_as_many_bytes() {
+        let bytes = fixtures::fixture("blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl");
+        assert_eq!(fingerprint(&bytes), fingerprint(&bytes.clone()));
+        // One byte changed at one of the places looked at, at an end, or the size: each tells.
+        let mut middle = bytes.clone();
+        middle[bytes.len() / 256 * 128] ^= 1;
+        let mut end = bytes.clone();
+        *end.last_mut().unwrap() ^= 1;
+        for other in [middle, end, bytes[..bytes.len() - 1].to_vec(), Vec::new()] {
+            assert_ne!(fingerprint(&bytes), fingerprint(&other));
+        }
+        assert_eq!(fingerprint(b""), fingerprint(b""));
     }
 }

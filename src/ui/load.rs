@@ -7,7 +7,8 @@ use super::state::Viewer;
 use crate::browser::library::holds_many_sessions;
 use crate::browser::load::{LoadTarget, Progress};
 use crate::browser::read::Named;
-use crate::normalize::Workspace;
+use crate::normalize::{Generation, Workspace};
+use web_sys::File;
 
 /// Opens what the reader handed over: a folder of many sessions on their list, anything else in
 /// the viewer.
@@ -53,6 +54,10 @@ impl LoadTarget for Loading {
 
     fn refuse(&self, problem: (String, String)) {
         self.viewer.problems.set(vec![problem]);
+    }
+
+    fn read_from(&self, generation: Generation, files: Vec<File>) {
+        self.viewer.engine.with_value(|engine| engine.read_from(generation, files));
     }
 
     fn show(&self, workspace: Workspace, more: bool) {

@@ -7,7 +7,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFile, readdir, mkdtemp } from "node:fs/promises";
+import { readFile, readdir, mkdtemp, writeFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -98,6 +98,29 @@ test("the Share tab counts what it found, masks the certain findings and marks t
   await page.locator(".cctv-item--target", { hasText: KEY }).waitFor();
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test("the engine reads the picked file itself; one changed on disk since the page read it is handed over by the page instead", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "cctv-picked-"));
+  const path = join(dir, `${ID}.jsonl`);
+  const text = plant(await readFile(join(MOREDIP, `${ID}.jsonl`), "utf8"), TOKEN);
+  for (const changed of [false, true]) {
+    await writeFile(path, text);
+    const { page, context, errors } = await open(web.chrome, web.server.url);
+    const warnings = [];
+    page.on("console", (m) => m.type() === "warning" && warnings.push(m.text()));
+    await page.locator('input[type="file"]').first().setInputFiles(path);
+    await waitForTitle(page, "Spawn curry poem agents");
+    // As many bytes, with nothing the rules find (what the engine would find, had it read this),
+    // and a first line that differs where the engine's check looks.
+    if (changed) await writeFile(path, " ".repeat(8) + text.slice(8).replace(TOKEN, "x".repeat(TOKEN.length)));
+    await page.click(".cctv-side__tab >> text=Share");
+    assert.match(await page.locator(".cctv-share__counts").textContent(), /secrets 1 \(1 masked\)/, `changed: ${changed}`);
+    const fellBack = warnings.filter((w) => w.includes("the engine read the files otherwise than the page"));
+    assert.equal(fellBack.length, changed ? 1 : 0, warnings.join("\n"));
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
 });
 
 test("the HTML export opens offline from file://, works, asks for nothing, and holds no masked secret", async () => {
