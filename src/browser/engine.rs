@@ -22,7 +22,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{File, MessageEvent, Worker};
 
-use super::timers::{next_frame, PageTurns};
+use super::timers::{next_frame, promise, PageTurns};
 use super::worker::start_worker;
 use crate::engine::session::{answer_with, findings_paced, fingerprint, Answer, Ask};
 use crate::export::to_html::ViewerFiles;
@@ -144,11 +144,8 @@ impl Engine {
             let sent = viewer_message(viewer, &transfer);
             let _ = Reflect::set(&message, &"viewer".into(), &sent);
         }
-        let mut resolve = None;
-        let promise = Promise::new(&mut |r, _| resolve = Some(r));
-        if let Some(resolve) = resolve {
-            self.0.borrow_mut().waiting.insert(id, resolve);
-        }
+        let (promise, resolve) = promise();
+        self.0.borrow_mut().waiting.insert(id, resolve);
         worker.post_message_with_transfer(&message, &transfer).map_err(|e| super::js_error::describe(&e))?;
         let reply = JsFuture::from(promise).await.map_err(|e| super::js_error::describe(&e))?;
         let bytes =
@@ -212,9 +209,7 @@ impl Engine {
             None
         };
         let Some(worker) = start_worker("engine") else { return on_page() };
-        let mut started = None;
-        let promise = Promise::new(&mut |resolve, _| started = Some(resolve));
-        let started = started?;
+        let (promise, started) = promise();
         let weak = Rc::downgrade(&self.0);
         let on_started = started.clone();
         let on_message = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
@@ -261,13 +256,12 @@ impl Engine {
             return open;
         }
         let files: Vec<(String, usize)> = ws.given_files().map(|(n, b)| (n.to_owned(), b.len())).collect();
-        let (open, done, posted) = {
+        let (posted, done) = promise();
+        let open = {
             let mut inner = self.0.borrow_mut();
             inner.sent += 1;
-            let mut done = None;
-            let posted = Promise::new(&mut |resolve, _| done = Some(resolve));
             inner.holds = Some((ws.generation, inner.sent, posted.clone()));
-            (inner.sent, done, posted)
+            inner.sent
         };
         let described = serde_wasm_bindgen::to_value(&files).unwrap_or(JsValue::NULL);
         let sources =
@@ -275,9 +269,7 @@ impl Engine {
         if let Some(sources) = sources {
             match self.read_there(worker, open, &described, sources, ws).await {
                 Ok(()) => {
-                    if let Some(done) = done {
-                        let _ = done.call0(&JsValue::NULL);
-                    }
+                    let _ = done.call0(&JsValue::NULL);
                     return open;
                 }
                 // Other files were sent meanwhile: these are not wanted any more.
@@ -309,9 +301,7 @@ impl Engine {
                 next_frame().await;
             }
         }
-        if let Some(done) = done {
-            let _ = done.call0(&JsValue::NULL);
-        }
+        let _ = done.call0(&JsValue::NULL);
         let _ = JsFuture::from(posted).await;
         open
     }
@@ -326,9 +316,8 @@ impl Engine {
         sources: Vec<File>,
         ws: &Workspace,
     ) -> Result<(), String> {
-        let mut resolve = None;
-        let promise = Promise::new(&mut |r, _| resolve = Some(r));
-        let before = std::mem::replace(&mut self.0.borrow_mut().opening, resolve.map(|r| (open, r)));
+        let (promise, resolve) = promise();
+        let before = self.0.borrow_mut().opening.replace((open, resolve));
         if let Some((_, before)) = before {
             let _ = before.call1(&JsValue::NULL, &JsValue::UNDEFINED);
         }

@@ -30,6 +30,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::share_scan;
+use super::timers::promise;
 use crate::engine::session::{fingerprint, Answer, Arrival, Ask, SessionEngine};
 use crate::export::to_html::ViewerFiles;
 use crate::redact::split::Piece;
@@ -162,8 +163,8 @@ fn split_scan(open: u32, id: &JsValue, patterns: &[String]) -> bool {
     let Ok(Some(split)) = with_engine(open, |engine| share_scan::start(&engine.files(), patterns)) else {
         return false;
     };
-    let mut done = None;
-    SPLITTING.with(|s| *s.borrow_mut() = Some(Promise::new(&mut |resolve, _| done = Some(resolve))));
+    let (splitting, done) = promise();
+    SPLITTING.with(|s| *s.borrow_mut() = Some(splitting));
     let (id, patterns) = (id.clone(), patterns.to_vec());
     wasm_bindgen_futures::spawn_local(async move {
         split.entered().await;
@@ -185,9 +186,7 @@ fn split_scan(open: u32, id: &JsValue, patterns: &[String]) -> bool {
             LAST_FOUND.with(|l| *l.borrow_mut() = Some((open, patterns, found.clone())));
         }
         SPLITTING.with(|s| *s.borrow_mut() = None);
-        if let Some(done) = done {
-            let _ = done.call0(&JsValue::NULL);
-        }
+        let _ = done.call0(&JsValue::NULL);
         post(reply(id, found.map(|found| Answer::Findings(Ok(found)))));
     });
     true

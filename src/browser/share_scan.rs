@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker};
 
+use super::timers::{later, promise};
 use super::worker::start_worker_with;
 use crate::redact::split::{merge, split, Piece};
 use crate::redact::{compile_patterns, Finding, Scanner};
@@ -169,21 +170,6 @@ fn helper(files: &[(&str, &[u8])], pieces: &[Piece], patterns: &[String]) -> Opt
     worker.set_onmessage(Some(heard.as_ref().unchecked_ref()));
     worker.set_onerror(Some(failed.as_ref().unchecked_ref()));
     Some(Helper { worker, entered, answer, give_up: answered, _listeners: [heard, failed] })
-}
-
-/// Calls `f` in `ms` milliseconds (a window's or a worker's timer).
-fn later(f: &Function, ms: f64) {
-    let set_timeout = Reflect::get(&js_sys::global(), &"setTimeout".into()).ok();
-    if let Some(set_timeout) = set_timeout.and_then(|t| t.dyn_into::<Function>().ok()) {
-        let _ = set_timeout.call2(&JsValue::NULL, f, &ms.into());
-    }
-}
-
-/// A promise and the function that resolves it.
-fn promise() -> (Promise, Function) {
-    let mut resolve = None;
-    let promise = Promise::new(&mut |ok, _| resolve = Some(ok));
-    (promise, resolve.expect("a promise's executor runs at once"))
 }
 
 /// Runs in a scan worker: says it runs (`{ entered }`), looks through the part it was given

@@ -6,7 +6,8 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
-use js_sys::Promise;
+use js_sys::{Function, Promise, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use crate::normalize::pace::Pause;
@@ -29,14 +30,26 @@ pub(crate) async fn next_frame() {
     sleep(0).await;
 }
 
-/// Waits `ms` milliseconds (a timer: the page is free meanwhile).
+/// Waits `ms` milliseconds (a timer: the page, or the worker, is free meanwhile).
 pub(crate) async fn sleep(ms: i32) {
-    let promise = Promise::new(&mut |resolve, _| {
-        if let Some(window) = web_sys::window() {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-        }
-    });
+    let (promise, resolve) = promise();
+    later(&resolve, f64::from(ms));
     let _ = JsFuture::from(promise).await;
+}
+
+/// Calls `f` in `ms` milliseconds: a window's timer or a worker's, whichever this runs in.
+pub(crate) fn later(f: &Function, ms: f64) {
+    let set_timeout = Reflect::get(&js_sys::global(), &"setTimeout".into()).ok();
+    if let Some(set_timeout) = set_timeout.and_then(|t| t.dyn_into::<Function>().ok()) {
+        let _ = set_timeout.call2(&JsValue::NULL, f, &ms.into());
+    }
+}
+
+/// A promise and the function that resolves it (with the value it is called with).
+pub(crate) fn promise() -> (Promise, Function) {
+    let mut resolve = None;
+    let promise = Promise::new(&mut |ok, _| resolve = Some(ok));
+    (promise, resolve.expect("a promise's executor runs at once"))
 }
 
 /// Lets a paced normalize pause every [`TASK_BUDGET_MS`] for the page's next task: a GB session
