@@ -81,6 +81,11 @@ fn percent_component(text: &str) -> String {
         .collect()
 }
 
+/// Base64 as a URL writes it: its `+`, `/` and `=` percent-encoded.
+fn percent_base64(encoded: &str) -> String {
+    encoded.replace('+', "%2B").replace('/', "%2F").replace('=', "%3D")
+}
+
 fn wrap(text: &str, width: usize) -> String {
     text.as_bytes().chunks(width).map(|c| std::str::from_utf8(c).unwrap()).collect::<Vec<_>>().join("\n")
 }
@@ -208,6 +213,33 @@ fn cases() -> Vec<Case> {
         place: Place::SavedOutput,
         form: Form::AsIs,
     });
+    // Two disguises, one in the other. Base64 in a URL, its `+`, `/` and `=` percent-encoded: a
+    // lead is picked whose `€` makes a `+` or `/` that cuts the run before the token where no
+    // group of four begins (so what follows the escape is no base64 read alone).
+    let token = github_token(45);
+    let encoded = (0..64)
+        .find_map(|n| {
+            let lead = format!("{}s€:", "u".repeat(n));
+            let encoded = STANDARD.encode(format!("{lead}{token}"));
+            let cut = encoded[..lead.len() * 4 / 3].rfind(['+', '/'])?;
+            ((cut + 1) % 4 != 0).then_some(encoded)
+        })
+        .unwrap();
+    let shown = format!("GET https://example.com/callback?state={} 302", percent_base64(&encoded));
+    out.push(Case {
+        form: Form::Base64,
+        ..plain("base64_percent_encoded_in_a_url_in_an_output", token, Place::Output, shown)
+    });
+    // Base64 in base64: a Kubernetes secret of a Docker config, whose `auth` is base64 again.
+    let token = github_token(46);
+    let config =
+        format!(r#"{{"auths":{{"ghcr.io":{{"auth":"{}"}}}}}}"#, STANDARD.encode(format!("deploy:{token}")));
+    let shown =
+        format!("apiVersion: v1\nkind: Secret\ndata:\n  .dockerconfigjson: {}\n", STANDARD.encode(config));
+    out.push(Case {
+        form: Form::Base64,
+        ..plain("base64_within_base64_in_an_output", token, Place::Output, shown)
+    });
     let token = github_token(43);
     out.push(plain(
         "in_an_images_alt_text",
@@ -270,18 +302,23 @@ fn session(case: &Case) -> Vec<Input> {
 /// Every way `value` can be written in an export: as it is, as JSON escapes it (each character
 /// `\u`-escaped, `/` as `\/`), percent-encoded (every byte, or what a URL must, in either case
 /// of hex), and in base64 (standard and URL-safe, at each of the three offsets; the characters
-/// that hold only the value's bytes).
+/// that hold only the value's bytes), and two of these one in the other: base64 percent-encoded as
+/// a URL writes it, and base64 in base64.
 fn encodings(value: &str) -> Vec<(String, String)> {
-    let mut out = vec![
-        ("as it is".to_string(), value.to_string()),
-        ("JSON".into(), json(value)),
-        ("JSON \\u".into(), value.chars().map(|c| format!("\\u{:04x}", c as u32)).collect()),
-        ("JSON \\U".into(), value.chars().map(|c| format!("\\u{:04X}", c as u32)).collect()),
-        ("JSON \\/".into(), json(value).replace('/', "\\/")),
-        ("percent".into(), percent_all(value)),
-        ("percent lower".into(), percent_all(value).to_lowercase()),
-        ("percent component".into(), percent_component(value)),
-    ];
+    let mut out = single_encodings(value);
+    for (how, encoded) in out.clone().into_iter().filter(|(how, _)| how.starts_with("base64")) {
+        out.push((format!("{how}, percent-encoded"), percent_base64(&encoded)));
+        for (outer, twice) in base64_forms(&encoded) {
+            out.push((format!("{how}, in {outer}"), twice));
+        }
+    }
+    out
+}
+
+/// The characters of `value`'s base64 that hold only its bytes, standard and URL-safe, at each
+/// of the three offsets.
+fn base64_forms(value: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
     for shift in 0..3 {
         let lead = "x".repeat(shift);
         for (alphabet, engine) in
@@ -292,6 +329,22 @@ fn encodings(value: &str) -> Vec<(String, String)> {
             out.push((format!("base64 {alphabet} at {shift}"), encoded[4..encoded.len() - 4].to_owned()));
         }
     }
+    out
+}
+
+/// [`encodings`] but those of two disguises.
+fn single_encodings(value: &str) -> Vec<(String, String)> {
+    let mut out = vec![
+        ("as it is".to_string(), value.to_string()),
+        ("JSON".into(), json(value)),
+        ("JSON \\u".into(), value.chars().map(|c| format!("\\u{:04x}", c as u32)).collect()),
+        ("JSON \\U".into(), value.chars().map(|c| format!("\\u{:04X}", c as u32)).collect()),
+        ("JSON \\/".into(), json(value).replace('/', "\\/")),
+        ("percent".into(), percent_all(value)),
+        ("percent lower".into(), percent_all(value).to_lowercase()),
+        ("percent component".into(), percent_component(value)),
+    ];
+    out.extend(base64_forms(value));
     out
 }
 

@@ -2,8 +2,11 @@
 //! (a Kubernetes secret, `echo … | base64`, at any of the three offsets a run of base64 can hold
 //! it), or split by a terminal that wrapped a long line. Each is a view of the string with a map
 //! back to its bytes, so what the scan finds in a view is a place in the string, and what the mask
-//! looks for in a view is replaced there. (JSON's own escapes, `\u0067` and `\/`, are undone
-//! before a string gets here: [`super::json`].)
+//! looks for in a view is replaced there. A view that decodes to more of the same is looked into
+//! once more ([`NESTED`]): base64 in a URL, whose `+`, `/` and `=` are percent-encoded, or a
+//! base64 text holding base64 (a Kubernetes secret of a Docker config, whose `auth` is base64
+//! again). (JSON's own escapes, `\u0067` and `\/`, are undone before a string gets here:
+//! [`super::json`].)
 
 use std::ops::Range;
 
@@ -29,11 +32,26 @@ pub(crate) struct View {
     to: Vec<usize>,
     /// Offsets of `text` where a line break was taken out (a wrapped view).
     joins: Vec<usize>,
+    /// The view this one decodes further, when it is a view of a view: then `from` and `to` are
+    /// places in that view's text.
+    within: Option<Box<View>>,
 }
+
+/// How many decodings deep a text is looked for: a view, and the views of it.
+pub(crate) const NESTED: usize = 2;
 
 impl View {
     /// Where `range` of the view's text is written in the string viewed.
     pub fn source(&self, range: Range<usize>) -> Range<usize> {
+        let own = self.own_source(range);
+        match &self.within {
+            Some(outer) => outer.source(own),
+            None => own,
+        }
+    }
+
+    /// Where `range` is in what this view decodes: the string, or the view it is within.
+    fn own_source(&self, range: Range<usize>) -> Range<usize> {
         match range.is_empty() {
             true => self.from.get(range.start).map_or(0..0, |&s| s..s),
             false => self.from[range.start]..self.to[range.end - 1],
@@ -41,13 +59,19 @@ impl View {
     }
 
     /// Whether a text at `range` of the view is disguised in the string (a text written as it is
-    /// is found in the string itself).
+    /// is found in the string itself); in a view of a view, by this view (one that the view it
+    /// is within found too is found there first: the scan takes each place once).
     pub fn disguised(&self, range: &Range<usize>) -> bool {
         match self.how {
             How::Wrapped => self.joins.iter().any(|&j| range.start < j && j < range.end),
-            How::Percent => self.source(range.clone()).len() != range.len(),
+            How::Percent => self.own_source(range.clone()).len() != range.len(),
             How::Base64 => true,
         }
+    }
+
+    /// How many decodings deep it is.
+    fn depth(&self) -> usize {
+        1 + self.within.as_ref().map_or(0, |outer| outer.depth())
     }
 }
 
@@ -58,7 +82,32 @@ pub(crate) fn views(text: &str) -> Vec<View> {
     out.extend(percent(text));
     out.extend(runs(text).into_iter().filter_map(|run| run.view(text)));
     out.extend(wrapped(text));
+    // Percent-encoded or base64 views that decode further, [`NESTED`] deep (a wrapped view is a
+    // piece of a line, and base64 runs are read across their own breaks).
+    let mut i = 0;
+    while i < out.len() {
+        if out[i].how != How::Wrapped && out[i].depth() < NESTED {
+            let inner: Vec<View> = decoded(&out[i].text);
+            for mut view in inner {
+                view.within = Some(Box::new(View {
+                    how: out[i].how,
+                    text: String::new(),
+                    from: out[i].from.clone(),
+                    to: out[i].to.clone(),
+                    joins: Vec::new(),
+                    within: None,
+                }));
+                out.push(view);
+            }
+        }
+        i += 1;
+    }
     out
+}
+
+/// The views of `text` that decode it (percent, base64), not the wrapped ones.
+fn decoded(text: &str) -> Vec<View> {
+    percent(text).into_iter().chain(runs(text).into_iter().filter_map(|run| run.view(text))).collect()
 }
 
 /// `text` with each `%XX` that stands for an ASCII character decoded; `None` without one. (A
@@ -71,8 +120,14 @@ pub(crate) fn percent(text: &str) -> Option<View> {
         (bytes[i] == b'%' && value < 0x80 && hex.iter().all(u8::is_ascii_hexdigit)).then_some(value)
     };
     memchr::memchr_iter(b'%', bytes).find(|&i| escape(i).is_some())?;
-    let mut view =
-        View { how: How::Percent, text: String::new(), from: Vec::new(), to: Vec::new(), joins: vec![] };
+    let mut view = View {
+        how: How::Percent,
+        text: String::new(),
+        from: Vec::new(),
+        to: Vec::new(),
+        joins: vec![],
+        within: None,
+    };
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -142,8 +197,14 @@ pub(crate) fn wrapped(text: &str) -> Vec<View> {
         while !text.is_char_boundary(from) {
             from += 1;
         }
-        let mut view =
-            View { how: How::Wrapped, text: String::new(), from: Vec::new(), to: Vec::new(), joins: vec![] };
+        let mut view = View {
+            how: How::Wrapped,
+            text: String::new(),
+            from: Vec::new(),
+            to: Vec::new(),
+            joins: vec![],
+            within: None,
+        };
         let mut at = from;
         for &(cut, after) in cuts.iter().chain(std::iter::once(&(end, end))) {
             view.text.push_str(&text[at..cut]);
@@ -354,7 +415,7 @@ impl Run {
                 (chars[quad], chars[(quad + 3).min(last)] + 1)
             })
             .unzip();
-        Some(View { how: How::Base64, text: text_decoded, from, to, joins: Vec::new() })
+        Some(View { how: How::Base64, text: text_decoded, from, to, joins: Vec::new(), within: None })
     }
 }
 

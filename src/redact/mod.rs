@@ -279,6 +279,9 @@ impl Finder<'_> {
             };
             let plain = self.scanner.in_text(text);
             let taken: Vec<std::ops::Range<usize>> = plain.iter().map(|hit| hit.1.clone()).collect();
+            // Where a view found something: another view (a view of it) finding it at the same
+            // place again finds no more.
+            let mut seen: Vec<std::ops::Range<usize>> = Vec::new();
             for hit in plain {
                 let line = line_of(hit.1.start);
                 self.record(hit, text, None, line);
@@ -287,6 +290,7 @@ impl Finder<'_> {
             // shows as it is, or that lies within one found as written (`abc%2Fdef` found as it
             // is, `abc/def` decoded), is not another finding.
             for view in disguise::views(text) {
+                let before = seen.len();
                 for hit in self.scanner.in_text(&view.text) {
                     // Lines joined make an address of a word and a decorator (`Routes` and
                     // `@app.route`): across a break only secrets are looked for.
@@ -296,11 +300,14 @@ impl Finder<'_> {
                         continue;
                     }
                     let source = view.source(hit.1.clone());
-                    if taken.iter().any(|t| t.start <= source.start && source.end <= t.end) {
+                    if taken.iter().any(|t| t.start <= source.start && source.end <= t.end)
+                        || seen[..before].contains(&source)
+                    {
                         continue;
                     }
                     let line = line_of(source.start);
-                    self.record(hit, &view.text, Some(&text[source]), line);
+                    self.record(hit, &view.text, Some(&text[source.clone()]), line);
+                    seen.push(source);
                 }
             }
         }
@@ -503,28 +510,54 @@ impl Masker {
         })
     }
 
-    /// What to replace in `text`, in order and apart: each range and what it becomes.
-    fn replacements(&self, text: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    /// What to replace in `text`, `depth` decodings deep (1: as written), in order and apart:
+    /// each range and what it becomes.
+    fn replacements(&self, text: &str, depth: usize) -> Vec<(std::ops::Range<usize>, String)> {
         let mut found: Vec<(std::ops::Range<usize>, String)> = self
             .plain
             .find_iter(text)
             .map(|m| (m.range(), self.plain_masks[m.pattern().as_usize()].clone()))
             .collect();
-        let views = disguise::percent(text).into_iter().chain(disguise::wrapped(text));
-        for view in views {
-            for m in self.values.find_iter(&view.text) {
-                if view.disguised(&m.range()) {
-                    found.push((view.source(m.range()), self.value_masks[m.pattern().as_usize()].clone()));
-                }
-            }
+        let values = |view: &str| -> Vec<(std::ops::Range<usize>, String)> {
+            let masks = self.values.find_iter(view);
+            masks.map(|m| (m.range(), self.value_masks[m.pattern().as_usize()].clone())).collect()
+        };
+        // Percent-decoded, what is found is masked where it is written; looked into further as
+        // deep as the scan looks (base64 in a URL).
+        if let Some(view) = disguise::percent(text) {
+            let inner = match depth < disguise::NESTED {
+                true => self.replacements(&view.text, depth + 1),
+                false => values(&view.text),
+            };
+            found.extend(
+                inner.into_iter().filter(|(r, _)| view.disguised(r)).map(|(r, w)| (view.source(r), w)),
+            );
         }
-        // A run of base64 that holds a finding is decoded, masked and encoded again, at whichever
-        // of the three offsets the finding lies (so the rest of it still decodes).
+        for view in disguise::wrapped(text) {
+            found.extend(
+                values(&view.text)
+                    .into_iter()
+                    .filter(|(r, _)| view.disguised(r))
+                    .map(|(r, w)| (view.source(r), w)),
+            );
+        }
+        // A run of base64 that holds a finding is decoded, masked (as deep as the scan looks)
+        // and encoded again, at whichever of the three offsets the finding lies (so the rest of
+        // it still decodes).
         for run in disguise::runs(text) {
             let Some(bytes) = run.decode(text) else { continue };
-            if self.values.is_match(&bytes) {
-                let masked = self.values.replace_all_bytes(&bytes, &self.value_masks);
-                found.push((run.range.clone(), run.encode(&masked)));
+            match std::str::from_utf8(&bytes) {
+                Ok(decoded) if depth < disguise::NESTED => {
+                    let masked = self.text_at(decoded, depth + 1);
+                    if masked != decoded {
+                        found.push((run.range.clone(), run.encode(masked.as_bytes())));
+                    }
+                }
+                _ if self.values.is_match(&bytes) => {
+                    let masked = self.values.replace_all_bytes(&bytes, &self.value_masks);
+                    found.push((run.range.clone(), run.encode(&masked)));
+                }
+                _ => {}
             }
         }
         // Overlapping ranges become one, masked by the first: nothing of either is left.
@@ -541,9 +574,14 @@ impl Masker {
 
     /// `text` masked.
     fn text(&self, text: &str) -> String {
+        self.text_at(text, 1)
+    }
+
+    /// `text`, `depth` decodings deep, masked.
+    fn text_at(&self, text: &str, depth: usize) -> String {
         let mut out = String::with_capacity(text.len());
         let mut copied = 0;
-        for (range, with) in self.replacements(text) {
+        for (range, with) in self.replacements(text, depth) {
             out.push_str(&text[copied..range.start]);
             out.push_str(&with);
             copied = range.end;
@@ -609,7 +647,7 @@ impl Masker {
             match json::unescape(content) {
                 Some(decoded) => {
                     let mut copied = 0;
-                    for (range, with) in self.replacements(&decoded.text) {
+                    for (range, with) in self.replacements(&decoded.text, 1) {
                         let source = decoded.source(range);
                         out.extend_from_slice(&content[copied..source.start]);
                         out.extend_from_slice(json::escape(&with).as_bytes());
