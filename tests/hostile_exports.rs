@@ -230,6 +230,17 @@ fn cases() -> Vec<Case> {
         form: Form::Base64,
         ..plain("base64_percent_encoded_in_a_url_in_an_output", token, Place::Output, shown)
     });
+    // URL-safe base64 with nothing escaped in it, after escapes that leave it two characters off
+    // in the string as it is (`%3D` before it reads as `3D…`).
+    let token = github_token(47);
+    let shown = format!(
+        "GET /login?next=https%3A%2F%2Fexample.com%2Fcb%3Fstate%3D{} 302",
+        URL_SAFE_NO_PAD.encode(format!("id:{token}"))
+    );
+    out.push(Case {
+        form: Form::Base64,
+        ..plain("base64_after_escapes_in_a_url_in_an_output", token, Place::Output, shown)
+    });
     // Base64 in base64: a Kubernetes secret of a Docker config, whose `auth` is base64 again.
     let token = github_token(46);
     let config =

@@ -267,19 +267,19 @@ impl Engine {
         let sources =
             self.0.borrow().sources.as_ref().filter(|(g, _)| *g == ws.generation).map(|(_, f)| f.clone());
         if let Some(sources) = sources {
-            match self.read_there(worker, open, &described, sources, ws).await {
-                Ok(()) => {
-                    let _ = done.call0(&JsValue::NULL);
-                    return open;
-                }
-                // Other files were sent meanwhile: these are not wanted any more.
-                Err(_) if self.0.borrow().holds.as_ref().map(|(_, n, _)| *n) != Some(open) => return open,
-                Err(why) => {
-                    // Their bytes are handed over instead, under the same number.
-                    let warning = format!("cctv: the engine read the files otherwise than the page: {why}");
-                    web_sys::console::warn_1(&warning.into());
-                    self.0.borrow_mut().sources = None;
-                }
+            let read = self.read_there(worker, open, &described, sources, ws).await;
+            // Read, or other files were sent meanwhile (or the worker stopped): done either way,
+            // and any ask waiting for these files goes on (and finds them there, or not).
+            let superseded = self.0.borrow().holds.as_ref().map(|(_, n, _)| *n) != Some(open);
+            if read.is_ok() || superseded {
+                let _ = done.call0(&JsValue::NULL);
+                return open;
+            }
+            if let Err(why) = read {
+                // Their bytes are handed over instead, under the same number.
+                let warning = format!("cctv: the engine read the files otherwise than the page: {why}");
+                web_sys::console::warn_1(&warning.into());
+                self.0.borrow_mut().sources = None;
             }
         }
         let _ = worker.post_message(&object(&[("open", open.into()), ("files", described)]));

@@ -1,5 +1,6 @@
-//! What the page's engine worker runs ([`super::engine`] starts it): it is handed the files the
-//! page shows, a piece at a time, and answers what the page asks of them
+//! What the page's engine worker runs ([`super::engine`] starts it): it reads the files the page
+//! shows from the `File`s the page read, or is handed their bytes a piece at a time, and answers
+//! what the page asks of them
 //! ([`crate::engine::session`]), each answer in one go (a worker may take as long as it needs),
 //! but for the Share tab's findings of a large session: their scan is split over workers
 //! ([`super::share_scan`]), and its answer comes once they are done, maybe after answers to later
@@ -94,6 +95,7 @@ fn heard(data: &JsValue) -> Option<Reply> {
     let open = get("open").and_then(|o| o.as_f64()).map(|o| o as u32);
     if let (Some(open), Some(files)) = (open, get("files")) {
         let files: Result<Vec<(String, usize)>, _> = serde_wasm_bindgen::from_value(files);
+        let described = files.as_ref().map(|f| f.clone()).unwrap_or_default();
         HELD.with(|held| {
             // The files held before go first: their memory is the next files' room.
             *held.borrow_mut() = Held::Nothing;
@@ -105,7 +107,7 @@ fn heard(data: &JsValue) -> Option<Reply> {
         if let Some(blobs) = get("blobs") {
             // The page asks nothing of these files before it hears that they were read.
             wasm_bindgen_futures::spawn_local(async move {
-                let read = read_blobs(open, blobs.unchecked_into()).await;
+                let read = read_blobs(open, &described, blobs.unchecked_into()).await;
                 post(opened(open, read));
             });
         }
@@ -240,14 +242,20 @@ fn take(piece: &[u8]) {
 /// Bytes read from a `File` at a time, as the page reads them (`browser::load`).
 const READ_SLICE: f64 = 16.0 * 1024.0 * 1024.0;
 
-/// Reads the files arriving as `open` from `blobs` (one per file, in order) a slice at a time,
-/// the next slice read while one is copied into the engine's memory; their fingerprints, or why
-/// they could not be read.
-async fn read_blobs(open: u32, blobs: Array) -> Result<Vec<String>, String> {
+/// Reads the files arriving as `open`, `described` by name and size, from `blobs` (one per file,
+/// in order) a slice at a time, the next slice read while one is copied into the engine's memory;
+/// their fingerprints, or why they could not be read.
+async fn read_blobs(open: u32, described: &[(String, usize)], blobs: Array) -> Result<Vec<String>, String> {
+    if blobs.length() as usize != described.len() {
+        return Err(format!("{} files described, {} given", described.len(), blobs.length()));
+    }
     let mut slices = Vec::new();
-    for blob in blobs.iter() {
+    for (blob, (name, expected)) in blobs.iter().zip(described) {
         let blob: Blob = blob.unchecked_into();
         let size = blob.size();
+        if size != *expected as f64 {
+            return Err(format!("{name} is {size} bytes, not the {expected} the page read"));
+        }
         let mut at = 0.0;
         while at < size {
             let end = (at + READ_SLICE).min(size);

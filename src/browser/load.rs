@@ -120,8 +120,9 @@ async fn load_sorted(target: &impl LoadTarget, files: &[Named]) -> Result<bool, 
 }
 
 /// The files `workspace` was read from, in the order of its given files: each named as it is,
-/// with as many bytes. `None` where one is not (two files of one name; a file that grew while it
-/// was read, which was read to the size it had).
+/// with as many bytes as the page read of it. `None` where one is not (two files of one name).
+/// A file changed since is found out when the engine reads it again: the read fails, or its
+/// fingerprint differs.
 fn sources(workspace: &Workspace, files: &[Named], sizes: &[f64]) -> Option<Vec<File>> {
     let mut by_name = std::collections::HashMap::with_capacity(files.len());
     for (file, size) in files.iter().zip(sizes) {

@@ -9,6 +9,7 @@
 //! [`super::json`].)
 
 use std::ops::Range;
+use std::rc::Rc;
 
 use base64::alphabet;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
@@ -34,7 +35,7 @@ pub(crate) struct View {
     joins: Vec<usize>,
     /// The view this one decodes further, when it is a view of a view: then `from` and `to` are
     /// places in that view's text.
-    within: Option<Box<View>>,
+    within: Option<Rc<View>>,
 }
 
 /// How many decodings deep a text is looked for: a view, and the views of it.
@@ -88,16 +89,17 @@ pub(crate) fn views(text: &str) -> Vec<View> {
     while i < out.len() {
         if out[i].how != How::Wrapped && out[i].depth() < NESTED {
             let inner: Vec<View> = decoded(&out[i].text);
-            for mut view in inner {
-                view.within = Some(Box::new(View {
+            if !inner.is_empty() {
+                // What the inner views map their places through: this view's map, once.
+                let outer = Rc::new(View {
                     how: out[i].how,
                     text: String::new(),
                     from: out[i].from.clone(),
                     to: out[i].to.clone(),
                     joins: Vec::new(),
-                    within: None,
-                }));
-                out.push(view);
+                    within: out[i].within.clone(),
+                });
+                out.extend(inner.into_iter().map(|view| View { within: Some(outer.clone()), ..view }));
             }
         }
         i += 1;

@@ -523,15 +523,22 @@ impl Masker {
             masks.map(|m| (m.range(), self.value_masks[m.pattern().as_usize()].clone())).collect()
         };
         // Percent-decoded, what is found is masked where it is written; looked into further as
-        // deep as the scan looks (base64 in a URL).
+        // deep as the scan looks (base64 in a URL, which an escape before it can leave unreadable
+        // in the string as it is: so a replacement there counts though no escape is in it; one
+        // the string's own look made too is merged below). A base64 run masked where its `+`,
+        // `/` and `=` were escaped is escaped again, so the URL reads as it did.
         if let Some(view) = disguise::percent(text) {
             let inner = match depth < disguise::NESTED {
                 true => self.replacements(&view.text, depth + 1),
                 false => values(&view.text),
             };
-            found.extend(
-                inner.into_iter().filter(|(r, _)| view.disguised(r)).map(|(r, w)| (view.source(r), w)),
-            );
+            found.extend(inner.into_iter().map(|(r, with)| {
+                let source = view.source(r);
+                match text[source.clone()].contains('%') {
+                    true => (source, with.replace('+', "%2B").replace('/', "%2F").replace('=', "%3D")),
+                    false => (source, with),
+                }
+            }));
         }
         for view in disguise::wrapped(text) {
             found.extend(
