@@ -271,15 +271,17 @@ impl Engine {
             // Read, or other files were sent meanwhile (or the worker stopped): done either way,
             // and any ask waiting for these files goes on (and finds them there, or not).
             let superseded = self.0.borrow().holds.as_ref().map(|(_, n, _)| *n) != Some(open);
-            if read.is_ok() || superseded {
-                let _ = done.call0(&JsValue::NULL);
-                return open;
-            }
-            if let Err(why) = read {
-                // Their bytes are handed over instead, under the same number.
-                let warning = format!("cctv: the engine read the files otherwise than the page: {why}");
-                web_sys::console::warn_1(&warning.into());
-                self.0.borrow_mut().sources = None;
+            match read {
+                Err(why) if !superseded => {
+                    // Their bytes are handed over instead, under the same number.
+                    let warning = format!("cctv: the engine read the files otherwise than the page: {why}");
+                    web_sys::console::warn_1(&warning.into());
+                    self.0.borrow_mut().sources = None;
+                }
+                _ => {
+                    let _ = done.call0(&JsValue::NULL);
+                    return open;
+                }
             }
         }
         let _ = worker.post_message(&object(&[("open", open.into()), ("files", described)]));

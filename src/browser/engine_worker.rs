@@ -95,7 +95,7 @@ fn heard(data: &JsValue) -> Option<Reply> {
     let open = get("open").and_then(|o| o.as_f64()).map(|o| o as u32);
     if let (Some(open), Some(files)) = (open, get("files")) {
         let files: Result<Vec<(String, usize)>, _> = serde_wasm_bindgen::from_value(files);
-        let described = files.as_ref().map(|f| f.clone()).unwrap_or_default();
+        let described = files.as_ref().cloned().unwrap_or_default();
         HELD.with(|held| {
             // The files held before go first: their memory is the next files' room.
             *held.borrow_mut() = Held::Nothing;

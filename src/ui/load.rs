@@ -2,13 +2,13 @@
 //! list, anything else loaded (`browser::load` reads them; this says where they go).
 
 use leptos::prelude::*;
+use web_sys::File;
 
 use super::state::Viewer;
 use crate::browser::library::holds_many_sessions;
 use crate::browser::load::{LoadTarget, Progress};
 use crate::browser::read::Named;
 use crate::normalize::{Generation, Workspace};
-use web_sys::File;
 
 /// Opens what the reader handed over: a folder of many sessions on their list, anything else in
 /// the viewer.
