@@ -216,15 +216,8 @@ impl Arrival {
     pub fn take(&mut self, mut piece: &[u8]) -> Result<(), String> {
         while !piece.is_empty() {
             let at = self.filling().ok_or("more bytes came than the files hold")?;
-            let (file, size) = (&mut self.files[at], self.sizes[at]);
-            if file.bytes.capacity() < size {
-                let more = size - file.bytes.len();
-                file.bytes
-                    .try_reserve_exact(more)
-                    .map_err(|_| format!("not enough memory for {}", file.name))?;
-            }
-            let taken = (size - file.bytes.len()).min(piece.len());
-            file.bytes.extend_from_slice(&piece[..taken]);
+            let taken = (self.sizes[at] - self.files[at].bytes.len()).min(piece.len());
+            self.take_with(taken, |into| into.copy_from_slice(&piece[..taken]))?;
             piece = &piece[taken..];
         }
         Ok(())

@@ -79,9 +79,7 @@ impl View {
 /// The views of `text` that may hide something: percent-decoded, its base64 runs that decode to
 /// text, and its long tokens that a line break cuts.
 pub(crate) fn views(text: &str) -> Vec<View> {
-    let mut out = Vec::new();
-    out.extend(percent(text));
-    out.extend(runs(text).into_iter().filter_map(|run| run.view(text)));
+    let mut out = decoded(text);
     out.extend(wrapped(text));
     // Percent-encoded or base64 views that decode further, [`NESTED`] deep (a wrapped view is a
     // piece of a line, and base64 runs are read across their own breaks).
