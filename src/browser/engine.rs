@@ -156,7 +156,7 @@ impl Engine {
         // The long lists came apart, each read in a few ms: as many as fit are read per task.
         let parts = Reflect::get(&reply, &"parts".into()).ok().and_then(|p| p.dyn_into::<Array>().ok());
         if let Some(parts) = parts {
-            let mut turns = PageTurns::from_now();
+            let mut turns = PageTurns::new();
             for part in parts.iter() {
                 if turns.due() {
                     turns.pause().await;

@@ -158,7 +158,7 @@ impl<T: FollowTarget> Follower<T> {
         let Some(shown) = self.target.open(files).await else { return State::End(None) };
         self.target.following(self.chosen.clone(), again);
         let mut live = Live::new();
-        let mut turns = PageTurns::from_now();
+        let mut turns = PageTurns::new();
         for (name, bytes) in shown.given_files() {
             live.add_paced(name, bytes, &mut Pace::with(&mut turns)).await;
         }
@@ -222,7 +222,7 @@ impl<T: FollowTarget> Follower<T> {
             }
         };
         if added || watch.live.lines() != watch.shown_lines {
-            let mut turns = PageTurns::from_now();
+            let mut turns = PageTurns::new();
             let workspace = watch.live.workspace_paced(&mut Pace::with(&mut turns)).await;
             // Making it and showing it are separate tasks, so neither waits for the other.
             turns.pause().await;
@@ -268,7 +268,7 @@ impl<T: FollowTarget> Follower<T> {
                 Growth::Rewritten if !live.has(&name) || beside(&name).is_some() => {
                     match read_bytes(&file, 0.0, size as f64).await {
                         Ok(bytes) => {
-                            live.add_paced(&name, &bytes, &mut Pace::with(&mut PageTurns::from_now())).await;
+                            live.add_paced(&name, &bytes, &mut Pace::with(&mut PageTurns::new())).await;
                             added = true;
                             Ok(Growth::Same)
                         }
@@ -301,7 +301,7 @@ impl<T: FollowTarget> Follower<T> {
                                 ));
                             }
                             Ok(live
-                                .take_paced(&name, from, &bytes, &mut Pace::with(&mut PageTurns::from_now()))
+                                .take_paced(&name, from, &bytes, &mut Pace::with(&mut PageTurns::new()))
                                 .await)
                         }
                         Err(e) => Err(e),

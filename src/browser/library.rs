@@ -320,7 +320,7 @@ pub(crate) async fn count(folder: &Folder, target: &impl ListTarget) {
     let mut next = 0;
     let mut counted = Counted { sessions: Vec::new(), left_out: Vec::new(), shown_at: now() };
     let mut done = 0;
-    let mut turns = PageTurns::from_now();
+    let mut turns = PageTurns::new();
     while done < total {
         // Answers that arrived together are taken a few at a time, the page free between.
         if turns.due() {
@@ -477,7 +477,7 @@ pub(crate) async fn search(folder: &Folder, target: &impl ListTarget, query: Que
     let work = Work::Search { query, limit: FOUND_PER_SESSION };
     let mut asked = VecDeque::new();
     let mut next = 0;
-    let mut turns = PageTurns::from_now();
+    let mut turns = PageTurns::new();
     loop {
         if turns.due() {
             turns.pause().await;

@@ -375,7 +375,7 @@ async fn link(target: &impl LoadTarget, read: Read) -> Result<(Workspace, f64), 
     next_frame().await;
     still(target)?;
     let started = now();
-    let mut turns = PageTurns::from_now();
+    let mut turns = PageTurns::new();
     let mut workspace = normalize::assemble_paced(transcripts, side, &mut Pace::with(&mut turns)).await;
     let normalize_ms = now() - started - turns.waited();
     workspace.rejected.extend(problems);
@@ -417,7 +417,7 @@ async fn show_early(target: &impl LoadTarget, transcript: &GrowingTranscript, sh
         return false;
     }
     // Up to 16 MB copied and normalized: in steps, then shown in a task of its own.
-    let mut turns = PageTurns::from_now();
+    let mut turns = PageTurns::new();
     let so_far = normalize::live::parsed_so_far_paced(transcript, &mut Pace::with(&mut turns)).await;
     let workspace = normalize::assemble_paced(vec![so_far], Vec::new(), &mut Pace::with(&mut turns)).await;
     if workspace.sessions.is_empty() {

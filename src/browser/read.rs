@@ -22,7 +22,7 @@ pub(crate) struct Named {
 /// taken from its `FileList` (which the picker empties as soon as it is read). Named a step at a
 /// time: each name is a few calls into the browser, and a folder of 20,000 files took 0.2 s.
 pub(crate) async fn from_file_list(files: Array) -> Vec<Named> {
-    let mut turns = PageTurns::from_now();
+    let mut turns = PageTurns::new();
     let mut named = Vec::new();
     for file in files.iter() {
         if turns.due() {

@@ -7,6 +7,7 @@ use std::pin::Pin;
 use std::rc::Rc;
 
 use js_sys::{Function, Promise, Reflect};
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -35,6 +36,32 @@ pub(crate) async fn sleep(ms: i32) {
     let (promise, resolve) = promise();
     later(&resolve, f64::from(ms));
     let _ = JsFuture::from(promise).await;
+    // What goes on from here runs in the timer's task.
+    began_now();
+}
+
+thread_local! {
+    /// When the task now running began, as far as the page's own work knows; forgotten by a
+    /// timer that runs once the task is over.
+    static TASK_BEGAN: Cell<Option<f64>> = const { Cell::new(None) };
+    static FORGET: Function = Closure::<dyn Fn()>::new(|| TASK_BEGAN.with(|b| b.set(None))).into_js_value().unchecked_into();
+}
+
+/// When the task now running began: when a timer of [`sleep`] woke it, or else when something
+/// in it first asked. Paced work counts its budget from here, so two paced jobs in one task, or
+/// one after the page drew what a load ended with, share one task's budget instead of each
+/// taking a whole one (the first screen of a GB session was a 56 ms task: the side panel
+/// drawn, then the rows' own 40 ms).
+pub(crate) fn task_began() -> f64 {
+    TASK_BEGAN.with(|b| b.get()).unwrap_or_else(began_now)
+}
+
+fn began_now() -> f64 {
+    let at = now();
+    if TASK_BEGAN.with(|b| b.replace(Some(at))).is_none() {
+        FORGET.with(|forget| later(forget, 0.0));
+    }
+    at
 }
 
 /// Calls `f` in `ms` milliseconds: a window's timer or a worker's, whichever this runs in.
@@ -52,26 +79,25 @@ pub(crate) fn promise() -> (Promise, Function) {
     (promise, resolve.expect("a promise's executor runs at once"))
 }
 
-/// Lets a paced normalize pause every [`TASK_BUDGET_MS`] for the page's next task: a GB session
-/// takes about a second to link, and the page paints and takes input meanwhile.
+/// Lets a paced normalize pause every [`TASK_BUDGET_MS`] of a task (counted from
+/// [`task_began`]) for the page's next task: a GB session takes about a second to link, and the
+/// page paints and takes input meanwhile.
 pub(crate) struct PageTurns {
     /// How long a task may run before it pauses.
     budget: f64,
-    /// When the current task began.
-    since: Rc<Cell<f64>>,
     /// How long the pauses took in all, so that the time normalize took can be told apart.
     waited: Rc<Cell<f64>>,
 }
 
 impl PageTurns {
-    pub(crate) fn from_now() -> PageTurns {
+    pub(crate) fn new() -> PageTurns {
         PageTurns::with_budget(TASK_BUDGET_MS)
     }
 
     /// For work whose single steps can take 10-15 ms (the page's own secret scan, whose long
     /// step was not pinned down): pausing after less leaves room for one more within 50 ms.
     pub(crate) fn with_budget(budget: f64) -> PageTurns {
-        PageTurns { budget, since: Rc::new(Cell::new(now())), waited: Rc::default() }
+        PageTurns { budget, waited: Rc::default() }
     }
 
     /// How long the pauses took in all.
@@ -82,16 +108,15 @@ impl PageTurns {
 
 impl Pause for PageTurns {
     fn due(&mut self) -> bool {
-        now() - self.since.get() >= self.budget
+        now() - task_began() >= self.budget
     }
 
     fn pause(&mut self) -> Pin<Box<dyn Future<Output = ()>>> {
-        let (since, waited) = (self.since.clone(), self.waited.clone());
+        let waited = self.waited.clone();
         Box::pin(async move {
             let started = now();
             next_frame().await;
-            since.set(now());
-            waited.set(waited.get() + since.get() - started);
+            waited.set(waited.get() + now() - started);
         })
     }
 }

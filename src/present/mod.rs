@@ -16,6 +16,7 @@ pub mod item;
 pub mod library;
 pub mod link;
 pub mod outline;
+pub mod problems;
 pub mod rows;
 pub mod session;
 pub mod tools;

@@ -15,9 +15,9 @@ use crate::browser::read::from_drop;
 use crate::browser::timers::{next_frame, PageTurns};
 use crate::normalize::fxhash::FxMap;
 use crate::normalize::pace::Pace;
+use crate::present::problems;
 use crate::present::rows::{self, Row};
 use crate::present::when::{self, Above};
-use crate::text::format::thousands;
 use crate::text::highlight::grammars_loaded;
 
 /// Highlights code once the grammars are there: fetched unless they are loaded, and the first
@@ -142,7 +142,7 @@ fn use_rows(viewer: Viewer) -> ReadSignal<Vec<Row>> {
         }
         leptos::task::spawn_local(async move {
             let s = &ws.sessions[session];
-            let mut turns = PageTurns::from_now();
+            let mut turns = PageTurns::new();
             let keep = |at| filter.keeps(&ws, s, at);
             let made = rows::rows_paced(s, &choices, &keep, &mut Pace::with(&mut turns)).await;
             // Unless other rows were asked for meanwhile.
@@ -179,7 +179,7 @@ fn use_above(viewer: Viewer, rows: ReadSignal<Vec<Row>>) -> ReadSignal<FxMap<Row
             if rows.len() > ROWS_DATED_AT_ONCE {
                 next_frame().await;
             }
-            let mut turns = PageTurns::from_now();
+            let mut turns = PageTurns::new();
             let found = when::above_paced(&ws, s, &rows, &reader_zone(), &mut Pace::with(&mut turns)).await;
             if asked.try_get_value() == Some(number) {
                 set_above.set(found.into_iter().map(|(i, a)| (rows[i], a)).collect());
@@ -300,10 +300,6 @@ fn DemoNote() -> impl IntoView {
     }
 }
 
-/// The most problems said one by one: a folder of thousands of files that are no transcript
-/// says the first of them and how many more.
-const PROBLEMS_SHOWN: usize = 20;
-
 /// The files that could not be opened, and why, until dismissed.
 #[component]
 fn Problems() -> impl IntoView {
@@ -312,20 +308,23 @@ fn Problems() -> impl IntoView {
         let problems = viewer.problems.get();
         // Where following cannot work, what does is offered at once: opening the file.
         let cannot_follow = problems.iter().any(|(_, reason)| reason == follow::NEEDS_CHROMIUM);
-        (!problems.is_empty()).then(|| view! {
-            <div class="cctv-errors" role="alert">
-                {problems.iter().take(PROBLEMS_SHOWN).map(|(file, reason)| view! { <div><bdi>{file.clone()}</bdi>{format!(": {reason}")}</div> }).collect_view()}
-                {(problems.len() > PROBLEMS_SHOWN).then(|| view! {
-                    <div>{format!("and {} more", thousands((problems.len() - PROBLEMS_SHOWN) as u64))}</div>
-                })}
-                {cannot_follow.then(|| view! {
-                    <button class="cctv-button" on:click=move |e: ev::MouseEvent| {
-                        viewer.problems.set(Vec::new());
-                        top::click_files_input(&e);
-                    }>"Open files"</button>
-                })}
-                <button on:click=move |_| viewer.problems.set(Vec::new())>"Dismiss"</button>
-            </div>
+        let said = |(file, reason): &(String, String)| view! { <div><bdi>{file.clone()}</bdi>{format!(": {reason}")}</div> };
+        (!problems.is_empty()).then(|| {
+            let listed = problems::listed(&problems);
+            view! {
+                <div class="cctv-errors" role="alert">
+                    {listed.first.iter().map(said).collect_view()}
+                    {listed.between.map(|between| view! { <div>{between}</div> })}
+                    {listed.last.iter().map(said).collect_view()}
+                    {cannot_follow.then(|| view! {
+                        <button class="cctv-button" on:click=move |e: ev::MouseEvent| {
+                            viewer.problems.set(Vec::new());
+                            top::click_files_input(&e);
+                        }>"Open files"</button>
+                    })}
+                    <button on:click=move |_| viewer.problems.set(Vec::new())>"Dismiss"</button>
+                </div>
+            }
         })
     }
 }

@@ -529,12 +529,14 @@ fn timeline_svg(
     zone: &impl Fn(i64) -> i32,
 ) -> impl IntoView {
     let first_lane_end = chart.lanes.first().map_or(40.0, |(y, h, _)| y + h);
+    let width = chart.width;
     view! {
         <svg class="cctv-timeline" width=chart.width height=chart.height viewBox=format!("0 0 {} {}", chart.width, chart.height) aria-hidden="true">
-            {chart.lanes.iter().enumerate().map(|(i, (y, h, label))| view! {
-                <rect class=if i % 2 == 0 { "cctv-timeline__lane" } else { "cctv-timeline__lane cctv-timeline__lane--odd" } x="0" y=*y width=chart.width height=*h />
-                <text class="cctv-timeline__name" x="8" y=y + 12.0>{isolate(label)}</text>
-            }).collect_view()}
+            // A lane per agent: hundreds in a session of many sub-agents.
+            {in_batches(chart.lanes.into_iter().enumerate().collect(), move |(i, (y, h, label))| view! {
+                <rect class=if i % 2 == 0 { "cctv-timeline__lane" } else { "cctv-timeline__lane cctv-timeline__lane--odd" } x="0" y=y width=width height=h />
+                <text class="cctv-timeline__name" x="8" y=y + 12.0>{isolate(&label)}</text>
+            })}
             {chart.starts.iter().map(|&(x, ms)| view! {
                 <text class="cctv-timeline__clock" x=x y="12">{when::clock(ms, &zone)}</text>
             }).collect_view()}
