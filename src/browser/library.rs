@@ -24,7 +24,7 @@ use web_sys::File;
 use super::js_error::describe;
 use super::pool::{Answer, Kind, Pool, Stopped};
 use super::read::{read_bytes, read_promise, Named};
-use super::timers::{next_frame, now, sleep, PageTurns, TASK_BUDGET_MS};
+use super::timers::{next_frame, now, sleep, task_began, PageTurns, TASK_BUDGET_MS};
 use super::worker::{Done, Work};
 use crate::catalog::shelf::{FileInfo, Shelf};
 use crate::catalog::summary::{from_ends, Summary};
@@ -165,15 +165,14 @@ pub(crate) async fn list(
     files: Vec<Named>,
 ) -> Option<Vec<FileInfo>> {
     let mut infos = Vec::with_capacity(files.len());
-    let mut since = now();
     for f in &files {
-        // `File.size` can be a round trip to the browser: thousands take a while.
-        if now() - since >= TASK_BUDGET_MS {
+        // `File.size` can be a round trip to the browser: thousands take a while. Counted from
+        // the task's beginning: telling the files apart was this task's work already.
+        if now() - task_began() >= TASK_BUDGET_MS {
             next_frame().await;
             if !target.is_latest() {
                 return None;
             }
-            since = now();
         }
         infos.push(FileInfo { name: f.name.clone(), size: f.file.size() as u64 });
     }

@@ -8,6 +8,7 @@ use super::item::reader_zone;
 use super::library::{open_found, open_session, search, stop_search};
 use super::state::use_viewer;
 use super::top::{Brand, OpenButtons, OptionsToggle, SearchOptions, ThemeButton};
+use crate::browser::timers::next_frame;
 use crate::catalog::shelf::Project;
 use crate::present::library::{
     choices, project_rows, session_row, session_rows, FilterChoices, ListFilter, SessionRow, SortBy,
@@ -160,6 +161,10 @@ fn ProjectList(
     }
 }
 
+/// Sessions drawn at first, and as many more each frame after: a project of a thousand sessions
+/// drawn at once took a task of about 80 ms, and its layout another.
+const DRAWN_PER_FRAME: usize = 100;
+
 /// The sessions of the project chosen, with the sort and the filters.
 #[component]
 fn SessionList(
@@ -170,12 +175,7 @@ fn SessionList(
 ) -> impl IntoView {
     let library = use_viewer().library;
     let list = NodeRef::<leptos::html::Section>::new();
-    // Back from a session: where the list was.
-    list.on_load(move |el| {
-        let top = library.scroll.get_value();
-        request_animation_frame(move || el.set_scroll_top(top));
-    });
-    let rows = move || {
+    let rows = Memo::new(move |_| {
         let (Some(p), sort, filter) = (project.get(), library.sort.get(), library.filter.get()) else {
             return Vec::new();
         };
@@ -185,18 +185,63 @@ fn SessionList(
                 ps.get(p).map(|p| session_rows(s, p, sort, &filter, &reader_zone())).unwrap_or_default()
             })
         })
-    };
+    });
+    // How many of the rows are drawn: more each frame until all are; back to the first for
+    // another project. Back from a session, the list is scrolled to where it was once the rows
+    // above that place are drawn.
+    let drawn = RwSignal::new(DRAWN_PER_FRAME);
+    let growing = StoredValue::new(false);
+    let restore = StoredValue::new(Some(library.scroll.get_value()).filter(|&top| top > 0));
+    Effect::new(move |shown: Option<Option<usize>>| {
+        let len = rows.with(Vec::len);
+        let chosen = project.get();
+        if shown.is_some_and(|p| p != chosen) {
+            drawn.set(DRAWN_PER_FRAME);
+        }
+        if !growing.get_value() && drawn.get_untracked() < len {
+            growing.set_value(true);
+            leptos::task::spawn_local(async move {
+                loop {
+                    next_frame().await;
+                    let Some(len) = rows.try_with_untracked(Vec::len) else { return };
+                    let Some(now) = drawn.try_get_untracked() else { return };
+                    scroll_back(list, restore, now >= len);
+                    if now >= len {
+                        break;
+                    }
+                    drawn.set(now + DRAWN_PER_FRAME);
+                }
+                let _ = growing.try_set_value(false);
+            });
+        }
+        chosen
+    });
+    list.on_load(move |_| {
+        request_animation_frame(move || {
+            scroll_back(list, restore, drawn.get_untracked() >= rows.with_untracked(Vec::len))
+        })
+    });
     view! {
         <section class="cctv-library__sessions" aria-label="sessions" node_ref=list>
             <SortAndFilters project=project projects=projects />
             // Keyed by all a row says: as counts arrive (a few times a second), only the rows
             // that changed are drawn again, not a project's thousand.
             <ol class="cctv-library__list">
-                <For each=rows key=|row| row.clone() let:row>
+                <For each=move || rows.with(|r| r.iter().take(drawn.get()).cloned().collect::<Vec<_>>()) key=|row| row.clone() let:row>
                     <SessionEntry row=row list=list />
                 </For>
             </ol>
         </section>
+    }
+}
+
+/// Scrolls the list back to where it was when a session was opened from it, once it is tall
+/// enough to be there (or every row is drawn).
+fn scroll_back(list: NodeRef<leptos::html::Section>, restore: StoredValue<Option<i32>>, all_drawn: bool) {
+    let (Some(el), Some(Some(top))) = (list.get_untracked(), restore.try_get_value()) else { return };
+    if all_drawn || el.scroll_height() >= top + el.client_height() {
+        el.set_scroll_top(top);
+        restore.set_value(None);
     }
 }
 
