@@ -42,7 +42,8 @@ pub(crate) async fn sleep(ms: i32) {
 
 thread_local! {
     /// When the task now running began, as far as the page's own work knows; forgotten by a
-    /// timer that runs once the task is over.
+    /// `setTimeout(0)` set when it is stamped. Tasks that run before that timer (input, a
+    /// worker's message) see the older stamp and pause at once: early, never late.
     static TASK_BEGAN: Cell<Option<f64>> = const { Cell::new(None) };
     static FORGET: Function = Closure::<dyn Fn()>::new(|| TASK_BEGAN.with(|b| b.set(None))).into_js_value().unchecked_into();
 }

@@ -186,9 +186,10 @@ fn SessionList(
             })
         })
     });
-    // How many of the rows are drawn: more each frame until all are; back to the first for
-    // another project. Back from a session, the list is scrolled to where it was once the rows
-    // above that place are drawn.
+    // How many of the rows are drawn: more each frame until all are; no more than there are
+    // (a filter cleared draws its rows again a frame's worth at a time), and back to the first
+    // for another project. Back from a session, the list is scrolled to where it was once the
+    // rows above that place are drawn.
     let drawn = RwSignal::new(DRAWN_PER_FRAME);
     let growing = StoredValue::new(false);
     let restore = StoredValue::new(Some(library.scroll.get_value()).filter(|&top| top > 0));
@@ -197,6 +198,9 @@ fn SessionList(
         let chosen = project.get();
         if shown.is_some_and(|p| p != chosen) {
             drawn.set(DRAWN_PER_FRAME);
+            restore.set_value(None);
+        } else if drawn.get_untracked() > len.max(DRAWN_PER_FRAME) {
+            drawn.set(len.max(DRAWN_PER_FRAME));
         }
         if !growing.get_value() && drawn.get_untracked() < len {
             growing.set_value(true);
@@ -217,8 +221,11 @@ fn SessionList(
         chosen
     });
     list.on_load(move |_| {
+        // The list may be gone by the next frame (a search begun, a session opened).
         request_animation_frame(move || {
-            scroll_back(list, restore, drawn.get_untracked() >= rows.with_untracked(Vec::len))
+            if let (Some(now), Some(len)) = (drawn.try_get_untracked(), rows.try_with_untracked(Vec::len)) {
+                scroll_back(list, restore, now >= len);
+            }
         })
     });
     view! {
@@ -238,10 +245,12 @@ fn SessionList(
 /// Scrolls the list back to where it was when a session was opened from it, once it is tall
 /// enough to be there (or every row is drawn).
 fn scroll_back(list: NodeRef<leptos::html::Section>, restore: StoredValue<Option<i32>>, all_drawn: bool) {
-    let (Some(el), Some(Some(top))) = (list.get_untracked(), restore.try_get_value()) else { return };
+    let (Some(el), Some(Some(top))) = (list.try_get_untracked().flatten(), restore.try_get_value()) else {
+        return;
+    };
     if all_drawn || el.scroll_height() >= top + el.client_height() {
         el.set_scroll_top(top);
-        restore.set_value(None);
+        let _ = restore.try_set_value(None);
     }
 }
 
