@@ -9,7 +9,7 @@ use web_sys::File;
 
 use super::js_error::describe;
 use super::read::{read_slice, Named};
-use super::timers::{mark, next_frame, now, PageTurns, TASK_BUDGET_MS};
+use super::timers::{mark, next_frame, now, task_began, PageTurns, TASK_BUDGET_MS};
 use crate::model::GrowingTranscript;
 use crate::normalize::beside::beside;
 use crate::normalize::pace::{Pace, Pause};
@@ -146,12 +146,10 @@ async fn sizes(files: &[Named], first_size: f64) -> Vec<f64> {
     sizes.push(first_size);
     // Listing the files was this task's work already.
     next_frame().await;
-    let mut asked_since = now();
     for f in &files[1..] {
         // A folder of thousands of files: a few ms a hundred, so the page paints meanwhile.
-        if now() - asked_since >= TASK_BUDGET_MS {
+        if now() - task_began() >= TASK_BUDGET_MS {
             next_frame().await;
-            asked_since = now();
         }
         sizes.push(f.file.size());
     }
