@@ -23,8 +23,8 @@ use web_sys::File;
 
 use super::js_error::describe;
 use super::pool::{Answer, Kind, Pool, Stopped};
-use super::read::{read_bytes, read_promise, Named};
-use super::timers::{next_frame, now, sleep, task_began, PageTurns, TASK_BUDGET_MS};
+use super::read::{self, read_bytes, read_promise, Named};
+use super::timers::{next_frame, now, sleep, PageTurns};
 use super::worker::{Done, Work};
 use crate::catalog::shelf::{FileInfo, Shelf};
 use crate::catalog::summary::{from_ends, Summary};
@@ -164,18 +164,12 @@ pub(crate) async fn list(
     target: &impl ListTarget,
     files: Vec<Named>,
 ) -> Option<Vec<FileInfo>> {
-    let mut infos = Vec::with_capacity(files.len());
-    for f in &files {
-        // `File.size` can be a round trip to the browser: thousands take a while. Counted from
-        // the task's beginning: telling the files apart was this task's work already.
-        if now() - task_began() >= TASK_BUDGET_MS {
-            next_frame().await;
-            if !target.is_latest() {
-                return None;
-            }
-        }
-        infos.push(FileInfo { name: f.name.clone(), size: f.file.size() as u64 });
-    }
+    let sizes = read::sizes(&files, || !target.is_latest()).await?;
+    let infos = files
+        .iter()
+        .zip(sizes)
+        .map(|(f, size)| FileInfo { name: f.name.clone(), size: size as u64 })
+        .collect();
     folder.0.borrow_mut().files = files.into_iter().map(|n| n.file).collect();
     Some(infos)
 }

@@ -8,8 +8,8 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
 
 use super::js_error::describe;
-use super::read::{read_slice, Named};
-use super::timers::{mark, next_frame, now, task_began, PageTurns, TASK_BUDGET_MS};
+use super::read::{self, read_slice, Named};
+use super::timers::{mark, next_frame, now, PageTurns, TASK_BUDGET_MS};
 use crate::model::GrowingTranscript;
 use crate::normalize::beside::beside;
 use crate::normalize::pace::{Pace, Pause};
@@ -139,21 +139,12 @@ fn sources(workspace: &Workspace, files: &[Named], sizes: &[f64]) -> Option<Vec<
         .collect()
 }
 
-/// Every file's size, the first one's known. `File.size` can cost a round trip to the browser
-/// process: asked once per file, the page painting meanwhile.
+/// Every file's size, the first one's known.
 async fn sizes(files: &[Named], first_size: f64) -> Vec<f64> {
-    let mut sizes = Vec::with_capacity(files.len());
-    sizes.push(first_size);
     // Listing the files was this task's work already.
     next_frame().await;
-    for f in &files[1..] {
-        // A folder of thousands of files: a few ms a hundred, so the page paints meanwhile.
-        if now() - task_began() >= TASK_BUDGET_MS {
-            next_frame().await;
-        }
-        sizes.push(f.file.size());
-    }
-    sizes
+    let rest = read::sizes(&files[1..], || false).await.unwrap_or_default();
+    std::iter::once(first_size).chain(rest).collect()
 }
 
 /// Whether `size` bytes can be loaded; if not, the target is told why. A tab that runs out of

@@ -8,7 +8,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{DataTransfer, File, FileSystemDirectoryEntry, FileSystemEntry, FileSystemFileEntry};
 
 use super::js_error::describe;
-use super::timers::PageTurns;
+use super::timers::{next_frame, now, task_began, PageTurns};
 use crate::normalize::beside::beside;
 use crate::normalize::pace::Pause;
 
@@ -116,6 +116,27 @@ async fn walk(entry: FileSystemEntry, prefix: String, top: bool, out: &mut Vec<N
             Box::pin(walk(child.unchecked_into(), prefix.clone(), false, out)).await;
         }
     }
+}
+
+/// How long asking files their sizes runs before the page's next task. Shorter than the task
+/// budget: `File.size` of a file from a folder picker is a synchronous round trip to the browser
+/// process (20,000 took 5.5 s in Chromium, 0.3 ms each), and one in thousands waits 10-25 ms.
+const SIZES_BUDGET_MS: f64 = 20.0;
+
+/// The sizes of `files`, asked a few ms at a time with the page's tasks between; `None` once
+/// `stopped` says the job was given up.
+pub(crate) async fn sizes(files: &[Named], stopped: impl Fn() -> bool) -> Option<Vec<f64>> {
+    let mut sizes = Vec::with_capacity(files.len());
+    for f in files {
+        if now() - task_began() >= SIZES_BUDGET_MS {
+            next_frame().await;
+            if stopped() {
+                return None;
+            }
+        }
+        sizes.push(f.file.size());
+    }
+    Some(sizes)
 }
 
 /// Starts reading `file[from..to]` of a file of `size` bytes: the whole file without a slice,

@@ -70,7 +70,32 @@ pub fn session(
         out.push_str(&format!("## {}. {}\n\n", n + 1, escape_inline(&heading)));
         out.push_str(&items(ws, session, ThreadRef::Main, first as usize..end, options));
     }
+    if session.thread.items.is_empty() {
+        // Sub-agents' files without their session's: their conversations are all there is (the
+        // viewer shows them as the session's rows), so each is said whole, under what it is.
+        for (agent, a) in session.agents.iter().enumerate() {
+            let kind =
+                crate::present::agents::label(ws, session, agent as u32).map_or("sub-agent", |l| l.kind);
+            let about = a.description.clone().or(a.agent_type.clone()).unwrap_or_default();
+            let heading = match about.trim() {
+                "" => capitalized(kind),
+                about => format!("{}: {}", capitalized(kind), escape_inline(&one_line(about, 80))),
+            };
+            out.push_str(&format!("## {heading}\n\n"));
+            out.push_str(&items(
+                ws,
+                session,
+                ThreadRef::Agent(agent as u32),
+                0..a.thread.items.len(),
+                options,
+            ));
+        }
+    }
     visible_controls(out.trim_end()) + "\n"
+}
+
+fn capitalized(text: &str) -> String {
+    text.chars().take(1).flat_map(char::to_uppercase).chain(text.chars().skip(1)).collect()
 }
 
 /// The turn that begins at item `first` of `thread`: that row and every row up to the next
@@ -120,10 +145,9 @@ fn agent_details(
     let Some(a) = session.agents.get(agent as usize) else { return String::new() };
     let about = a.description.clone().or(a.agent_type.clone()).unwrap_or_default();
     let inner = items(ws, session, ThreadRef::Agent(agent), 0..a.thread.items.len(), options);
-    let kind: String =
-        kind.chars().take(1).flat_map(char::to_uppercase).chain(kind.chars().skip(1)).collect();
     format!(
-        "\n\n<details><summary>{kind}: {}</summary>\n\n{}</details>",
+        "\n\n<details><summary>{}: {}</summary>\n\n{}</details>",
+        capitalized(kind),
         escape_html(&one_line(&about, 80)),
         inner
     )
@@ -405,6 +429,20 @@ mod tests {
         // It stops before the next prompt.
         assert!(!md.contains("I forgot to tell you"), "{md}");
         assert_eq!(md.matches("**You:**").count(), 1);
+    }
+
+    #[test]
+    fn a_sub_agents_file_alone_exports_its_conversation() {
+        let ws = crate::fixtures::workspace(
+            "moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68/subagents/agent-a5bdbc1.jsonl",
+        );
+        let s = &ws.sessions[0];
+        assert!(s.thread.items.is_empty() && s.agents.len() == 1);
+        let md = session(&ws, s, MarkdownOptions::default(), None);
+        let (head, body) = md.split_once("\n## ").unwrap_or_else(|| panic!("no section: {md}"));
+        assert!(head.ends_with("· 0 prompts*\n"), "{head}");
+        assert!(body.starts_with("Sub-agent\n\n**You:**\n\n> Write a poem about Thai yellow curry."), "{md}");
+        assert!(body.contains("**Claude:**") && body.contains("**WebSearch**"), "{md}");
     }
 
     // Written from the documented shape (sdk-tools.d.ts, 2.1.332), no real line holds it.

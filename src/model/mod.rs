@@ -81,6 +81,19 @@ pub fn check_fits<'b>(files: impl IntoIterator<Item = &'b [u8]>) -> Result<usize
     fits(bytes, lines).map(|()| lines)
 }
 
+/// Whether files of `bytes` bytes in all could be indexed at all: asked before they are copied
+/// in, which for GBs takes seconds and the memory the answer is about.
+pub fn check_size(bytes: usize) -> Result<(), String> {
+    if bytes <= INDEX_BUDGET {
+        return Ok(());
+    }
+    Err(format!(
+        "{:.1} MB of files is more than the {:.0} GB cctv can use (WebAssembly has 4 GB in all)",
+        bytes as f64 / 1e6,
+        INDEX_BUDGET as f64 / 1e9,
+    ))
+}
+
 /// The line breaks in `bytes`.
 pub fn lines_in(bytes: &[u8]) -> usize {
     memchr::memchr_iter(b'\n', bytes).count()
@@ -129,5 +142,14 @@ mod tests {
         assert_eq!(check_fits([&half[..100_000]]), Ok(100_001));
         let every: Vec<Vec<u8>> = crate::fixtures::every_fixture().into_iter().map(|i| i.bytes).collect();
         assert!(check_fits(every.iter().map(Vec::as_slice)).is_ok());
+    }
+
+    #[test]
+    fn files_too_large_in_all_are_refused_before_their_lines_are_counted() {
+        assert_eq!(check_size(2_000_000_000), Ok(()));
+        assert_eq!(
+            check_size(3_000_000_001),
+            Err("3000.0 MB of files is more than the 3 GB cctv can use (WebAssembly has 4 GB in all)".into())
+        );
     }
 }

@@ -438,11 +438,15 @@ fn export_options(session: usize, turn_count: usize) -> impl IntoView {
             {option("tool output", |o| o.tool_output, |o, v| o.tool_output = v)}
             {option("sub-agents", |o| o.sub_agents, |o, v| o.sub_agents = v)}
             {option("system events", |o| o.system_events, |o, v| o.system_events = v)}
-            <div class="cctv-share__turns">
-                {turn_input("turns ", 0)}
-                {turn_input(" to ", 1)}
-                {format!(" of {turn_count}")}
-            </div>
+            // A range only where there is one to choose: a sub-agent's file opened alone has no
+            // prompt the person typed, so no turn ("turns 1 to 0 of 0").
+            {(turn_count > 1).then(|| view! {
+                <div class="cctv-share__turns">
+                    {turn_input("turns ", 0)}
+                    {turn_input(" to ", 1)}
+                    {format!(" of {turn_count}")}
+                </div>
+            })}
         </fieldset>
     }
 }

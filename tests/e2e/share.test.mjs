@@ -178,6 +178,17 @@ test("the Markdown export renders into a title and a heading per turn, with no m
   assert.ok(turns.length >= 5 && turns.every((h, i) => h.depth === 2 && h.text.startsWith(`${i + 1}. `)), turns.map((h) => h.text).join("\n"));
   // The mask reads as written once rendered (the Markdown escapes its brackets).
   assert.ok(marked.parse(markdown).includes("[REDACTED github-pat]"));
+  // Turns 2 to 3 of them: those two headings, numbered as in the whole.
+  const range = page.locator(".cctv-share__turns");
+  assert.equal(await range.textContent(), `turns  to  of ${turns.length}`);
+  for (const [n, value] of [[0, "3"], [1, "2"]]) {
+    await range.locator("input").nth(n).fill(value);
+    await range.locator("input").nth(n).dispatchEvent("change");
+  }
+  assert.deepEqual(await range.locator("input").evaluateAll((inputs) => inputs.map((i) => i.value)), ["2", "3"]);
+  const [some] = await Promise.all([page.waitForEvent("download"), page.click("text=Download Markdown")]);
+  const chosen = marked.lexer(await readFile(await some.path(), "utf8")).filter((t) => t.type === "heading" && t.depth === 2);
+  assert.deepEqual(chosen.map((h) => h.text), turns.slice(1, 3).map((h) => h.text));
   // One turn, copied from its row, is masked too.
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: web.server.url });
   const prompt = page.locator(".cctv-item--user:has(h3)", { hasText: TOKEN }).first();
@@ -187,6 +198,22 @@ test("the Markdown export renders into a title and a heading per turn, with no m
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.ok(marked.parse(copied).includes("[REDACTED github-pat]") && !copied.includes(TOKEN), copied.slice(0, 600));
   assert.deepEqual(foreign(requests, web.server.url), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a sub-agent's file opened alone exports whole: no turn range to choose from", async () => {
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  const [, agent] = await files();
+  await drop(page, [agent]);
+  await page.locator(".cctv-item").first().waitFor();
+  await page.click(".cctv-side__tab >> text=Share");
+  await page.locator(".cctv-share__options").waitFor();
+  assert.equal(await page.locator(".cctv-share__turns").count(), 0);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("text=Download Markdown")]);
+  const markdown = await readFile(await download.path(), "utf8");
+  assertNowhere(markdown, KEY, "the sub-agent's Markdown");
+  assert.ok(markdown.includes("REDACTED"), markdown.slice(0, 600));
   assert.deepEqual(errors, []);
   await context.close();
 });
