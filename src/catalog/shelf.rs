@@ -7,9 +7,8 @@
 //! `<project>/agent-<id>.jsonl`, say whose they are in their lines alone: they wait on the shelf
 //! ([`Shelf::loose`]) until their first line is read ([`Shelf::place_loose`]).
 
-use std::collections::HashMap;
-
 use crate::catalog::summary::{Counts, Summary};
+use crate::normalize::fxhash::FxMap;
 use crate::normalize::{agent_id_of_name, beside::beside};
 
 /// A file handed over: its path inside the folder, and its size.
@@ -123,7 +122,8 @@ pub fn holds_many<'a>(names: impl IntoIterator<Item = &'a str>) -> bool {
 impl Shelf {
     pub fn new(files: Vec<FileInfo>) -> Shelf {
         let mut shelf = Shelf { files, ..Shelf::default() };
-        let mut at: HashMap<(String, String), usize> = HashMap::new();
+        // Fx, not SipHash: tens of thousands of names, which took 10 ms in wasm.
+        let mut at: FxMap<(String, String), usize> = FxMap::default();
         let mut others = Vec::new();
         for (index, file) in shelf.files.iter().enumerate() {
             if let Place::Own(folder, key) = place(&file.name) {
@@ -201,7 +201,7 @@ impl Shelf {
     /// Links each session that begins with a copy of another's lines to it: sessions that begin
     /// with the same line are one conversation, and the one that ended first is the original.
     pub fn link_continued(&mut self) {
-        let mut by_first: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut by_first: FxMap<&str, Vec<usize>> = FxMap::default();
         for (i, s) in self.sessions.iter().enumerate().filter(|(_, s)| !s.left_out) {
             if let Some(uuid) = s.summary.as_ref().and_then(|s| s.first_uuid.as_deref()) {
                 by_first.entry(uuid).or_default().push(i);
@@ -224,7 +224,7 @@ impl Shelf {
     /// The projects, the one last active first; each with its sessions, newest first.
     pub fn projects(&self) -> Vec<Project> {
         let mut projects: Vec<Project> = Vec::new();
-        let mut at: HashMap<&str, usize> = HashMap::new();
+        let mut at: FxMap<&str, usize> = FxMap::default();
         for (i, s) in self.sessions.iter().enumerate().filter(|(_, s)| !s.left_out) {
             let p = *at.entry(&s.folder).or_insert_with(|| {
                 projects.push(Project {
