@@ -431,6 +431,18 @@ pub struct McpResourceEntry {
 
 /// Decodes the `toolUseResult` at `span`, for a call of `tool` if known.
 pub fn decode(src: &[u8], span: Span, tool: Option<&Tool>) -> ToolUseResult {
+    // Straight into the tool's type where it has one: a `Value` first was a second pass and a
+    // copy of every string (an Edit's whole file before it, a Read's file), most of the time
+    // the Overview's replay of the files changed took. What does not fit is read the long way,
+    // which says why.
+    if let Some(shape) = tool.and_then(shape_of_tool).filter(|&s| s != Shape::TodoWrite) {
+        let mut from = serde_json::Deserializer::from_slice(span.bytes(src));
+        if let Ok(typed) = typed(shape, &mut from) {
+            if from.end().is_ok() {
+                return typed;
+            }
+        }
+    }
     match serde_json::from_slice::<Value>(span.bytes(src)) {
         Ok(value) => from_value(value, tool),
         Err(e) => ToolUseResult::Other {
@@ -452,41 +464,43 @@ pub fn from_value(value: Value, tool: Option<&Tool>) -> ToolUseResult {
         return ToolUseResult::Other { value: object, error: None };
     };
     let typed = match shape {
-        Shape::Read => typed(&object, ToolUseResult::Read),
-        Shape::Edit => typed(&object, ToolUseResult::Edit),
-        Shape::MultiEdit => typed(&object, ToolUseResult::MultiEdit),
-        Shape::Write => typed(&object, ToolUseResult::Write),
-        Shape::Bash => typed(&object, ToolUseResult::Bash),
-        Shape::Glob => typed(&object, ToolUseResult::Glob),
-        Shape::Grep => typed(&object, ToolUseResult::Grep),
-        Shape::Task => typed(&object, ToolUseResult::Task),
-        Shape::WebSearch => typed(&object, ToolUseResult::WebSearch),
-        Shape::WebFetch => typed(&object, ToolUseResult::WebFetch),
-        Shape::ShellOutput => typed(&object, ToolUseResult::ShellOutput),
-        Shape::TaskOutput => typed(&object, ToolUseResult::TaskOutput),
-        Shape::SendMessage => typed(&object, ToolUseResult::SendMessage),
-        Shape::ToolSearch => typed(&object, ToolUseResult::ToolSearch),
-        Shape::Workflow => typed(&object, ToolUseResult::Workflow),
-        Shape::EnterWorktree => typed(&object, ToolUseResult::EnterWorktree),
-        Shape::ExitWorktree => typed(&object, ToolUseResult::ExitWorktree),
-        Shape::PushNotification => typed(&object, ToolUseResult::PushNotification),
-        Shape::ReadNotifications => typed(&object, ToolUseResult::ReadNotifications),
-        Shape::ReportFindings => typed(&object, ToolUseResult::ReportFindings),
-        Shape::ReadMcpResource => typed(&object, ToolUseResult::ReadMcpResource),
-        Shape::ReadMcpResourceDir => typed(&object, ToolUseResult::ReadMcpResourceDir),
         Shape::TodoWrite => Ok(ToolUseResult::TodoWrite(TodoWriteResult {
             old_todos: object.get("oldTodos").map(Todo::list).unwrap_or_default(),
             new_todos: object.get("newTodos").map(Todo::list).unwrap_or_default(),
         })),
+        shape => typed(shape, &object).map_err(|e| e.to_string()),
     };
     typed.unwrap_or_else(|error| ToolUseResult::Other { value: object, error: Some(error) })
 }
 
-fn typed<T: for<'de> Deserialize<'de>>(
-    value: &Value,
-    wrap: fn(T) -> ToolUseResult,
-) -> Result<ToolUseResult, String> {
-    T::deserialize(value).map(wrap).map_err(|e| e.to_string())
+/// The result of a tool of `shape` (any but TodoWrite, whose lists are read leniently in
+/// [`from_value`]), read from `from`: a `Value`, or the bytes themselves.
+fn typed<'de, D: serde::Deserializer<'de>>(shape: Shape, from: D) -> Result<ToolUseResult, D::Error> {
+    Ok(match shape {
+        Shape::Read => ToolUseResult::Read(Deserialize::deserialize(from)?),
+        Shape::Edit => ToolUseResult::Edit(Deserialize::deserialize(from)?),
+        Shape::MultiEdit => ToolUseResult::MultiEdit(Deserialize::deserialize(from)?),
+        Shape::Write => ToolUseResult::Write(Deserialize::deserialize(from)?),
+        Shape::Bash => ToolUseResult::Bash(Deserialize::deserialize(from)?),
+        Shape::Glob => ToolUseResult::Glob(Deserialize::deserialize(from)?),
+        Shape::Grep => ToolUseResult::Grep(Deserialize::deserialize(from)?),
+        Shape::Task => ToolUseResult::Task(Deserialize::deserialize(from)?),
+        Shape::WebSearch => ToolUseResult::WebSearch(Deserialize::deserialize(from)?),
+        Shape::WebFetch => ToolUseResult::WebFetch(Deserialize::deserialize(from)?),
+        Shape::ShellOutput => ToolUseResult::ShellOutput(Deserialize::deserialize(from)?),
+        Shape::TaskOutput => ToolUseResult::TaskOutput(Deserialize::deserialize(from)?),
+        Shape::SendMessage => ToolUseResult::SendMessage(Deserialize::deserialize(from)?),
+        Shape::ToolSearch => ToolUseResult::ToolSearch(Deserialize::deserialize(from)?),
+        Shape::Workflow => ToolUseResult::Workflow(Deserialize::deserialize(from)?),
+        Shape::EnterWorktree => ToolUseResult::EnterWorktree(Deserialize::deserialize(from)?),
+        Shape::ExitWorktree => ToolUseResult::ExitWorktree(Deserialize::deserialize(from)?),
+        Shape::PushNotification => ToolUseResult::PushNotification(Deserialize::deserialize(from)?),
+        Shape::ReadNotifications => ToolUseResult::ReadNotifications(Deserialize::deserialize(from)?),
+        Shape::ReportFindings => ToolUseResult::ReportFindings(Deserialize::deserialize(from)?),
+        Shape::ReadMcpResource => ToolUseResult::ReadMcpResource(Deserialize::deserialize(from)?),
+        Shape::ReadMcpResourceDir => ToolUseResult::ReadMcpResourceDir(Deserialize::deserialize(from)?),
+        Shape::TodoWrite => return Err(serde::de::Error::custom("TodoWrite is read from a value")),
+    })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
