@@ -124,7 +124,10 @@ impl Track {
     /// the session's changes changed the file.
     fn check(&mut self, hunks: &[Hunk]) {
         let Some(now) = &self.now else { return };
-        let lines: Vec<&str> = now.split('\n').collect();
+        // Only the lines up to the last a hunk names: a whole file split for each edit was a
+        // tenth of the replay.
+        let needed = hunks.iter().map(|h| h.old_start.saturating_add(h.old_lines)).max().unwrap_or(0);
+        let lines: Vec<&str> = now.split('\n').take(usize::try_from(needed).unwrap_or(usize::MAX)).collect();
         let fits = hunks.iter().all(|h| {
             let old = h
                 .lines
