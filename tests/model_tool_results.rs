@@ -187,3 +187,19 @@ fn a_result_that_does_not_fit_its_tool_keeps_the_json_and_the_error() {
     assert_eq!(value["stdout"], 5);
     assert!(error.contains("invalid type"), "{error}");
 }
+
+// Written by hand, no real line holds these: results that are not objects for tools whose
+// results are, read as what they are (an array by position into a struct would be a guess).
+#[test]
+fn a_known_tools_result_that_is_no_object_stays_what_it_is() {
+    let decode = |json: &str, tool: Tool| {
+        let span = cctv::model::Span::new(0, json.len());
+        tool_result::decode(json.as_bytes(), span, Some(&tool))
+    };
+    assert_eq!(decode(r#"["x"]"#, Tool::Bash), ToolUseResult::List(vec![serde_json::json!("x")]));
+    assert_eq!(decode(" []", Tool::Read), ToolUseResult::List(Vec::new()));
+    assert_eq!(decode(r#""Error: no""#, Tool::Edit), ToolUseResult::Text("Error: no".into()));
+    // An object whose key is written twice: the last one, as a JSON value says.
+    let ToolUseResult::Bash(bash) = decode(r#"{"stdout":"a","stdout":"b"}"#, Tool::Bash) else { panic!() };
+    assert_eq!(bash.stdout, "b");
+}

@@ -165,7 +165,9 @@ export interface MarkdownOptions {
 }
 
 /** The files' sessions as Markdown (for a pull request, an issue, a chat), with every certain
- * secret and personal detail masked unless `options.keep` says otherwise. */
+ * secret and personal detail masked unless `options.keep` says otherwise. Sub-agents' files
+ * given without their session's are each their conversation whole, under a heading (there are
+ * no turns and no calls to fold them under). */
 export function exportMarkdown(files: TranscriptFile[], options?: MarkdownOptions): string;
 
 /** What `exportHtml` masks: as for `exportMarkdown` (`keep`, `maskCandidates`, `patterns`). */
@@ -279,6 +281,7 @@ fn inputs_of(files: &JsValue) -> Result<Vec<crate::normalize::Input>, js_sys::Er
     // Refused before any is copied in: two files of 1.5 GB took 17 s and 7.5 GB of memory to
     // copy before their index was found not to fit.
     let bytes = |file: &JsValue| js_sys::Reflect::get(file, &"bytes".into()).unwrap_or(JsValue::UNDEFINED);
+    // Added as u64: a usize is 32 bits in wasm, and three files of 1.5 GB are more.
     crate::model::check_size(files.iter().map(|f| length_of(&bytes(&f))).sum())
         .map_err(|e| js_sys::Error::new(&e))?;
     let inputs: Vec<crate::normalize::Input> = files
@@ -407,14 +410,14 @@ mod viewer {
 
 /// The bytes `input` holds (a string's UTF-16 length, which its UTF-8 is at least), without
 /// copying them; 0 for what holds none.
-fn length_of(input: &JsValue) -> usize {
+fn length_of(input: &JsValue) -> u64 {
     if let Some(text) = input.dyn_ref::<js_sys::JsString>() {
-        return text.length() as usize;
+        return u64::from(text.length());
     }
-    if input.is_instance_of::<js_sys::Uint8Array>() || input.is_instance_of::<js_sys::ArrayBuffer>() {
-        return js_sys::Uint8Array::new(input).length() as usize;
+    if let Some(array) = input.dyn_ref::<js_sys::Uint8Array>() {
+        return u64::from(array.length());
     }
-    0
+    input.dyn_ref::<js_sys::ArrayBuffer>().map_or(0, |buffer| u64::from(buffer.byte_length()))
 }
 
 fn bytes_of(input: &JsValue) -> Result<Vec<u8>, js_sys::Error> {
@@ -423,7 +426,11 @@ fn bytes_of(input: &JsValue) -> Result<Vec<u8>, js_sys::Error> {
     }
     if input.is_instance_of::<js_sys::Uint8Array>() || input.is_instance_of::<js_sys::ArrayBuffer>() {
         // Copied in only if there is room: a failed allocation would end in a WebAssembly trap.
-        let array = js_sys::Uint8Array::new(input);
+        // A view of an ArrayBuffer; a Uint8Array as it is (`new Uint8Array` of one copies it).
+        let array = match input.dyn_ref::<js_sys::Uint8Array>() {
+            Some(array) => array.clone(),
+            None => js_sys::Uint8Array::new(input),
+        };
         let size = array.length() as usize;
         if size > isize::MAX as usize {
             return Err(js_sys::Error::new(&format!(

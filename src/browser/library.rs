@@ -206,7 +206,8 @@ pub(crate) async fn read_ends(folder: &Folder, target: &impl ListTarget) {
     // What was read is put on the list every SHOW_EVERY_MS, not every batch: each change to the
     // shelf works out its projects and the rows shown again (a task of 20-30 ms at 10,000
     // sessions, and there are hundreds of batches).
-    let (mut read, mut shown_at) = (Vec::new(), now());
+    // The first batch at once.
+    let (mut read, mut shown_at) = (Vec::new(), f64::NEG_INFINITY);
     for (n, batch) in jobs.chunks(ENDS_AT_ONCE).enumerate() {
         let files: Vec<usize> = batch.iter().map(|(_, f)| *f).collect();
         let summaries = summaries(folder, target, &files).await;

@@ -93,7 +93,7 @@ async fn load_sorted(target: &impl LoadTarget, files: &[Named]) -> Result<bool, 
     let first_size = files[0].file.size();
     let first_end = first_size.min(if first_size >= EARLY_FROM { FIRST_READ } else { READ_STEP });
     let first_read = read_slice(&files[0].file, 0.0, first_end);
-    let sizes = sizes(files, first_size).await;
+    let sizes = sizes(target, files, first_size).await?;
     still(target)?;
     let size: f64 = sizes.iter().sum();
     if !fits(target, files, size) {
@@ -139,12 +139,12 @@ fn sources(workspace: &Workspace, files: &[Named], sizes: &[f64]) -> Option<Vec<
         .collect()
 }
 
-/// Every file's size, the first one's known.
-async fn sizes(files: &[Named], first_size: f64) -> Vec<f64> {
+/// Every file's size, the first one's known; given up when another load begins.
+async fn sizes(target: &impl LoadTarget, files: &[Named], first_size: f64) -> Result<Vec<f64>, Superseded> {
     // Listing the files was this task's work already.
     next_frame().await;
-    let rest = read::sizes(&files[1..], || false).await.unwrap_or_default();
-    std::iter::once(first_size).chain(rest).collect()
+    let rest = read::sizes(&files[1..], || !target.is_latest()).await.ok_or(Superseded)?;
+    Ok(std::iter::once(first_size).chain(rest).collect())
 }
 
 /// Whether `size` bytes can be loaded; if not, the target is told why. A tab that runs out of

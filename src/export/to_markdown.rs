@@ -72,7 +72,9 @@ pub fn session(
     }
     if session.thread.items.is_empty() {
         // Sub-agents' files without their session's: their conversations are all there is (the
-        // viewer shows them as the session's rows), so each is said whole, under what it is.
+        // viewer shows them as the session's rows), so each is said whole, under what it is;
+        // not also folded under another, where one was born in another's thread.
+        let options = MarkdownOptions { sub_agents: false, ..options };
         for (agent, a) in session.agents.iter().enumerate() {
             let kind =
                 crate::present::agents::label(ws, session, agent as u32).map_or("sub-agent", |l| l.kind);

@@ -83,8 +83,8 @@ pub fn check_fits<'b>(files: impl IntoIterator<Item = &'b [u8]>) -> Result<usize
 
 /// Whether files of `bytes` bytes in all could be indexed at all: asked before they are copied
 /// in, which for GBs takes seconds and the memory the answer is about.
-pub fn check_size(bytes: usize) -> Result<(), String> {
-    if bytes <= INDEX_BUDGET {
+pub fn check_size(bytes: u64) -> Result<(), String> {
+    if bytes <= INDEX_BUDGET as u64 {
         return Ok(());
     }
     Err(format!(

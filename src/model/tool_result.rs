@@ -434,8 +434,10 @@ pub fn decode(src: &[u8], span: Span, tool: Option<&Tool>) -> ToolUseResult {
     // Straight into the tool's type where it has one: a `Value` first was a second pass and a
     // copy of every string (an Edit's whole file before it, a Read's file), most of the time
     // the Overview's replay of the files changed took. What does not fit is read the long way,
-    // which says why.
-    if let Some(shape) = tool.and_then(shape_of_tool).filter(|&s| s != Shape::TodoWrite) {
+    // which says why. Only an object: serde reads a struct from an array too, by position, where
+    // the long way keeps an array a list.
+    let object = span.bytes(src).iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    if let Some(shape) = tool.and_then(shape_of_tool).filter(|&s| s != Shape::TodoWrite && object) {
         let mut from = serde_json::Deserializer::from_slice(span.bytes(src));
         if let Ok(typed) = typed(shape, &mut from) {
             if from.end().is_ok() {

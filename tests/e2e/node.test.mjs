@@ -75,10 +75,11 @@ const cases = {
   "a message nested 10,000 deep, exported": () =>
     exportMarkdown(file('{"type":"user","uuid":"u","message":{"role":"user","content":' + deep + "}}")),
   "one 500 MB line without a newline": () => normalizeSession(file(Buffer.alloc(500_000_000, "x"))).sessions.length,
-  // Zeros, which the system hands over untouched until read: these are refused before they are.
+  // Zeros, which the system hands over untouched until read: refused before they are copied.
   "a 2 GB file, parsed": () => parseTranscript(Buffer.alloc(2 ** 31)),
   "a 2 GB file, normalized": () => normalizeSession(file(Buffer.alloc(2 ** 31))),
   "two files of 1.6 GB": () => normalizeSession([file(Buffer.alloc(1.6e9))[0], { name: "b.jsonl", bytes: Buffer.alloc(1.6e9) }]),
+  "three files of 1.5 GB, more than 32 bits count": () => normalizeSession(["a", "b", "c"].map((n) => ({ name: `${n}.jsonl`, bytes: Buffer.alloc(1.5e9) }))),
 };
 const out = {};
 for (const [name, f] of Object.entries(cases)) out[name] = said(f);
@@ -113,5 +114,6 @@ test("hostile input to the npm functions in Node ends in an Error with a message
   assert.deepEqual(out["a 2 GB file, parsed"], error("2147 MB in one file is more than WebAssembly can hold in one piece (2 GB)"));
   assert.deepEqual(out["a 2 GB file, normalized"], error("file a.jsonl: 2147 MB in one file is more than WebAssembly can hold in one piece (2 GB)"));
   assert.deepEqual(out["two files of 1.6 GB"], error("3200.0 MB of files is more than the 3 GB cctv can use (WebAssembly has 4 GB in all)"));
+  assert.deepEqual(out["three files of 1.5 GB, more than 32 bits count"], error("4500.0 MB of files is more than the 3 GB cctv can use (WebAssembly has 4 GB in all)"));
   assert.deepEqual(out["afterwards"], { answer: "object" });
 });
