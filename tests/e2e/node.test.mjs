@@ -79,7 +79,7 @@ const cases = {
   "a 2 GB file, parsed": () => parseTranscript(Buffer.alloc(2 ** 31)),
   "a 2 GB file, normalized": () => normalizeSession(file(Buffer.alloc(2 ** 31))),
   "two files of 1.6 GB": () => normalizeSession([file(Buffer.alloc(1.6e9))[0], { name: "b.jsonl", bytes: Buffer.alloc(1.6e9) }]),
-  "three files of 1.5 GB, more than 32 bits count": () => normalizeSession(["a", "b", "c"].map((n) => ({ name: `${n}.jsonl`, bytes: Buffer.alloc(1.5e9) }))),
+  "three files of 1.5 GB, more than 32 bits count": () => normalizeSession(["a", "b", "c"].map((n) => ({ name: n + ".jsonl", bytes: Buffer.alloc(1.5e9) }))),
 };
 const out = {};
 for (const [name, f] of Object.entries(cases)) out[name] = said(f);
