@@ -8,7 +8,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{DataTransfer, File, FileSystemDirectoryEntry, FileSystemEntry, FileSystemFileEntry};
 
 use super::js_error::describe;
-use super::timers::{next_frame, now, task_began, PageTurns};
+use super::timers::PageTurns;
 use crate::normalize::beside::beside;
 use crate::normalize::pace::Pause;
 
@@ -127,9 +127,10 @@ const SIZES_BUDGET_MS: f64 = 20.0;
 /// `stopped` says the job was given up.
 pub(crate) async fn sizes(files: &[Named], stopped: impl Fn() -> bool) -> Option<Vec<f64>> {
     let mut sizes = Vec::with_capacity(files.len());
+    let mut turns = PageTurns::with_budget(SIZES_BUDGET_MS);
     for f in files {
-        if now() - task_began() >= SIZES_BUDGET_MS {
-            next_frame().await;
+        if turns.due() {
+            turns.pause().await;
             if stopped() {
                 return None;
             }
