@@ -361,10 +361,17 @@ pub(crate) async fn count(folder: &Folder, target: &impl ListTarget) {
         done = at + 1;
         if now() - counted.shown_at >= SHOW_EVERY_MS || done == total {
             target.status(format!("Counting prompts and tool calls: {done} of {total} sessions"));
-            counted.show(target, false);
+            counted.show(target);
         }
     }
-    counted.show(target, true);
+    counted.show(target);
+    // Copies linked to their originals once every session is counted, in a task of their own:
+    // linking looks at every session, and the list is drawn again after it.
+    next_frame().await;
+    if !target.is_latest() {
+        return;
+    }
+    target.update_shelf(Shelf::link_continued);
     target.status(String::new());
 }
 
@@ -402,8 +409,8 @@ impl Counted {
         }
     }
 
-    /// Puts the counted sessions on the list; `last` links copies to their originals too.
-    fn show(&mut self, target: &impl ListTarget, last: bool) {
+    /// Puts the counted sessions on the list.
+    fn show(&mut self, target: &impl ListTarget) {
         let left_out = std::mem::take(&mut self.left_out);
         let names = target.shelf(|shelf| {
             let name = |s: usize| shelf.sessions[s].files().next().map(|f| shelf.files[f].name.clone());
@@ -418,9 +425,6 @@ impl Counted {
             }
             for (session, _) in &left_out {
                 shelf.sessions[*session].left_out = true;
-            }
-            if last {
-                shelf.link_continued();
             }
         });
         // Said once each, all that arrived together in one go.

@@ -83,6 +83,21 @@ pub fn session_rows(
     filter: &ListFilter,
     zone: Zone,
 ) -> Vec<SessionRow> {
+    session_order(shelf, project, sort, filter, zone)
+        .into_iter()
+        .map(|s| session_row(shelf, s, zone))
+        .collect()
+}
+
+/// Which of a project's sessions the list shows, in the order the reader asked for: the list
+/// says in words only the rows on screen ([`session_row`]).
+pub fn session_order(
+    shelf: &Shelf,
+    project: &Project,
+    sort: SortBy,
+    filter: &ListFilter,
+    zone: Zone,
+) -> Vec<usize> {
     let mut sessions: Vec<usize> =
         project.sessions.iter().copied().filter(|&s| keeps(filter, &shelf.sessions[s], zone)).collect();
     let duration = |s: usize| shelf.sessions[s].summary.as_ref().and_then(|s| s.duration_ms());
@@ -91,7 +106,7 @@ pub fn session_rows(
         SortBy::Largest => sessions.sort_by_key(|&s| std::cmp::Reverse(shelf.size(s))),
         SortBy::Longest => sessions.sort_by_key(|&s| std::cmp::Reverse(duration(s))),
     }
-    sessions.into_iter().map(|s| session_row(shelf, s, zone)).collect()
+    sessions
 }
 
 /// A title or a branch is cut to this many characters on the list: one of 10 kB (a prompt, a

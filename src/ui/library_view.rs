@@ -8,10 +8,9 @@ use super::item::reader_zone;
 use super::library::{open_found, open_session, search, stop_search};
 use super::state::use_viewer;
 use super::top::{Brand, OpenButtons, OptionsToggle, SearchOptions, ThemeButton};
-use crate::browser::timers::next_frame;
 use crate::catalog::shelf::Project;
 use crate::present::library::{
-    choices, project_rows, session_row, session_rows, FilterChoices, ListFilter, SessionRow, SortBy,
+    choices, project_rows, session_order, session_row, FilterChoices, ListFilter, SessionRow, SortBy,
 };
 use crate::query::search::Matcher;
 use crate::text::format::{plural, size};
@@ -31,6 +30,7 @@ pub(crate) fn LibraryView() -> impl IntoView {
         })
     });
     let matcher = use_search_across();
+    let scrolled = RwSignal::new(0u64);
     let searching = move || matcher.with(|m| matches!(m, Ok(Some(_))));
     view! {
         <LibraryBar projects=projects />
@@ -38,9 +38,9 @@ pub(crate) fn LibraryView() -> impl IntoView {
             Either::Left(view! { <SearchResults /> })
         } else {
             Either::Right(view! {
-                <div class="cctv-library">
+                <div class="cctv-library" on:scroll=move |_| scrolled.update(|n| *n += 1)>
                     <ProjectList projects=projects project=project />
-                    <SessionList project=project projects=projects />
+                    <SessionList project=project projects=projects scrolled=scrolled />
                 </div>
             })
         }}
@@ -161,96 +161,116 @@ fn ProjectList(
     }
 }
 
-/// Sessions drawn at first, and as many more each frame after: a project of a thousand sessions
-/// drawn at once took a task of about 80 ms, and its layout another.
-const DRAWN_PER_FRAME: usize = 100;
+/// A session's row on the list, in pixels: every row is as tall (three lines, each cut to its
+/// width), so the list draws only the rows in view and knows where each is without drawing it.
+const SESSION_ROW_PX: f64 = 84.0;
+/// Rows drawn above and below those in view, so a scroll shows drawn rows before the next frame.
+const SESSION_MARGIN: usize = 10;
 
-/// The sessions of the project chosen, with the sort and the filters.
+/// The sessions of the project chosen, with the sort and the filters: only the rows in view are
+/// drawn. A project of a thousand sessions drawn whole was a task of about 80 ms, and counts
+/// arriving for it (a few times a second) moved and drew hundreds of its rows again, tasks of
+/// 50-88 ms.
 #[component]
 fn SessionList(
     /// Which project is chosen.
     project: Memo<Option<usize>>,
     /// The folder's projects.
     projects: Memo<Vec<Project>>,
+    /// Changes when something the list is in scrolled (on a phone, the whole list scrolls).
+    scrolled: RwSignal<u64>,
 ) -> impl IntoView {
     let library = use_viewer().library;
     let list = NodeRef::<leptos::html::Section>::new();
-    let rows = Memo::new(move |_| {
+    let rows = NodeRef::<leptos::html::Ol>::new();
+    let order = Memo::new(move |_| {
         let (Some(p), sort, filter) = (project.get(), library.sort.get(), library.filter.get()) else {
             return Vec::new();
         };
         library.shelf.with(|s| {
             let Some(s) = s else { return Vec::new() };
             projects.with(|ps| {
-                ps.get(p).map(|p| session_rows(s, p, sort, &filter, &reader_zone())).unwrap_or_default()
+                ps.get(p).map(|p| session_order(s, p, sort, &filter, &reader_zone())).unwrap_or_default()
             })
         })
     });
-    // How many of the rows are drawn: more each frame until all are; no more than there are
-    // (a filter cleared draws its rows again a frame's worth at a time), and back to the first
-    // for another project. Back from a session, the list is scrolled to where it was once the
-    // rows above that place are drawn.
-    let drawn = RwSignal::new(DRAWN_PER_FRAME);
-    let growing = StoredValue::new(false);
-    let restore = StoredValue::new(Some(library.scroll.get_value()).filter(|&top| top > 0));
-    Effect::new(move |shown: Option<Option<usize>>| {
-        let len = rows.with(Vec::len);
-        let chosen = project.get();
-        if shown.is_some_and(|p| p != chosen) {
-            drawn.set(DRAWN_PER_FRAME);
-            restore.set_value(None);
-        } else if drawn.get_untracked() > len.max(DRAWN_PER_FRAME) {
-            drawn.set(len.max(DRAWN_PER_FRAME));
-        }
-        if !growing.get_value() && drawn.get_untracked() < len {
-            growing.set_value(true);
-            leptos::task::spawn_local(async move {
-                loop {
-                    next_frame().await;
-                    let Some(len) = rows.try_with_untracked(Vec::len) else { return };
-                    let Some(now) = drawn.try_get_untracked() else { return };
-                    scroll_back(list, restore, now >= len);
-                    if now >= len {
-                        break;
-                    }
-                    drawn.set(now + DRAWN_PER_FRAME);
-                }
-                let _ = growing.try_set_value(false);
-            });
-        }
-        chosen
+    // The rows in view: where the window shows the list (whichever of its boxes scrolls).
+    let in_view = Memo::new(move |_| {
+        scrolled.track();
+        let count = order.with(Vec::len);
+        let (Some(ol), Some(height)) = (rows.get(), window().inner_height().ok().and_then(|h| h.as_f64()))
+        else {
+            return 0..count.min(2 * SESSION_MARGIN);
+        };
+        let top = ol.get_bounding_client_rect().top();
+        let first = (-top / SESSION_ROW_PX).floor().max(0.0) as usize;
+        let last = ((height - top) / SESSION_ROW_PX).ceil().max(0.0) as usize;
+        first.saturating_sub(SESSION_MARGIN).min(count)..(last + SESSION_MARGIN).min(count)
     });
-    list.on_load(move |_| {
-        // The list may be gone by the next frame (a search begun, a session opened).
+    // Only the rows in view are said in words, again when the shelf changes.
+    let shown = move || {
+        let range = in_view.get();
+        order.with(|order| {
+            library.shelf.with(|s| {
+                let Some(s) = s else { return Vec::new() };
+                let zone = reader_zone();
+                let count = order.len();
+                order[range.clone()]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &at)| (range.start + i, count, session_row(s, at, &zone)))
+                    .collect::<Vec<_>>()
+            })
+        })
+    };
+    // Back from a session, the list is scrolled to where it was: it is as tall as it will be at
+    // once.
+    let restore = StoredValue::new(Some(library.scroll.get_value()).filter(|&top| top > 0));
+    rows.on_load(move |_| {
+        scrolled.update(|n| *n += 1);
         request_animation_frame(move || {
-            if let (Some(now), Some(len)) = (drawn.try_get_untracked(), rows.try_with_untracked(Vec::len)) {
-                scroll_back(list, restore, now >= len);
+            if let (Some(Some(el)), Some(Some(top))) = (list.try_get_untracked(), restore.try_get_value()) {
+                el.set_scroll_top(top);
+                let _ = restore.try_set_value(None);
             }
         })
     });
+    // Another project is shown from its first session.
+    Effect::new(move |shown: Option<Option<usize>>| {
+        let chosen = project.get();
+        if shown.is_some_and(|p| p != chosen) {
+            if let Some(el) = list.get_untracked() {
+                el.set_scroll_top(0);
+            }
+        }
+        chosen
+    });
+    let resized = window_event_listener(leptos::ev::resize, move |_| scrolled.update(|n| *n += 1));
+    on_cleanup(move || resized.remove());
+    let style = move || {
+        let (first, count) = (in_view.with(|r| r.start), order.with(Vec::len));
+        format!(
+            "height: {}px; padding-top: {}px !important",
+            count as f64 * SESSION_ROW_PX,
+            first as f64 * SESSION_ROW_PX
+        )
+    };
     view! {
-        <section class="cctv-library__sessions" aria-label="sessions" node_ref=list>
+        <section
+            class="cctv-library__sessions"
+            aria-label="sessions"
+            node_ref=list
+            on:scroll=move |_| scrolled.update(|n| *n += 1)
+        >
             <SortAndFilters project=project projects=projects />
-            // Keyed by all a row says: as counts arrive (a few times a second), only the rows
-            // that changed are drawn again, not a project's thousand.
-            <ol class="cctv-library__list">
-                <For each=move || rows.with(|r| r.iter().take(drawn.get()).cloned().collect::<Vec<_>>()) key=|row| row.clone() let:row>
-                    <SessionEntry row=row list=list />
+            // Keyed by all a row says: as counts arrive, only the rows that changed are drawn
+            // again.
+            <ol class="cctv-library__list" node_ref=rows style=style>
+                <For each=shown key=|row| row.clone() let:((place, count, row))>
+                    <SessionEntry row=row place=place count=count list=list />
                 </For>
             </ol>
         </section>
-    }
-}
-
-/// Scrolls the list back to where it was when a session was opened from it, once it is tall
-/// enough to be there (or every row is drawn).
-fn scroll_back(list: NodeRef<leptos::html::Section>, restore: StoredValue<Option<i32>>, all_drawn: bool) {
-    let (Some(el), Some(Some(top))) = (list.try_get_untracked().flatten(), restore.try_get_value()) else {
-        return;
-    };
-    if all_drawn || el.scroll_height() >= top + el.client_height() {
-        el.set_scroll_top(top);
-        let _ = restore.try_set_value(None);
     }
 }
 
@@ -258,6 +278,10 @@ fn scroll_back(list: NodeRef<leptos::html::Section>, restore: StoredValue<Option
 #[component]
 fn SessionEntry(
     row: SessionRow,
+    /// Where it is on the list (from 0), and how many the list holds: the list draws only the
+    /// rows in view, so it says so.
+    place: usize,
+    count: usize,
     /// The list, whose place is kept for the way back.
     list: NodeRef<leptos::html::Section>,
 ) -> impl IntoView {
@@ -269,13 +293,16 @@ fn SessionEntry(
         }
         open_session(viewer, session, None);
     };
+    // Cut to the row's width on screen; whole when pointed at.
+    let tip = row.title.clone();
     view! {
-        <li class="cctv-library__session">
-            <button class="cctv-library__open" on:click=open>
+        <li class="cctv-library__session" aria-posinset=place + 1 aria-setsize=count>
+            <button class="cctv-library__open" on:click=open title=tip>
                 <bdi class="cctv-library__title">{row.title}</bdi>
             </button>
             <div class="cctv-muted">
                 {format!("{} · {} · {}", row.when, row.duration, row.size)}
+                {row.continues.map(|title| view! { " · continues " <bdi>{title}</bdi> })}
             </div>
             <div class="cctv-muted">
                 {row.counts}
@@ -283,9 +310,6 @@ fn SessionEntry(
                 {(!row.branch.is_empty()).then(|| view! { " · branch " <bdi>{row.branch.clone()}</bdi> })}
                 {(!row.version.is_empty()).then(|| format!(" · {}", row.version))}
             </div>
-            {row.continues.map(|title| view! {
-                <div class="cctv-muted">"continues " <bdi>{title}</bdi></div>
-            })}
         </li>
     }
 }

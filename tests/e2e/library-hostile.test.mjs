@@ -158,6 +158,10 @@ test("a folder of 20,000 files, half no transcript, lists its sessions and says 
     assert.equal(lines.slice(16).filter((l) => l.includes("not a Claude Code transcript")).length, 5);
     assert.match(await said.textContent(), /broken-\d+\.jsonl: not a Claude Code transcript: none of its \d+ lines is a JSON object .*; left off the list/);
     assert.equal(await page.locator(".cctv-library__session", { hasText: "broken-" }).count(), 0);
+    // A project of 1,000 sessions: only the rows in view are drawn, each saying where it is.
+    const drawn = await page.locator(".cctv-library__session").count();
+    assert.ok(drawn > 0 && drawn < 100, `rows drawn: ${drawn}`);
+    assert.equal(await page.locator(".cctv-library__session").first().getAttribute("aria-setsize"), "1000");
     const { long, handed } = await page.evaluate(() => ({
       long: window.__long.filter(([start]) => start > window.__change).map(([, d]) => Math.round(d)),
       handed: Math.round(window.__handed),
