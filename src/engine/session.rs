@@ -154,13 +154,13 @@ pub fn answer_with(ws: &Workspace, ask: &Ask, viewer: Option<&ViewerFiles>) -> R
         }
         Ask::Markdown { session, masked, options, turns } => {
             // Only this session's files, so that the export is of the session shown.
-            let inputs = files_of_session(ws, *session, ws.inputs());
+            let inputs = files_of_session(ws, *session, ws.given_files().collect());
             let masked: Vec<&Finding> = masked.iter().collect();
             Answer::Text(markdown_masked(&inputs, &masked, *options, turns.clone()))
         }
         Ask::Html { session, masked } => {
             let viewer = viewer.ok_or("the viewer's own files were not given")?;
-            let inputs = files_of_session(ws, *session, ws.inputs());
+            let inputs = files_of_session(ws, *session, ws.given_files().collect());
             let masked: Vec<&Finding> = masked.iter().collect();
             let title = ws.sessions.get(*session).and_then(|s| s.title.as_deref());
             Answer::Text(html_masked(&inputs, &masked, title, viewer)?)

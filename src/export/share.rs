@@ -11,7 +11,7 @@ use serde::Deserialize;
 use crate::export::to_html::{self, ViewerFiles};
 use crate::export::to_markdown::{self, MarkdownOptions};
 use crate::normalize::{normalize, Input, ItemKind, LineRef, ThreadRef, Workspace};
-use crate::redact::{mask, mask_text, Finding, Scanner};
+use crate::redact::{mask_files, mask_text, Finding, Scanner};
 
 /// What a caller asks of an export; everything is optional.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -53,7 +53,7 @@ pub fn markdown(inputs: Vec<Input>, options: &ShareOptions) -> Result<Shared, St
     let findings = Scanner::new(&options.patterns)?.find(&inputs);
     let chosen = masked(&findings, options);
     let turns = options.turns.map(|(first, end)| first..end);
-    let text = markdown_masked(&inputs, &chosen, options.markdown, turns);
+    let text = markdown_masked(&pairs(&inputs), &chosen, options.markdown, turns);
     let masked = chosen.len();
     Ok(Shared { text, findings, masked })
 }
@@ -63,19 +63,19 @@ pub fn html(inputs: Vec<Input>, options: &ShareOptions, viewer: &ViewerFiles) ->
     let findings = Scanner::new(&options.patterns)?.find(&inputs);
     let chosen = masked(&findings, options);
     let title = normalize(inputs.clone()).sessions.first().and_then(|s| s.title.clone());
-    let text = html_masked(&inputs, &chosen, title.as_deref(), viewer)?;
+    let text = html_masked(&pairs(&inputs), &chosen, title.as_deref(), viewer)?;
     let masked = chosen.len();
     Ok(Shared { text, findings, masked })
 }
 
 /// `inputs` with `chosen` masked, as Markdown; `turns` of the first session only, if given.
 pub(crate) fn markdown_masked(
-    inputs: &[Input],
+    inputs: &[(&str, &[u8])],
     chosen: &[&Finding],
     options: MarkdownOptions,
     turns: Option<Range<usize>>,
 ) -> String {
-    let ws = normalize(mask(inputs, chosen));
+    let ws = normalize(mask_files(inputs.iter().copied(), chosen));
     let sessions: Vec<String> = ws
         .sessions
         .iter()
@@ -85,18 +85,23 @@ pub(crate) fn markdown_masked(
     sessions.join("\n---\n\n")
 }
 
+/// Files as (name, bytes), borrowed.
+fn pairs(inputs: &[Input]) -> Vec<(&str, &[u8])> {
+    inputs.iter().map(|i| (i.name.as_str(), &i.bytes[..])).collect()
+}
+
 /// The most bytes of files one HTML file holds: its page holds them about four times over while
 /// it is made (the files, masked, packed, compressed, as base64), in a wasm memory of 4 GB.
 pub(crate) const HTML_MAX_BYTES: usize = 400_000_000;
 
 /// `inputs` with `chosen` masked, as one HTML file; `title` (the session's, unmasked) names it.
 pub(crate) fn html_masked(
-    inputs: &[Input],
+    inputs: &[(&str, &[u8])],
     chosen: &[&Finding],
     title: Option<&str>,
     viewer: &ViewerFiles,
 ) -> Result<String, String> {
-    let size: usize = inputs.iter().map(|i| i.bytes.len()).sum();
+    let size: usize = inputs.iter().map(|(_, bytes)| bytes.len()).sum();
     if size > HTML_MAX_BYTES {
         return Err(format!(
             "{} MB of files is more than one HTML file can hold here ({} MB); export Markdown instead",
@@ -105,7 +110,7 @@ pub(crate) fn html_masked(
         ));
     }
     let title = mask_text(title.unwrap_or("A session"), chosen);
-    to_html::document(&mask(inputs, chosen), viewer, &title)
+    to_html::document(&mask_files(inputs.iter().copied(), chosen), viewer, &title)
 }
 
 /// The turn that begins at row `item` of `thread` of session `session` of `inputs`, with `chosen`
@@ -113,11 +118,11 @@ pub(crate) fn html_masked(
 /// strings say, never the lines' structure, so the turn is at the same place in what the masked
 /// files make.
 pub fn turn_masked(
-    inputs: &[Input],
+    inputs: &[(&str, &[u8])],
     chosen: &[&Finding],
     (session, thread, item): (usize, ThreadRef, u32),
 ) -> Result<String, String> {
-    let ws = normalize(mask(inputs, chosen));
+    let ws = normalize(mask_files(inputs.iter().copied(), chosen));
     let s = ws.sessions.get(session).ok_or("the masked files make fewer sessions")?;
     s.item(thread, item).ok_or("the masked files do not have this row")?;
     Ok(to_markdown::turn(&ws, s, thread, item))
@@ -126,7 +131,11 @@ pub fn turn_masked(
 /// The files of session `session` of `ws`, from `inputs` (its files as given): its own file, its
 /// sub-agents', and the files beside them (in its folder, `<id>/…`). All of them when `ws` has
 /// one session.
-pub fn files_of_session(ws: &Workspace, session: usize, inputs: Vec<Input>) -> Vec<Input> {
+pub fn files_of_session<'a>(
+    ws: &Workspace,
+    session: usize,
+    inputs: Vec<(&'a str, &'a [u8])>,
+) -> Vec<(&'a str, &'a [u8])> {
     let Some(s) = ws.sessions.get(session) else { return inputs };
     if ws.sessions.len() == 1 {
         return inputs;
@@ -141,7 +150,7 @@ pub fn files_of_session(ws: &Workspace, session: usize, inputs: Vec<Input>) -> V
             .as_deref()
             .is_some_and(|id| name.starts_with(&format!("{id}/")) || name.contains(&format!("/{id}/")))
     };
-    inputs.into_iter().filter(|i| mine.contains(i.name.as_str()) || in_folder(&i.name)).collect()
+    inputs.into_iter().filter(|(name, _)| mine.contains(name) || in_folder(name)).collect()
 }
 
 /// A file name for an export of session `session`: its id (never its title, which is transcript

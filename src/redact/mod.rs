@@ -461,10 +461,22 @@ pub fn mask_text(text: &str, masked: &[&Finding]) -> String {
 /// break; a home directory also in the project folder names Claude Code makes of it
 /// (`-Users-ada-`).
 pub fn mask(inputs: &[Input], masked: &[&Finding]) -> Vec<Input> {
-    let Some(masker) = Masker::new(masked) else { return inputs.to_vec() };
-    inputs
-        .iter()
-        .map(|input| Input { name: masker.text(&input.name), bytes: masker.lines(&input.bytes) })
+    mask_files(inputs.iter().map(|i| (i.name.as_str(), &i.bytes[..])), masked)
+}
+
+/// [`mask`] of files as (name, bytes) borrowed from where they are held (a workspace's): what
+/// is masked is the only copy made.
+pub fn mask_files<'a>(
+    files: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+    masked: &[&Finding],
+) -> Vec<Input> {
+    let masker = Masker::new(masked);
+    files
+        .into_iter()
+        .map(|(name, bytes)| match &masker {
+            Some(masker) => Input { name: masker.text(name), bytes: masker.lines(bytes) },
+            None => Input { name: name.to_owned(), bytes: bytes.to_vec() },
+        })
         .collect()
 }
 

@@ -148,9 +148,9 @@ impl Share {
     /// The turn that begins at `row` (session, thread, item), as Markdown, masked as the Share
     /// tab says (every certain finding, until the reader says otherwise); or what went wrong.
     pub(crate) fn turn_markdown(&self, ws: &Arc<Workspace>, row: (usize, ThreadRef, u32)) -> String {
-        let result = self
-            .findings_here(ws)
-            .and_then(|findings| share::turn_masked(&ws.inputs(), &self.chosen(&findings), row));
+        let result = self.findings_here(ws).and_then(|findings| {
+            share::turn_masked(&ws.given_files().collect::<Vec<_>>(), &self.chosen(&findings), row)
+        });
         result.unwrap_or_else(|e| format!("cctv could not copy this turn as Markdown: {e}"))
     }
 }
