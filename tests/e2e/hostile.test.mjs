@@ -5,15 +5,17 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdir } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { site, open, drop, foreign, ROOT } from "./harness.mjs";
+import { pathToFileURL } from "node:url";
+import { site, open, drop, foreign, serve, ROOT } from "./harness.mjs";
 
 const CORPUS = join(ROOT, "tests/hostile");
 const web = site();
 
-/** Everything the page must hold to after hostile input. */
-async function assertInert(page, requests, label) {
+/** Everything the page must hold to after hostile input; `url` is the page's own origin. */
+async function assertInert(page, requests, label, url = web.server.url) {
   const report = await page.evaluate(() => {
     const root = document.querySelector(".cctv");
     const all = [...root.querySelectorAll("*")];
@@ -31,7 +33,7 @@ async function assertInert(page, requests, label) {
   assert.deepEqual(report.handlers, [], `${label}: event handler attributes`);
   assert.deepEqual(report.hrefs, [], `${label}: links other than http(s)`);
   assert.deepEqual(report.srcs, [], `${label}: sources other than data: images`);
-  assert.deepEqual(foreign(requests, web.server.url), [], `${label}: requests left the page`);
+  assert.deepEqual(foreign(requests, url), [], `${label}: requests left the page`);
 }
 
 test("every file of the hostile corpus stays text, and the page stays inert", async () => {
@@ -41,15 +43,7 @@ test("every file of the hostile corpus stays text, and the page stays inert", as
     const { page, context, requests } = await open(web.chrome, web.server.url);
     await drop(page, [{ path: join(CORPUS, file) }]);
     await page.waitForFunction(() => !document.querySelector(".cctv-demo-note") && !document.querySelector(".cctv-progress"));
-    // Open every panel and the sub-agents, as a curious reader would.
-    await page.keyboard.press("e");
-    await page.evaluate(async () => {
-      const list = document.querySelector(".cctv-list");
-      for (let y = 0; y < list.scrollHeight; y += list.clientHeight) {
-        list.scrollTop = y;
-        await new Promise((r) => requestAnimationFrame(r));
-      }
-    });
+    await readAll(page);
     await assertInert(page, requests, file);
     const text = await page.locator(".cctv").textContent();
     if (file === "xss-everywhere.jsonl") {
@@ -64,6 +58,54 @@ test("every file of the hostile corpus stays text, and the page stays inert", as
       assert.match(side, /line 2: JSON nested too deep/);
     }
     await context.close();
+  }
+});
+
+/** Opens every panel and every row of the page, as a curious reader would. */
+async function readAll(page) {
+  await page.keyboard.press("e");
+  await page.evaluate(async () => {
+    const list = document.querySelector(".cctv-list");
+    for (let y = 0; y < list.scrollHeight; y += list.clientHeight) {
+      list.scrollTop = y;
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+  });
+}
+
+test("the hostile corpus shared as one HTML file stays text opened from file:// and from a static host", { timeout: 120_000 }, async () => {
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  await drop(page, [{ path: join(CORPUS, "xss-everywhere.jsonl") }]);
+  await page.waitForFunction(() => !document.querySelector(".cctv-demo-note") && !document.querySelector(".cctv-progress"));
+  await page.click(".cctv-side__tab >> text=Share");
+  await page.locator(".cctv-side", { hasText: "Nothing found" }).waitFor({ timeout: 20000 });
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("text=Download HTML")]);
+  const dir = await mkdtemp(join(tmpdir(), "cctv-hostile-share-"));
+  await download.saveAs(join(dir, "index.html"));
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  const host = await serve(dir);
+  try {
+    for (const url of [pathToFileURL(join(dir, "index.html")).href, host.url]) {
+      const reader = await web.chrome.newContext({ offline: url.startsWith("file:"), viewport: { width: 1400, height: 1000 } });
+      const shared = await reader.newPage();
+      const requests = [];
+      const problems = [];
+      shared.on("request", (r) => r.url() !== url && requests.push(r.url()));
+      shared.on("pageerror", (e) => problems.push(String(e)));
+      await shared.goto(url);
+      await shared.locator(".cctv-item").first().waitFor({ timeout: 20000 });
+      await readAll(shared);
+      await assertInert(shared, requests, `shared, from ${url.split(":")[0]}`, url);
+      const text = await shared.locator(".cctv").textContent();
+      assert.ok(text.includes("<script>window.__pwned = 'script'</script>"), "the script tag is shown as text");
+      assert.deepEqual(problems, []);
+      await reader.close();
+    }
+  } finally {
+    await host.close();
+    await rm(dir, { recursive: true, force: true });
   }
 });
 
