@@ -3,6 +3,7 @@
 
 use leptos::either::Either;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::item::reader_zone;
 use super::library::{open_found, open_session, search, stop_search};
@@ -161,8 +162,9 @@ fn ProjectList(
     }
 }
 
-/// A session's row on the list, in pixels: every row is as tall (three lines, each cut to its
-/// width), so the list draws only the rows in view and knows where each is without drawing it.
+/// A session's row on the list, in pixels, until one is measured: every row is as tall (three
+/// lines, each cut to its width; `www/css/library.css`), so the list draws only the rows in view
+/// and knows where each is without drawing it.
 const SESSION_ROW_PX: f64 = 84.0;
 /// Rows drawn above and below those in view, so a scroll shows drawn rows before the next frame.
 const SESSION_MARGIN: usize = 10;
@@ -183,6 +185,19 @@ fn SessionList(
     let library = use_viewer().library;
     let list = NodeRef::<leptos::html::Section>::new();
     let rows = NodeRef::<leptos::html::Ol>::new();
+    // A row's height as drawn (the reader's font size changes it).
+    let row_px = RwSignal::new(SESSION_ROW_PX);
+    let measure = move || {
+        let drawn = rows.get_untracked().and_then(|ol| ol.first_element_child());
+        let height =
+            drawn.and_then(|li| li.dyn_into::<web_sys::HtmlElement>().ok()).map(|li| li.offset_height());
+        if let Some(height) = height.filter(|&h| h > 0).map(f64::from) {
+            if height != row_px.get_untracked() {
+                row_px.set(height);
+            }
+        }
+        scrolled.update(|n| *n += 1);
+    };
     let order = Memo::new(move |_| {
         let (Some(p), sort, filter) = (project.get(), library.sort.get(), library.filter.get()) else {
             return Vec::new();
@@ -197,14 +212,14 @@ fn SessionList(
     // The rows in view: where the window shows the list (whichever of its boxes scrolls).
     let in_view = Memo::new(move |_| {
         scrolled.track();
-        let count = order.with(Vec::len);
+        let (count, row) = (order.with(Vec::len), row_px.get());
         let (Some(ol), Some(height)) = (rows.get(), window().inner_height().ok().and_then(|h| h.as_f64()))
         else {
             return 0..count.min(2 * SESSION_MARGIN);
         };
         let top = ol.get_bounding_client_rect().top();
-        let first = (-top / SESSION_ROW_PX).floor().max(0.0) as usize;
-        let last = ((height - top) / SESSION_ROW_PX).ceil().max(0.0) as usize;
+        let first = (-top / row).floor().max(0.0) as usize;
+        let last = ((height - top) / row).ceil().max(0.0) as usize;
         first.saturating_sub(SESSION_MARGIN).min(count)..(last + SESSION_MARGIN).min(count)
     });
     // Only the rows in view are said in words, again when the shelf changes.
@@ -224,36 +239,56 @@ fn SessionList(
         })
     };
     // Back from a session, the list is scrolled to where it was: it is as tall as it will be at
-    // once.
+    // once. Where it is is kept as it scrolls, once it is back there (the list is made twice on
+    // the way back, and the second must find the place the first restored).
     let restore = StoredValue::new(Some(library.scroll.get_value()).filter(|&top| top > 0));
+    Effect::new(move |_| {
+        scrolled.track();
+        if let (None, Some(el)) = (restore.get_value(), list.get_untracked()) {
+            library.scroll.set_value(scroller(&el).scroll_top());
+        }
+    });
     rows.on_load(move |_| {
-        scrolled.update(|n| *n += 1);
         request_animation_frame(move || {
             if let (Some(Some(el)), Some(Some(top))) = (list.try_get_untracked(), restore.try_get_value()) {
-                el.set_scroll_top(top);
+                scroller(&el).set_scroll_top(top);
                 let _ = restore.try_set_value(None);
             }
-        })
+            let _ = scrolled.try_update(|n| *n += 1);
+        });
+        request_animation_frame(measure);
     });
-    // Another project is shown from its first session.
-    Effect::new(move |shown: Option<Option<usize>>| {
-        let chosen = project.get();
-        if shown.is_some_and(|p| p != chosen) {
+    // Another project is shown from its first session (a project is known by its folder: the
+    // projects are sorted again as their sessions are read).
+    let folder =
+        Memo::new(move |_| project.get().and_then(|p| projects.with(|ps| Some(ps.get(p)?.folder.clone()))));
+    Effect::new(move |shown: Option<Option<String>>| {
+        let chosen = folder.get();
+        if shown.is_some_and(|f| f != chosen) {
             if let Some(el) = list.get_untracked() {
-                el.set_scroll_top(0);
+                scroller(&el).set_scroll_top(0);
             }
         }
         chosen
     });
-    let resized = window_event_listener(leptos::ev::resize, move |_| scrolled.update(|n| *n += 1));
-    on_cleanup(move || resized.remove());
+    // Fewer rows (a filter, another project): the rows in view are worked out again once the
+    // browser has scrolled back within the shorter list.
+    Effect::new(move |_| {
+        order.with(Vec::len);
+        request_animation_frame(move || {
+            let _ = scrolled.try_update(|n| *n += 1);
+        });
+    });
+    // The window scrolls the list too where the viewer is part of a longer page.
+    let moved = window_event_listener(leptos::ev::scroll, move |_| scrolled.update(|n| *n += 1));
+    let resized = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || {
+        moved.remove();
+        resized.remove();
+    });
     let style = move || {
-        let (first, count) = (in_view.with(|r| r.start), order.with(Vec::len));
-        format!(
-            "height: {}px; padding-top: {}px !important",
-            count as f64 * SESSION_ROW_PX,
-            first as f64 * SESSION_ROW_PX
-        )
+        let (first, count, row) = (in_view.with(|r| r.start), order.with(Vec::len), row_px.get());
+        format!("height: {}px; padding-top: {}px !important", count as f64 * row, first as f64 * row)
     };
     view! {
         <section
@@ -274,6 +309,15 @@ fn SessionList(
     }
 }
 
+/// The box that scrolls the sessions' list: the list itself, or on a phone the whole page of
+/// projects and sessions it is part of.
+fn scroller(list: &web_sys::HtmlElement) -> web_sys::HtmlElement {
+    if list.scroll_height() > list.client_height() {
+        return list.clone();
+    }
+    list.parent_element().and_then(|p| p.dyn_into().ok()).unwrap_or_else(|| list.clone())
+}
+
 /// One session of the list: its title opens it, under it when, how long, how large, and what in.
 #[component]
 fn SessionEntry(
@@ -289,7 +333,7 @@ fn SessionEntry(
     let session = row.session;
     let open = move |_| {
         if let Some(el) = list.get_untracked() {
-            viewer.library.scroll.set_value(el.scroll_top());
+            viewer.library.scroll.set_value(scroller(&el).scroll_top());
         }
         open_session(viewer, session, None);
     };

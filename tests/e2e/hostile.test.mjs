@@ -89,19 +89,22 @@ test("the hostile corpus shared as one HTML file stays text opened from file:// 
   try {
     for (const url of [pathToFileURL(join(dir, "index.html")).href, host.url]) {
       const reader = await web.chrome.newContext({ offline: url.startsWith("file:"), viewport: { width: 1400, height: 1000 } });
-      const shared = await reader.newPage();
-      const requests = [];
-      const problems = [];
-      shared.on("request", (r) => r.url() !== url && requests.push(r.url()));
-      shared.on("pageerror", (e) => problems.push(String(e)));
-      await shared.goto(url);
-      await shared.locator(".cctv-item").first().waitFor({ timeout: 20000 });
-      await readAll(shared);
-      await assertInert(shared, requests, `shared, from ${url.split(":")[0]}`, url);
-      const text = await shared.locator(".cctv").textContent();
-      assert.ok(text.includes("<script>window.__pwned = 'script'</script>"), "the script tag is shown as text");
-      assert.deepEqual(problems, []);
-      await reader.close();
+      try {
+        const shared = await reader.newPage();
+        const requests = [];
+        const problems = [];
+        shared.on("request", (r) => r.url() !== url && requests.push(r.url()));
+        shared.on("pageerror", (e) => problems.push(String(e)));
+        await shared.goto(url);
+        await shared.locator(".cctv-item").first().waitFor({ timeout: 20000 });
+        await readAll(shared);
+        await assertInert(shared, requests, `shared, from ${url.split(":")[0]}`, url);
+        const text = await shared.locator(".cctv").textContent();
+        assert.ok(text.includes("<script>window.__pwned = 'script'</script>"), "the script tag is shown as text");
+        assert.deepEqual(problems, []);
+      } finally {
+        await reader.close();
+      }
     }
   } finally {
     await host.close();

@@ -166,8 +166,8 @@ test("a folder of 20,000 files, half no transcript, lists its sessions and says 
       long: window.__long.filter(([start]) => start > window.__change).map(([, d]) => Math.round(d)),
       handed: Math.round(window.__handed),
     }));
-    // Measured, not asserted (the browser's File.size of each file is one call each; a
-    // project's 1,000 sessions are drawn 100 a frame): the closing note of issue 37 reports them.
+    // Measured, not asserted (no timed assertions in tests): the closing note of issue 37
+    // reports them.
     console.log(`the page's part of the hand-over: ${handed} ms; long tasks after it: ${JSON.stringify(long)}`);
     assert.deepEqual(errors, []);
     assert.deepEqual(foreign(requests, web.server.url), []);

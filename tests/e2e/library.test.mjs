@@ -79,6 +79,25 @@ test("a projects folder opens on its projects and sessions; a search across them
     await page.locator(".cctv-title", { hasText: "Task number 2 of project 7" }).waitFor();
     await page.locator("button", { hasText: "← Sessions" }).click();
     await page.locator(".cctv-library__session").first().waitFor();
+    // Scrolled down, a session opened and closed: the list is where it was; another project
+    // begins at its top.
+    const sessions = page.locator(".cctv-library__sessions");
+    await sessions.evaluate((el) => (el.scrollTop = 500));
+    const scrolled = await sessions.evaluate((el) => new Promise((r) => requestAnimationFrame(() => r(el.scrollTop))));
+    assert.ok(scrolled > 300, `scrolled to ${scrolled}`);
+    const middle = await sessions.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const row = document.elementFromPoint(box.left + 40, box.top + box.height / 2).closest(".cctv-library__session");
+      return row.querySelector(".cctv-library__title").textContent;
+    });
+    await page.locator(".cctv-library__open", { hasText: middle }).click();
+    await page.locator(".cctv-title", { hasText: middle }).waitFor();
+    await page.locator("button", { hasText: "← Sessions" }).click();
+    await page.locator(".cctv-library__open", { hasText: middle }).waitFor();
+    assert.equal(await sessions.evaluate((el) => el.scrollTop), scrolled);
+    await page.locator(".cctv-library__project", { hasText: "app-3" }).click();
+    await page.locator(".cctv-library__session .cctv-library__title", { hasText: "of project 3" }).first().waitFor();
+    assert.equal(await sessions.evaluate((el) => el.scrollTop), 0);
     assert.deepEqual(errors, []);
     await context.close();
 
