@@ -411,6 +411,9 @@ impl Counted {
 
     /// Puts the counted sessions on the list.
     fn show(&mut self, target: &impl ListTarget) {
+        if self.sessions.is_empty() && self.left_out.is_empty() {
+            return;
+        }
         let left_out = std::mem::take(&mut self.left_out);
         let names = target.shelf(|shelf| {
             let name = |s: usize| shelf.sessions[s].files().next().map(|f| shelf.files[f].name.clone());

@@ -113,7 +113,7 @@ impl SessionEngine {
     /// The files, as given: (name, bytes).
     pub fn files(&self) -> Vec<(&str, &[u8])> {
         match &self.files {
-            Files::Given(inputs) => inputs.iter().map(|i| (i.name.as_str(), &i.bytes[..])).collect(),
+            Files::Given(inputs) => inputs.iter().map(|i| i.parts()).collect(),
             Files::Made(ws) => ws.given_files().collect(),
         }
     }
@@ -428,7 +428,7 @@ mod tests {
                 arrival.take(piece).unwrap();
             }
             let whole = arrival.whole().unwrap();
-            let got: Vec<(&str, &[u8])> = whole.iter().map(|i| (i.name.as_str(), &i.bytes[..])).collect();
+            let got: Vec<(&str, &[u8])> = whole.iter().map(|i| i.parts()).collect();
             assert_eq!(got, files.to_vec(), "pieces of {step}");
         }
         let mut short = Arrival::new(expected.clone());
@@ -453,7 +453,7 @@ mod tests {
             }
         }
         let whole = arrival.whole().unwrap();
-        let got: Vec<(&str, &[u8])> = whole.iter().map(|i| (i.name.as_str(), &i.bytes[..])).collect();
+        let got: Vec<(&str, &[u8])> = whole.iter().map(|i| i.parts()).collect();
         assert_eq!(got, files.to_vec());
         let mut over = Arrival::new(expected);
         assert_eq!(over.take_with(17, |_| ()).unwrap_err(), "more bytes came than a.jsonl holds");

@@ -87,7 +87,7 @@ pub(crate) fn markdown_masked(
 
 /// Files as (name, bytes), borrowed.
 fn pairs(inputs: &[Input]) -> Vec<(&str, &[u8])> {
-    inputs.iter().map(|i| (i.name.as_str(), &i.bytes[..])).collect()
+    inputs.iter().map(Input::parts).collect()
 }
 
 /// The most bytes of files one HTML file holds: its page holds them about four times over while

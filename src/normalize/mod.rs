@@ -40,6 +40,13 @@ pub struct Input {
     pub bytes: Vec<u8>,
 }
 
+impl Input {
+    /// Its name and bytes, borrowed: how files held elsewhere are handed on without a copy.
+    pub fn parts(&self) -> (&str, &[u8]) {
+        (&self.name, &self.bytes)
+    }
+}
+
 /// Parses and normalizes `inputs`.
 pub fn normalize(inputs: Vec<Input>) -> Workspace {
     let (side, transcripts): (Vec<Input>, Vec<Input>) =

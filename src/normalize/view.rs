@@ -448,7 +448,7 @@ impl Workspace {
     pub fn given_files(&self) -> impl Iterator<Item = (&str, &[u8])> {
         let transcripts = self.files[..self.given].iter().map(|f| (f.name.as_str(), &f.bytes[..]));
         let saved = self.saved_outputs.iter().map(|f| (f.name.as_str(), &f.bytes[..]));
-        let side = self.side.iter().map(|f| (f.name.as_str(), &f.bytes[..]));
+        let side = self.side.iter().map(|f| f.parts());
         transcripts.chain(saved).chain(side)
     }
 

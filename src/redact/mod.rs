@@ -94,7 +94,7 @@ impl Scanner {
     /// Every finding in `inputs`, one per distinct text, certain ones first, then by kind and
     /// where they are first.
     pub fn find(&self, inputs: &[Input]) -> Vec<Finding> {
-        self.find_in(inputs.iter().map(|i| (i.name.as_str(), &i.bytes[..])))
+        self.find_in(inputs.iter().map(|i| i.parts()))
     }
 
     /// [`find`](Scanner::find) in files given as (name, bytes).
@@ -461,7 +461,7 @@ pub fn mask_text(text: &str, masked: &[&Finding]) -> String {
 /// break; a home directory also in the project folder names Claude Code makes of it
 /// (`-Users-ada-`).
 pub fn mask(inputs: &[Input], masked: &[&Finding]) -> Vec<Input> {
-    mask_files(inputs.iter().map(|i| (i.name.as_str(), &i.bytes[..])), masked)
+    mask_files(inputs.iter().map(Input::parts), masked)
 }
 
 /// [`mask`] of files as (name, bytes) borrowed from where they are held (a workspace's): what

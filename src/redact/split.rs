@@ -147,7 +147,7 @@ mod tests {
     fn a_scan_in_parts_finds_what_one_scan_finds() {
         let scanner = Scanner::new(&["[Ss]ecret".into()]).unwrap();
         for inputs in corpora() {
-            let files: Vec<(&str, &[u8])> = inputs.iter().map(|i| (i.name.as_str(), &i.bytes[..])).collect();
+            let files: Vec<(&str, &[u8])> = inputs.iter().map(|i| i.parts()).collect();
             let whole = scanner.find_in(files.iter().copied());
             for count in [1, 2, 3, 7] {
                 let parts = split(&files, count);

@@ -5,6 +5,7 @@ use leptos::either::Either;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::even_rows;
 use super::item::reader_zone;
 use super::library::{open_found, open_session, search, stop_search};
 use super::state::use_viewer;
@@ -217,10 +218,7 @@ fn SessionList(
         else {
             return 0..count.min(2 * SESSION_MARGIN);
         };
-        let top = ol.get_bounding_client_rect().top();
-        let first = (-top / row).floor().max(0.0) as usize;
-        let last = ((height - top) / row).ceil().max(0.0) as usize;
-        first.saturating_sub(SESSION_MARGIN).min(count)..(last + SESSION_MARGIN).min(count)
+        even_rows::in_view(ol.get_bounding_client_rect().top(), (0.0, height), row, SESSION_MARGIN, count)
     });
     // Only the rows in view are said in words, again when the shelf changes.
     let shown = move || {
@@ -286,10 +284,7 @@ fn SessionList(
         moved.remove();
         resized.remove();
     });
-    let style = move || {
-        let (first, count, row) = (in_view.with(|r| r.start), order.with(Vec::len), row_px.get());
-        format!("height: {}px; padding-top: {}px !important", count as f64 * row, first as f64 * row)
-    };
+    let style = move || in_view.with(|drawn| even_rows::style(drawn, order.with(Vec::len), row_px.get()));
     view! {
         <section
             class="cctv-library__sessions"
@@ -302,7 +297,7 @@ fn SessionList(
             // again.
             <ol class="cctv-library__list" node_ref=rows style=style>
                 <For each=shown key=|row| row.clone() let:((place, count, row))>
-                    <SessionEntry row=row place=place count=count list=list />
+                    <SessionEntry row=row place=place count=count />
                 </For>
             </ol>
         </section>
@@ -326,17 +321,10 @@ fn SessionEntry(
     /// rows in view, so it says so.
     place: usize,
     count: usize,
-    /// The list, whose place is kept for the way back.
-    list: NodeRef<leptos::html::Section>,
 ) -> impl IntoView {
     let viewer = use_viewer();
     let session = row.session;
-    let open = move |_| {
-        if let Some(el) = list.get_untracked() {
-            viewer.library.scroll.set_value(scroller(&el).scroll_top());
-        }
-        open_session(viewer, session, None);
-    };
+    let open = move |_| open_session(viewer, session, None);
     // Cut to the row's width on screen; whole when pointed at.
     let tip = row.title.clone();
     view! {

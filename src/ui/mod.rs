@@ -5,6 +5,7 @@ mod app;
 mod content;
 mod copy;
 pub mod embed;
+mod even_rows;
 mod folders;
 mod follow;
 mod hooks;

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use super::even_rows;
 use super::item::reader_zone;
 use super::navigation::reveal;
 use super::share::share_tab;
@@ -125,9 +126,7 @@ fn contents_view(
             return 0..count.min(2 * CONTENTS_MARGIN);
         };
         let (list_top, panel) = (ol.get_bounding_client_rect().top(), panel.get_bounding_client_rect());
-        let first = ((panel.top() - list_top) / CONTENTS_LINE_PX).floor().max(0.0) as usize;
-        let last = ((panel.bottom() - list_top) / CONTENTS_LINE_PX).ceil().max(0.0) as usize;
-        first.saturating_sub(CONTENTS_MARGIN).min(count)..(last + CONTENTS_MARGIN).min(count)
+        even_rows::in_view(list_top, (panel.top(), panel.bottom()), CONTENTS_LINE_PX, CONTENTS_MARGIN, count)
     });
     list.on_load(move |_| scrolled.update(|n| *n += 1));
     let line = move |index: usize| match &lines[index] {
@@ -158,15 +157,7 @@ fn contents_view(
             .into_any()
         }
     };
-    let style = move || {
-        let first = in_view.with(|r| r.start) as f64;
-        // Important: the list's own padding is (against a host page's `ol` rules).
-        format!(
-            "height: {}px; padding-top: {}px !important",
-            count as f64 * CONTENTS_LINE_PX,
-            first * CONTENTS_LINE_PX
-        )
-    };
+    let style = move || in_view.with(|drawn| even_rows::style(drawn, count, CONTENTS_LINE_PX));
     view! {
         <nav aria-label="contents">
             <ol class="cctv-contents" node_ref=list style=style>
