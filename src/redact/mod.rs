@@ -651,18 +651,18 @@ impl Masker {
     /// decoded), the bytes that said a finding replaced by its mask as JSON writes it.
     fn strings(&self, line: &[u8], out: &mut Vec<u8>) {
         let mut i = 0;
-        while i < line.len() {
-            out.push(line[i]);
-            if line[i] != b'"' {
-                i += 1;
-                continue;
-            }
-            i += 1;
-            let start = i;
-            while i < line.len() && line[i] != b'"' {
-                i += if line[i] == b'\\' { 2 } else { 1 };
-            }
-            let content = &line[start..i.min(line.len())];
+        while let Some(quote) = memchr::memchr(b'"', &line[i..]).map(|k| i + k) {
+            out.extend_from_slice(&line[i..=quote]);
+            // The string ends at the next quote no backslash escapes.
+            let mut at = quote + 1;
+            let end = loop {
+                match memchr::memchr2(b'"', b'\\', &line[at.min(line.len())..]) {
+                    Some(k) if line[at + k] == b'\\' => at += k + 2,
+                    Some(k) => break at + k,
+                    None => break line.len(),
+                }
+            };
+            let content = &line[quote + 1..end];
             match json::unescape(content) {
                 Some(decoded) => {
                     let mut copied = 0;
@@ -677,10 +677,12 @@ impl Masker {
                 // Bytes that are not UTF-8 in a string serde let pass: looked for as they are.
                 None => out.extend(self.plain.replace_all_bytes(content, &self.plain_masks)),
             }
-            if i < line.len() {
-                out.push(b'"');
-                i += 1;
+            if end == line.len() {
+                return;
             }
+            out.push(b'"');
+            i = end + 1;
         }
+        out.extend_from_slice(&line[i..]);
     }
 }
