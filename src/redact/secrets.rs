@@ -85,6 +85,9 @@ pub struct Hit {
     pub secret: Range<usize>,
 }
 
+/// At most this many keywords (gitleaks' rules have 244): which a text holds is a bit each.
+const KEYWORDS_MAX: usize = 512;
+
 const RULES: &str = include_str!(concat!(env!("OUT_DIR"), "/gitleaks.json"));
 
 /// cctv's own rules, for what sessions hold that gitleaks has no rule for (it scans code, where
@@ -196,6 +199,7 @@ impl Secrets {
                 allowlists: spec.allowlists.into_iter().map(allowlist).collect(),
             });
         }
+        assert!(keywords.len() <= KEYWORDS_MAX, "{} keywords: raise KEYWORDS_MAX", keywords.len());
         let keywords = AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .kind(Some(aho_corasick::AhoCorasickKind::DFA))
@@ -226,9 +230,17 @@ impl Secrets {
 
     /// The secrets in `text`.
     pub fn find(&self, text: &str) -> Vec<Hit> {
-        let mut rules: Vec<usize> = self.always.clone();
+        // Which keywords the text holds, each once: a short one ("sk", "key") is in a long
+        // output hundreds of times.
+        let mut held = [0u64; KEYWORDS_MAX / 64];
         for m in self.keywords.find_overlapping_iter(text) {
-            rules.extend(&self.runs[m.pattern().as_usize()]);
+            let k = m.pattern().as_usize();
+            held[k / 64] |= 1 << (k % 64);
+        }
+        let mut rules: Vec<usize> = self.always.clone();
+        for (word, bits) in held.iter().enumerate().filter(|(_, bits)| **bits != 0) {
+            let keywords = (0..64).filter(|b| bits & (1 << b) != 0).map(|b| word * 64 + b);
+            rules.extend(keywords.flat_map(|k| &self.runs[k]));
         }
         rules.sort_unstable();
         rules.dedup();
