@@ -360,3 +360,38 @@ fn many_sessions_are_told_from_names_as_the_shelf_tells_them() {
     }
     assert_eq!(seen, [true, true], "both answers were tried");
 }
+
+/// A session of which only its sub-agents' files were kept (fortress, 2.1.238: two
+/// `<session>/subagents/agent-*.jsonl` and no `<session>.jsonl`) is dated by its sub-agents, and
+/// its project's row says when, with no empty place where the date was (it read
+/// "1 session ·  · 0.4 MB").
+#[test]
+fn a_session_kept_only_as_its_sub_agents_is_dated_by_them() {
+    use cctv::engine::scan::SessionReader;
+    use cctv::present::library::{project_rows, session_row};
+    let files = folder("palimondo__fortress/projects");
+    let mut shelf = shelf_of(&files);
+    assert_eq!((shelf.sessions.len(), shelf.sessions[0].file), (1, None));
+    let parts: Vec<usize> = shelf.sessions[0].files().collect();
+    let size = parts.iter().map(|&f| files[f].1.len()).sum();
+    let mut reader = SessionReader::new(size, false);
+    for f in parts {
+        reader.next_file(&files[f].0.name, files[f].1.len()).unwrap();
+        reader.feed(&files[f].1);
+    }
+    let summary = reader.finish().count().unwrap().unwrap();
+    // The agents' first and last lines: 18:05:17 (a6a8…'s compaction) to the last line written.
+    assert_eq!(summary.first_timestamp.as_deref(), Some("2026-08-21T18:05:17.073Z"));
+    assert!(summary.last_ms > summary.first_ms, "{summary:?}");
+    shelf.set_summary(0, summary);
+    let utc = &|_: i64| 0;
+    let row = &project_rows(&shelf, &shelf.projects(), utc)[0];
+    assert!(row.last.starts_with("2026-08-2"), "{row:?}");
+    assert_eq!(row.detail(), format!("1 session · {} · {}", row.last, row.size));
+    assert!(session_row(&shelf, 0, utc).timing().starts_with("2026-08-21 18:05 – "));
+
+    // Before its files are read, nothing is said of when.
+    let unread = shelf_of(&files);
+    let row = &project_rows(&unread, &unread.projects(), utc)[0];
+    assert_eq!(row.detail(), format!("1 session · {}", row.size));
+}

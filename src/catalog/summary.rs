@@ -100,6 +100,7 @@ fn read(ws: &Workspace, s: &Session) -> Summary {
     let first = s.file.and_then(|f| first_written(&ws.files[f as usize]));
     let (first_timestamp, first_ms) = match first {
         Some((text, ms)) => (Some(text), Some(ms)),
+        None if stats.first_ms.is_none() => agents_first(s),
         None => (stats.first_timestamp.clone(), stats.first_ms),
     };
     Summary {
@@ -127,8 +128,22 @@ fn read(ws: &Workspace, s: &Session) -> Summary {
 fn latest(ws: &Workspace, s: &Session) -> (Option<String>, Option<i64>) {
     match s.file.and_then(|f| last_written(&ws.files[f as usize])) {
         Some((text, ms)) if Some(ms) > s.stats.last_ms => (Some(text), Some(ms)),
+        _ if s.stats.last_ms.is_none() => agents_last(s),
         _ => (s.stats.last_timestamp.clone(), s.stats.last_ms),
     }
+}
+
+/// When the first of its sub-agents began: the session's own times, for a session whose own
+/// file is not there (only its sub-agents' files were kept).
+fn agents_first(s: &Session) -> (Option<String>, Option<i64>) {
+    let first = s.agents.iter().filter_map(|a| Some((a.stats.first_ms?, &a.stats.first_timestamp))).min();
+    first.map_or((None, None), |(ms, text)| (text.clone(), Some(ms)))
+}
+
+/// When the last of its sub-agents ended ([`agents_first`]).
+fn agents_last(s: &Session) -> (Option<String>, Option<i64>) {
+    let last = s.agents.iter().filter_map(|a| Some((a.stats.last_ms?, &a.stats.last_timestamp))).max();
+    last.map_or((None, None), |(ms, text)| (text.clone(), Some(ms)))
 }
 
 /// The time of the last line of `file` that has one.

@@ -57,6 +57,26 @@ pub struct SessionRow {
     pub continues: Option<String>,
 }
 
+impl ProjectRow {
+    /// How many sessions, when last active and how large, as far as each is known.
+    pub fn detail(&self) -> String {
+        said(&[&self.sessions, &self.last, &self.size])
+    }
+}
+
+impl SessionRow {
+    /// When, how long and how large, as far as each is known.
+    pub fn timing(&self) -> String {
+        said(&[&self.when, &self.duration, &self.size])
+    }
+}
+
+/// The parts that say something, one after another: a part not known yet (a date before the
+/// file is read) leaves no empty place between two dots.
+fn said(parts: &[&str]) -> String {
+    parts.iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join(" · ")
+}
+
 pub fn project_rows(shelf: &Shelf, projects: &[Project], zone: Zone) -> Vec<ProjectRow> {
     projects
         .iter()

@@ -141,6 +141,7 @@ fn ProjectList(
                     let folder = projects.with_untracked(|ps| ps[row.index].folder.clone());
                     let index = row.index;
                     let path = row.path.clone();
+                    let detail = row.detail();
                     view! {
                         <li>
                             <button
@@ -153,7 +154,7 @@ fn ProjectList(
                                 }
                             >
                                 <bdi class="cctv-library__path">{row.path}</bdi>
-                                <span class="cctv-muted">{format!("{} · {} · {}", row.sessions, row.last, row.size)}</span>
+                                <span class="cctv-muted">{detail}</span>
                             </button>
                         </li>
                     }
@@ -327,13 +328,14 @@ fn SessionEntry(
     let open = move |_| open_session(viewer, session, None);
     // Cut to the row's width on screen; whole when pointed at.
     let tip = row.title.clone();
+    let timing = row.timing();
     view! {
         <li class="cctv-library__session" aria-posinset=place + 1 aria-setsize=count>
             <button class="cctv-library__open" on:click=open title=tip>
                 <bdi class="cctv-library__title">{row.title}</bdi>
             </button>
             <div class="cctv-muted">
-                {format!("{} · {} · {}", row.when, row.duration, row.size)}
+                {timing}
                 {row.continues.map(|title| view! { " · continues " <bdi>{title}</bdi> })}
             </div>
             <div class="cctv-muted">
