@@ -5,7 +5,10 @@
 //! ([`Engine::read_from`]), else the page hands it their bytes, a [`PIECE`] per task; once per
 //! workspace, on the first ask. Then the page asks; the
 //! answer comes back as JSON, which the page reads in a few ms, with an export's text as bytes
-//! beside it and the Overview's long lists as parts read a few per task.
+//! beside it and the Overview's long lists as parts read a few per task. Once no panel that asks
+//! it is on screen and it answered, it is stopped after [`IDLE_MS`]: a worker's memory never
+//! shrinks, and it held as much again as the page (the files and their index) for the tab's
+//! life. The next ask starts another, which reads the files again.
 //!
 //! The worker runs the page's own wasm, as the list's do ([`super::pool`]): `www/worker.js` is
 //! sent the module the page compiled and told to run [`super::engine_worker`]. Where no worker
@@ -38,6 +41,10 @@ const PIECE: usize = 8 * 1024 * 1024;
 /// A worker whose memory grew past this many times the next files' size (and a little) is
 /// replaced before they are sent: its memory never shrinks.
 const ROOM: f64 = 3.0;
+/// How long the worker is kept once nothing that asks it is on screen (Share, the Overview) and
+/// it answered its last ask: then it stops, and its memory (the files and their index, about
+/// as much again as the page's) goes back to the system. A later ask starts it again.
+const IDLE_MS: f64 = 15_000.0;
 
 /// The page's engine: cheap to clone, one worker behind all clones.
 #[derive(Clone, Default)]
@@ -63,6 +70,11 @@ struct Inner {
     /// that it did (`{ opened, fingerprints }` or `{ opened, unread }`), or `undefined` if it
     /// stopped or other files were sent.
     opening: Option<(u32, Function)>,
+    /// Whether a panel that asks the worker is on screen.
+    in_use: bool,
+    /// Counts the asks begun and the changes of what is on screen: a stop made ready before one
+    /// of them is not made.
+    woken: u32,
 }
 
 #[derive(Default)]
@@ -87,6 +99,37 @@ impl Engine {
         self.0.borrow_mut().sources = Some((generation, files));
     }
 
+    /// Whether a panel that asks the worker is on screen: once none is, and the worker answered
+    /// its last ask, it is stopped after [`IDLE_MS`].
+    pub(crate) fn in_use(&self, in_use: bool) {
+        let mut inner = self.0.borrow_mut();
+        inner.in_use = in_use;
+        inner.woken = inner.woken.wrapping_add(1);
+        drop(inner);
+        self.stop_when_idle();
+    }
+
+    /// Stops the worker after [`IDLE_MS`] unless it is asked again or a panel that asks it opens
+    /// meanwhile.
+    fn stop_when_idle(&self) {
+        let inner = self.0.borrow();
+        if inner.in_use || !matches!(inner.worker, Slot::Ready(..)) {
+            return;
+        }
+        let (weak, woken) = (Rc::downgrade(&self.0), inner.woken);
+        let stop = Closure::once_into_js(move || {
+            let Some(inner) = weak.upgrade() else { return };
+            let idle = {
+                let i = inner.borrow();
+                i.woken == woken && !i.in_use && i.waiting.is_empty() && i.opening.is_none()
+            };
+            if idle {
+                stopped(&inner);
+            }
+        });
+        super::timers::later(stop.unchecked_ref(), IDLE_MS);
+    }
+
     /// The answer to `ask` about the files of `ws`; an error says why there is none.
     pub(crate) async fn ask(&self, ws: &Arc<Workspace>, ask: Ask) -> Result<Answer, String> {
         self.ask_for(ws, ask, None).await.map(|(answer, _)| answer)
@@ -109,6 +152,24 @@ impl Engine {
 
     /// The answer, and the text the worker sent beside it.
     async fn ask_for(
+        &self,
+        ws: &Arc<Workspace>,
+        ask: Ask,
+        viewer: Option<&ViewerFiles>,
+    ) -> Result<(Answer, Option<Uint8Array>), String> {
+        {
+            let mut inner = self.0.borrow_mut();
+            inner.woken = inner.woken.wrapping_add(1);
+        }
+        let answer = self.answer(ws, ask, viewer).await;
+        // Answered: the worker may go once no other ask or panel comes.
+        self.stop_when_idle();
+        answer
+    }
+
+    /// What [`ask_for`](Engine::ask_for) answers (which then readies the worker's stop, however
+    /// this ended).
+    async fn answer(
         &self,
         ws: &Arc<Workspace>,
         ask: Ask,

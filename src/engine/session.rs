@@ -15,14 +15,14 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::export::share::{files_of_session, html_masked, markdown_masked};
+use crate::export::share::{files_of_session, html_masked, markdown_masked, turn_masked};
 use crate::export::to_html::ViewerFiles;
 use crate::export::to_markdown::MarkdownOptions;
 
 use crate::insight::changes::FileChange;
 use crate::insight::figures::{self, Figures};
 use crate::normalize::pace::Pace;
-use crate::normalize::{normalize, Input, Workspace};
+use crate::normalize::{normalize, Input, ThreadRef, Workspace};
 use crate::redact::{Finding, Scanner};
 
 /// What the page asks.
@@ -42,6 +42,9 @@ pub enum Ask {
     /// viewer's own files are not asked with it: the engine is given them apart
     /// ([`SessionEngine::viewer`]), once.
     Html { session: usize, masked: Vec<Finding> },
+    /// The turn that begins at row `item` of `thread` of session `session`, as Markdown, with
+    /// `masked` masked in its files.
+    Turn { session: usize, thread: ThreadRef, item: u32, masked: Vec<Finding> },
 }
 
 /// What the engine answers, in the same order.
@@ -120,9 +123,16 @@ impl SessionEngine {
 
     /// The answer to `ask`, or why there is none.
     pub fn answer(&mut self, ask: &Ask) -> Result<Answer, String> {
-        if let (Ask::Findings { patterns }, Files::Given(inputs)) = (ask, &self.files) {
-            // The files' lines are looked at as they are: no workspace needed.
-            return Ok(Answer::Findings(Scanner::new(patterns).map(|s| s.find(inputs))));
+        // These need only the files as they are: no workspace is made for them.
+        match (ask, &self.files) {
+            (Ask::Findings { patterns }, Files::Given(inputs)) => {
+                return Ok(Answer::Findings(Scanner::new(patterns).map(|s| s.find(inputs))));
+            }
+            (Ask::Turn { session, thread, item, masked }, Files::Given(inputs)) => {
+                let files: Vec<(&str, &[u8])> = inputs.iter().map(Input::parts).collect();
+                return turn(&files, masked, (*session, *thread, *item));
+            }
+            _ => {}
         }
         let viewer = self.viewer.as_ref();
         answer_with(workspace(&mut self.files), ask, viewer)
@@ -165,7 +175,17 @@ pub fn answer_with(ws: &Workspace, ask: &Ask, viewer: Option<&ViewerFiles>) -> R
             let title = ws.sessions.get(*session).and_then(|s| s.title.as_deref());
             Answer::Text(html_masked(&inputs, &masked, title, viewer)?)
         }
+        Ask::Turn { session, thread, item, masked } => {
+            return turn(&ws.given_files().collect::<Vec<_>>(), masked, (*session, *thread, *item));
+        }
     })
+}
+
+/// [`Ask::Turn`] of the files as given (every file: the masked copy is normalized as the page's
+/// workspace was, so the session and the row are where the page's are).
+fn turn(files: &[(&str, &[u8])], masked: &[Finding], row: (usize, ThreadRef, u32)) -> Result<Answer, String> {
+    let masked: Vec<&Finding> = masked.iter().collect();
+    turn_masked(files, &masked, row).map(Answer::Text)
 }
 
 /// [`Ask::Findings`] worked out from a workspace at hand, pausing where `pace` says: a page
@@ -314,6 +334,28 @@ mod tests {
         let ws = &workspaces()[2];
         let wrong = crate::normalize::pace::finish(findings_paced(ws, &["(".into()], &mut Pace::never()));
         assert!(matches!(wrong, Err(e) if e.starts_with("(:")));
+    }
+
+    #[test]
+    fn a_turn_copied_as_markdown_is_the_pages_masked_and_needs_no_workspace() {
+        let page =
+            fixtures::workspace("blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl");
+        let findings = Scanner::new(&[]).unwrap().find_in(page.given_files());
+        let s = &page.sessions[0];
+        let item = s.thread.turn_starts()[1];
+        let ask = Ask::Turn { session: 0, thread: ThreadRef::Main, item, masked: findings.clone() };
+        let chosen: Vec<&Finding> = findings.iter().collect();
+        let files: Vec<(&str, &[u8])> = page.given_files().collect();
+        let expected = turn_masked(&files, &chosen, (0, ThreadRef::Main, item)).unwrap();
+        assert!(expected.starts_with("**You:**"), "{}", &expected[..60.min(expected.len())]);
+        assert!(findings.iter().all(|f| !expected.contains(&f.text)), "nothing masked is left");
+        let mut engine = SessionEngine::new(page.inputs());
+        assert_eq!(engine.answer(&ask), Ok(Answer::Text(expected.clone())));
+        assert!(matches!(engine.files, Files::Given(_)), "no workspace made for a turn");
+        engine.answer(&Ask::Figures { session: 0 }).unwrap();
+        assert_eq!(engine.answer(&ask), Ok(Answer::Text(expected)));
+        let nowhere = Ask::Turn { session: 3, thread: ThreadRef::Main, item, masked: Vec::new() };
+        assert!(engine.answer(&nowhere).is_err());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::item::reader_zone;
 use super::library_view::LibraryView;
 use super::list::ConversationList;
 use super::navigation::{go_to_hash, keyboard};
-use super::state::{use_viewer, Theme, Viewer};
+use super::state::{use_viewer, SideTab, Theme, Viewer};
 use super::{follow, load, overview, side, style, top, warm};
 use crate::browser::read::from_drop;
 use crate::browser::timers::{next_frame, PageTurns};
@@ -78,6 +78,12 @@ pub fn App(
         viewer.show(crate::normalize::normalize(inputs));
         viewer.demo.set(demo);
     }
+    // The engine worker is kept while a panel that asks it is on screen; then it goes, and with
+    // it its copy of the files.
+    Effect::new(move |_| {
+        let in_use = viewer.overview.get() || viewer.side_tab.get() == Some(SideTab::Share);
+        viewer.engine.with_value(|engine| engine.in_use(in_use));
+    });
     let rows = use_rows(viewer);
     let above = use_above(viewer, rows);
     if !embedded {

@@ -32,3 +32,96 @@ pub(crate) fn copy_with(
     }
     .into_any()
 }
+
+/// What a button that copies a text made off the page says.
+#[derive(Clone, Copy, PartialEq)]
+enum Later {
+    Ready,
+    Making,
+    Copied,
+    Failed,
+}
+
+/// A button labelled `label` that copies what `text` works out, off the page (a turn as Markdown,
+/// masked: the engine looks for secrets in every file first). The clipboard is handed the text
+/// still to come with the click (a `ClipboardItem` holding a promise), which the browser lets
+/// it write once it is ready; where there is none, it is written when ready.
+pub(crate) fn copy_later<F>(
+    title: &'static str,
+    label: &'static str,
+    text: impl Fn() -> F + 'static,
+) -> AnyView
+where
+    F: std::future::Future<Output = String> + 'static,
+{
+    let state = RwSignal::new(Later::Ready);
+    let click = move |_| {
+        if state.get_untracked() == Later::Making {
+            return;
+        }
+        state.set(Later::Making);
+        let made = text();
+        let blob = wasm_bindgen_futures::future_to_promise(async move { Ok(text_blob(&made.await)) });
+        leptos::task::spawn_local(async move {
+            let written = match clipboard_item(&blob) {
+                Some(item) => write(item).await,
+                None => match wasm_bindgen_futures::JsFuture::from(blob).await {
+                    Ok(blob) => write_text(blob).await,
+                    Err(_) => false,
+                },
+            };
+            let _ = state.try_set(if written { Later::Copied } else { Later::Failed });
+        });
+    };
+    let said = move || match state.get() {
+        Later::Ready => label,
+        Later::Making => "copying…",
+        Later::Copied => "copied",
+        Later::Failed => "not copied",
+    };
+    let done = move || {
+        if state.get_untracked() != Later::Making {
+            state.set(Later::Ready);
+        }
+    };
+    view! {
+        <button class="cctv-copy" title=title aria-label=title aria-busy=move || (state.get() == Later::Making).then_some("true") on:click=click on:blur=move |_| done() on:mouseleave=move |_| done()>
+            {said}
+        </button>
+    }
+    .into_any()
+}
+
+/// `text` as a plain-text `Blob`, what a `ClipboardItem` holds.
+fn text_blob(text: &str) -> wasm_bindgen::JsValue {
+    let parts = js_sys::Array::of1(&text.into());
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("text/plain");
+    web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_or(wasm_bindgen::JsValue::NULL, Into::into)
+}
+
+/// A `ClipboardItem` of the plain text `blob` will resolve to, where the browser has them.
+fn clipboard_item(blob: &js_sys::Promise) -> Option<wasm_bindgen::JsValue> {
+    use wasm_bindgen::JsCast;
+    let class = js_sys::Reflect::get(&js_sys::global(), &"ClipboardItem".into()).ok()?;
+    let class = class.dyn_into::<js_sys::Function>().ok()?;
+    let record = js_sys::Object::new();
+    js_sys::Reflect::set(&record, &"text/plain".into(), blob).ok()?;
+    js_sys::Reflect::construct(&class, &js_sys::Array::of1(&record)).ok()
+}
+
+/// Writes `item` to the clipboard; whether it was.
+async fn write(item: wasm_bindgen::JsValue) -> bool {
+    let promise = window().navigator().clipboard().write(&js_sys::Array::of1(&item));
+    wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
+}
+
+/// Writes the text of `blob` to the clipboard; whether it was.
+async fn write_text(blob: wasm_bindgen::JsValue) -> bool {
+    use wasm_bindgen::JsCast;
+    let Ok(blob) = blob.dyn_into::<web_sys::Blob>() else { return false };
+    let Ok(text) = wasm_bindgen_futures::JsFuture::from(blob.text()).await else { return false };
+    let text = text.as_string().unwrap_or_default();
+    wasm_bindgen_futures::JsFuture::from(window().navigator().clipboard().write_text(&text)).await.is_ok()
+}

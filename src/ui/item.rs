@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::content::{image, result_content};
-use super::copy::copy_with;
+use super::copy::copy_later;
 use super::hooks::{hook, raw_line};
 use super::markup::{markdown, terminal};
 use super::panel::panel;
@@ -71,9 +71,9 @@ pub(crate) fn row_view(ws: &Workspace, session: usize, row: Row, view: ItemView)
                 {starts_turn.then(|| {
                     let markdown = move || {
                         let ws = viewer.workspace.get_untracked().unwrap_or_default();
-                        viewer.share.turn_markdown(&ws, (session, row.thread, row.item))
+                        async move { viewer.share.turn_markdown(viewer, ws, (session, row.thread, row.item)).await }
                     };
-                    view! { <span class="cctv-item__copy">{copy_with("copy this turn as Markdown (masked as the Share tab says)", "md", markdown)}</span> }
+                    view! { <span class="cctv-item__copy">{copy_later("copy this turn as Markdown (masked as the Share tab says)", "md", markdown)}</span> }
                 })}
             </div>
             <div class="cctv-item__body">{orphan}{body}{stop}{born}</div>

@@ -11,8 +11,8 @@ use wasm_bindgen::JsCast;
 
 use super::navigation::reveal;
 use super::state::{use_viewer, SideTab, Viewer};
-use crate::engine::session::{answer_with, Answer, Ask};
-use crate::export::share::{self, export_name, masked_note, row_of, Highlights};
+use crate::engine::session::{Answer, Ask};
+use crate::export::share::{export_name, masked_note, row_of, Highlights};
 use crate::export::to_markdown::MarkdownOptions;
 use crate::normalize::{Generation, ThreadRef, Workspace};
 use crate::redact::{Finding, Kind};
@@ -107,22 +107,6 @@ impl Share {
         result
     }
 
-    /// The findings in `ws`, looked for on the page if they are not at hand: for copying a turn,
-    /// which must write to the clipboard while the click that asked is still fresh.
-    fn findings_here(&self, ws: &Arc<Workspace>) -> Result<Arc<Vec<Finding>>, String> {
-        if let Some(found) = self.at_hand(ws) {
-            return found;
-        }
-        let (workspace, patterns) = (ws.generation, self.patterns.get_untracked());
-        let result = match answer_with(ws, &findings_ask(&patterns), None) {
-            Ok(Answer::Findings(found)) => found.map(Arc::new),
-            Ok(_) => Err("the engine answered another question".into()),
-            Err(e) => Err(e),
-        };
-        self.found.set(Some(Scan { workspace, patterns, result: result.clone() }));
-        result
-    }
-
     /// Whether what was found is of `ws` with the reader's patterns.
     fn is_current(&self, ws: &Arc<Workspace>) -> bool {
         let patterns = self.patterns.get_untracked();
@@ -147,10 +131,23 @@ impl Share {
 
     /// The turn that begins at `row` (session, thread, item), as Markdown, masked as the Share
     /// tab says (every certain finding, until the reader says otherwise); or what went wrong.
-    pub(crate) fn turn_markdown(&self, ws: &Arc<Workspace>, row: (usize, ThreadRef, u32)) -> String {
-        let result = self.findings_here(ws).and_then(|findings| {
-            share::turn_masked(&ws.given_files().collect::<Vec<_>>(), &self.chosen(&findings), row)
-        });
+    /// Worked out by the engine: the findings (unless at hand), then the turn.
+    pub(crate) async fn turn_markdown(
+        &self,
+        viewer: Viewer,
+        ws: Arc<Workspace>,
+        row: (usize, ThreadRef, u32),
+    ) -> String {
+        let (session, thread, item) = row;
+        let result = match self.findings(viewer, &ws).await {
+            Ok(findings) => {
+                let masked = self.chosen(&findings).into_iter().cloned().collect();
+                let ask = Ask::Turn { session, thread, item, masked };
+                let text = viewer.engine.get_value().export(&ws, ask, None).await;
+                text.map(|text| String::from_utf8_lossy(&text.to_vec()).into_owned())
+            }
+            Err(e) => Err(e),
+        };
         result.unwrap_or_else(|e| format!("cctv could not copy this turn as Markdown: {e}"))
     }
 }

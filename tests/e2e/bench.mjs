@@ -194,11 +194,18 @@ async function measure(mb) {
   const overview = await timeClick(page, "button:has-text('Overview')", ".cctv-overview__figure");
   // The renderer's memory with the engine worker holding its copy (it runs in the same process).
   const rssEnd = rendererRss() - rssBefore;
+  // And once neither is on screen: the engine worker stops 15 s after (and its copy goes).
+  await page.click("button:has-text('Back to the conversation')");
+  await page.click(".cctv-side__tab >> text=Contents");
+  const closed = Date.now();
+  while (page.workers().length > 0 && Date.now() - closed < 60000) await page.waitForTimeout(500);
+  await page.waitForTimeout(1000);
+  const rssIdle = page.workers().length === 0 ? rendererRss() - rssBefore : NaN;
   await context.close();
   const [, parse, normalize] = (phases.match(/parse (\d+) ms, normalize (\d+) ms/) ?? []).map(Number);
   const wasm = bytes / 1e6 / ((parse + normalize) / 1000);
   const native = baseline(root);
-  return { mb, handOver, ...t, read, rss: rssAfter - rssBefore, rssEnd, memory, longest, frames, search, share, overview, bytes, phases, baseline: native, wasm, ratio: wasm / native };
+  return { mb, handOver, ...t, read, rss: rssAfter - rssBefore, rssEnd, rssIdle, memory, longest, frames, search, share, overview, bytes, phases, baseline: native, wasm, ratio: wasm / native };
 }
 
 /// Clicks `button` and waits for `shown`: the time between, and the longest task meanwhile.
@@ -335,6 +342,7 @@ line("longest main-thread task (load, search, Share, Overview), ms", "longest", 
 line("Share findings on screen, ms", "share", (r) => r.share.ms, (v) => v.toFixed(0), true);
 line("Overview on screen, ms", "overview", (r) => r.overview.ms, (v) => v.toFixed(0), true);
 line("renderer memory growth / file size (page and workers)", "memory", (r) => r.rssEnd / r.bytes, (v) => `${v.toFixed(2)}x`, true);
+line("the same once Share and the Overview are closed (the engine worker stopped)", "memory", (r) => r.rssIdle / r.bytes, (v) => `${v.toFixed(2)}x`, true);
 line("fully indexed vs the page's read-only time", "indexed", (r) => r.read.ms / r.indexed, (v) => `${v.toFixed(2)}x`, false);
 console.log(`\nwasm a first visit downloads: ${(wasmGzip / 1e6).toFixed(2)} MB gzip'd (${wasmFile}; target ≤ 1.0 MB); the engine worker runs the same module, from the browser's cache.`);
 console.log(`A shared HTML file of a ${(statSync(SHARED).size / 1e6).toFixed(2)} MB session: ${(sharedHtml / 1e6).toFixed(2)} MB (target ≤ 1.5 MB).`);

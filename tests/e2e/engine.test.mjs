@@ -1,8 +1,9 @@
 // The engine off the page: on a generated session of about 100 MB (written for the test, not
-// kept), opening the Share tab (every line looked at for secrets), the Markdown and HTML exports
-// and the Overview (cost, context, timeline, files changed) are worked out by the engine worker,
-// and the page runs no task over 50 ms meanwhile: counted with the browser's own long-task
-// observer, not timed.
+// kept), copying a turn as Markdown, opening the Share tab (every line looked at for secrets), the
+// Markdown and HTML exports and the Overview (cost, context, timeline, files changed) are worked
+// out by the engine worker, and the page runs no task over 50 ms meanwhile: counted with the
+// browser's own long-task observer, not timed. Once neither is on screen the engine worker
+// stops, and starts again when asked.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -33,8 +34,19 @@ async function openSession(page) {
 }
 
 test("Share, its exports and the Overview of a 100 MB session are worked out off the page: no long task meanwhile", { timeout: 240000 }, async () => {
-  const { page, errors } = await open(web.chrome, web.server.url);
+  const { page, context, errors } = await open(web.chrome, web.server.url);
   await openSession(page);
+
+  // A turn copied as Markdown before Share was opened: the engine looks for secrets in every
+  // file, then masks and writes the turn (on the page this was one task of seconds).
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: web.server.url });
+  await watchLongTasks(page);
+  const prompt = page.locator(".cctv-item--user:has(h3)").first();
+  await prompt.hover();
+  await prompt.locator("button[title^='copy this turn as Markdown']").click();
+  await prompt.locator("button[title^='copy this turn as Markdown']", { hasText: "copied" }).waitFor({ timeout: 120000 });
+  assert.match(await page.evaluate(() => navigator.clipboard.readText()), /^\*\*You:\*\*/);
+  assert.deepEqual(await longTasks(page), [], "tasks over 50 ms while a turn was copied");
 
   await watchLongTasks(page);
   await page.click(".cctv-side__tab >> text=Share");
@@ -61,6 +73,23 @@ test("Share, its exports and the Overview of a 100 MB session are worked out off
   assert.ok(await page.locator(".cctv-timeline__bar").count() > 0, "the timeline is drawn");
   assert.ok(await page.locator(".cctv-overview__file").count() > 0, "the files changed are listed");
   assert.deepEqual(await longTasks(page), [], "tasks over 50 ms while the Overview was worked out and drawn");
+
+  // Once neither is on screen the engine worker goes (15 s after), and its copy of the files with
+  // it; a later ask (the changes of one turn) starts it again, reading the files anew.
+  assert.ok(page.workers().length > 0, "the engine worker runs");
+  await page.click("button:has-text('Back to the conversation')");
+  await page.click(".cctv-side__tab >> text=Contents");
+  const gone = Date.now();
+  while (page.workers().length > 0 && Date.now() - gone < 40000) await page.waitForTimeout(500);
+  assert.equal(page.workers().length, 0, "the engine worker stopped once Share and the Overview were closed");
+  await page.click("button:has-text('Overview')");
+  // The first turn's changes: a menu of turns, or (many turns) a turn's number.
+  const menu = page.locator(".cctv-overview__turn select");
+  if (await menu.count()) await menu.selectOption({ index: 1 });
+  else await page.locator(".cctv-overview__turn-number").fill("1").then(() => page.keyboard.press("Tab"));
+  await page.waitForFunction(() => !document.querySelector(".cctv-overview")?.textContent.includes("Replaying the edits"), null, { timeout: 120000, polling: 100 });
+  assert.match(await page.locator(".cctv-overview").textContent(), /\d+ files? · \+\d+|No file was changed here/);
+  assert.ok(page.workers().length > 0, "asked again, the engine worker started again");
   assert.deepEqual(errors, []);
 });
 

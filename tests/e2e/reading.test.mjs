@@ -69,7 +69,9 @@ test("a file read is highlighted by its extension, and a turn copies as Markdown
   const prompt = page.locator(".cctv-item--user:has(h3)").first();
   await prompt.scrollIntoViewIfNeeded();
   await prompt.hover();
+  // Worked out by the engine, then written: the button says when.
   await prompt.locator("button[title^='copy this turn as Markdown']").click();
+  await prompt.locator("button[title^='copy this turn as Markdown']", { hasText: "copied" }).waitFor({ timeout: 60000 });
   const markdown = await page.evaluate(() => navigator.clipboard.readText());
   assert.match(markdown, /^\*\*You:\*\*\n\n> read plan\.md and roadmap\.md/);
   // The home directory is a personal detail: masked unless the Share tab keeps it.

@@ -194,7 +194,9 @@ test("the Markdown export renders into a title and a heading per turn, with no m
   const prompt = page.locator(".cctv-item--user:has(h3)", { hasText: TOKEN }).first();
   await prompt.scrollIntoViewIfNeeded();
   await prompt.hover();
+  // Worked out by the engine, then written: the button says when.
   await prompt.locator("button[title^='copy this turn as Markdown']").click();
+  await prompt.locator("button[title^='copy this turn as Markdown']", { hasText: "copied" }).waitFor({ timeout: 60000 });
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.ok(marked.parse(copied).includes("[REDACTED github-pat]") && !copied.includes(TOKEN), copied.slice(0, 600));
   assert.deepEqual(foreign(requests, web.server.url), []);
