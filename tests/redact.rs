@@ -5,7 +5,7 @@
 mod common;
 
 use cctv::normalize::Input;
-use cctv::redact::{mask, Kind, Scanner};
+use cctv::redact::{mask, Finding, Kind, Scanner};
 use common::planted::{line_with, noise, plant};
 use serde_json::Value;
 
@@ -196,4 +196,42 @@ fn a_secret_in_a_file_name_is_found_there_and_masked_in_the_name() {
     let masked = mask(&[input], &[found]);
     assert_eq!(masked[0].name, "notes-[REDACTED github-pat]/s.jsonl");
     assert_eq!(cctv::redact::mask_text(&format!("title {secret}"), &[found]), "title [REDACTED github-pat]");
+}
+
+/// The mask finds a line's strings where they end: after an escaped backslash, not at an escaped
+/// quote, beside characters of several bytes, and at the line's last byte; each says what it
+/// says once its escapes are read (`\u0067` is `g`).
+#[test]
+fn a_mask_finds_each_string_of_a_line_around_escaped_quotes_and_backslashes() {
+    let finding = Finding {
+        kind: Kind::Pattern,
+        label: String::new(),
+        rule: None,
+        text: "ghp_secret".into(),
+        certain: true,
+        count: 1,
+        file: String::new(),
+        line: 1,
+        before: String::new(),
+        after: String::new(),
+        mask: "[*]".into(),
+        forms: vec![],
+    };
+    let lines = concat!(
+        r#"{"a":"x\\","b":"\"ghp_secret\"","c":"é日\\\"ghp_secret","d":["\u0067hp_secret",12,"ghp_secret"],"e":"ghp_secret"}"#,
+        "\n",
+        r#""ghp_secret""#,
+        "\n",
+        r#"["", "\\", "ghp_secret\\"]"#,
+    );
+    let input = Input { name: "s.jsonl".into(), bytes: lines.as_bytes().to_vec() };
+    let masked = String::from_utf8(mask(&[input], &[&finding])[0].bytes.clone()).unwrap();
+    let expected = concat!(
+        r#"{"a":"x\\","b":"\"[*]\"","c":"é日\\\"[*]","d":["[*]",12,"[*]"],"e":"[*]"}"#,
+        "\n",
+        r#""[*]""#,
+        "\n",
+        r#"["", "\\", "[*]\\"]"#,
+    );
+    assert_eq!(masked, expected);
 }

@@ -1,6 +1,7 @@
 //! The page's engine: a worker of its own (one per viewer) that holds the files the page shows
 //! and works out what takes long ([`crate::engine::session`]: the Share tab's findings, the
-//! Overview's figures, a turn's changes, the exports), so the page only draws. The worker reads
+//! Overview's figures, a turn's changes, the exports, a turn copied as Markdown), so the page
+//! only draws. The worker reads
 //! the files of the workspace the page shows itself where the page read them from `File`s
 //! ([`Engine::read_from`]), else the page hands it their bytes, a [`PIECE`] per task; once per
 //! workspace, on the first ask. Then the page asks; the
@@ -33,8 +34,9 @@ use crate::normalize::pace::{Pace, Pause};
 use crate::normalize::{Generation, Workspace};
 
 /// How long the page looks for secrets itself before it pauses: some of its steps take 10-15 ms
-/// in wasm (one failed run in eight went over 50 ms at the usual 40).
-const FINDINGS_BUDGET_MS: f64 = 25.0;
+/// in wasm, and twice that on a busy machine (at 25, one run in four of engine.test.mjs went
+/// over 50 ms on a slow day; at the usual 40, one in eight on a good one).
+const FINDINGS_BUDGET_MS: f64 = 15.0;
 
 /// Bytes copied to the worker per task: a few ms.
 const PIECE: usize = 8 * 1024 * 1024;
@@ -75,6 +77,9 @@ struct Inner {
     /// Counts the asks begun and the changes of what is on screen: a stop made ready before one
     /// of them is not made.
     woken: u32,
+    /// Asks begun and not yet answered, however far along (sending the files, waiting, reading
+    /// the answer's parts): the worker is not stopped under them.
+    asking: u32,
 }
 
 #[derive(Default)]
@@ -121,7 +126,13 @@ impl Engine {
             let Some(inner) = weak.upgrade() else { return };
             let idle = {
                 let i = inner.borrow();
-                i.woken == woken && !i.in_use && i.waiting.is_empty() && i.opening.is_none()
+                let ready = matches!(i.worker, Slot::Ready(..));
+                ready
+                    && i.woken == woken
+                    && !i.in_use
+                    && i.asking == 0
+                    && i.waiting.is_empty()
+                    && i.opening.is_none()
             };
             if idle {
                 stopped(&inner);
@@ -160,8 +171,10 @@ impl Engine {
         {
             let mut inner = self.0.borrow_mut();
             inner.woken = inner.woken.wrapping_add(1);
+            inner.asking += 1;
         }
         let answer = self.answer(ws, ask, viewer).await;
+        self.0.borrow_mut().asking -= 1;
         // Answered: the worker may go once no other ask or panel comes.
         self.stop_when_idle();
         answer

@@ -4,7 +4,7 @@
 //! their [`fingerprint`]); then the page asks
 //! for what takes long to work out ([`Ask`]): the secrets and personal details in the files, the
 //! Overview's figures, the files a turn changed, a file as it was after a turn, the Markdown and
-//! HTML exports. The engine makes
+//! HTML exports, one turn as Markdown. The engine makes
 //! its own workspace of the same bytes the first time an answer needs one, so every place it
 //! names (an [`ItemRef`](crate::normalize::ItemRef)) is the same place on the page.
 //!
@@ -56,7 +56,7 @@ pub enum Answer {
     Figures(Option<Box<Figures>>),
     Changes(Vec<FileChange>),
     FileAfter(Option<String>),
-    /// An export: Markdown, or an HTML file.
+    /// An export: Markdown (a session's or a turn's), or an HTML file.
     Text(String),
 }
 
@@ -214,7 +214,7 @@ pub async fn findings_paced(
 }
 
 /// Bytes looked through between two questions to the pace: a few ms in wasm.
-const SCAN_STEP: usize = 256 << 10;
+const SCAN_STEP: usize = 128 << 10;
 
 /// Files arriving in pieces, in order: each file's bytes, then the next file's.
 pub struct Arrival {

@@ -6,8 +6,8 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 /// A string's content decoded, and where each escape in it was: between two escapes the text is
-/// the content's own bytes. (Every string of a file being masked is decoded: a map of each byte
-/// cost sixteen bytes a byte, and most of the mask's time.)
+/// the content's own bytes (every string of every file being masked is decoded, so this keeps
+/// no more than that).
 pub(crate) struct Decoded<'a> {
     pub text: Cow<'a, str>,
     /// Each escape: the character it says, as a range of `text`, and the escape, as a range of
@@ -50,7 +50,7 @@ impl Decoded<'_> {
         match self.escape_at(at) {
             Ok(escape) => escape.end,
             Err(shift) => {
-                let mut end = at + 1;
+                let mut end = (at + 1).min(self.text.len());
                 while !self.text.is_char_boundary(end) {
                     end += 1;
                 }

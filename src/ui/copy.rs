@@ -7,8 +7,7 @@ pub(crate) fn copy_button(title: &'static str, text: String) -> AnyView {
     copy_with(title, "copy", move || text.clone())
 }
 
-/// A button labelled `label` that copies what `text` makes when clicked (made then, not before:
-/// a turn as Markdown is only worth building when asked for).
+/// A button labelled `label` that copies what `text` makes when clicked (made then, not before).
 pub(crate) fn copy_with(
     title: &'static str,
     label: &'static str,
@@ -43,28 +42,42 @@ enum Later {
 }
 
 /// A button labelled `label` that copies what `text` works out, off the page (a turn as Markdown,
-/// masked: the engine looks for secrets in every file first). The clipboard is handed the text
-/// still to come with the click (a `ClipboardItem` holding a promise), which the browser lets
-/// it write once it is ready; where there is none, it is written when ready.
+/// masked: the engine looks for secrets in every file first), or says it could not. The
+/// clipboard is handed the text still to come within the click (a `ClipboardItem` holding a
+/// promise), which the browser lets it write once it is ready; where there is none, it is
+/// written when ready.
 pub(crate) fn copy_later<F>(
     title: &'static str,
     label: &'static str,
     text: impl Fn() -> F + 'static,
 ) -> AnyView
 where
-    F: std::future::Future<Output = String> + 'static,
+    F: std::future::Future<Output = Result<String, String>> + 'static,
 {
     let state = RwSignal::new(Later::Ready);
+    // Why the last text could not be made, said where the title is.
+    let why = RwSignal::new(None::<String>);
     let click = move |_| {
         if state.get_untracked() == Later::Making {
             return;
         }
         state.set(Later::Making);
+        why.set(None);
         let made = text();
-        let blob = wasm_bindgen_futures::future_to_promise(async move { Ok(text_blob(&made.await)) });
+        let blob = wasm_bindgen_futures::future_to_promise(async move {
+            match made.await {
+                Ok(text) => Ok(text_blob(&text)),
+                Err(e) => {
+                    let _ = why.try_set(Some(e.clone()));
+                    Err(e.into())
+                }
+            }
+        });
+        // Asked of the clipboard now, while the click is fresh.
+        let written = clipboard_item(&blob).map(write);
         leptos::task::spawn_local(async move {
-            let written = match clipboard_item(&blob) {
-                Some(item) => write(item).await,
+            let written = match written {
+                Some(written) => wasm_bindgen_futures::JsFuture::from(written).await.is_ok(),
                 None => match wasm_bindgen_futures::JsFuture::from(blob).await {
                     Ok(blob) => write_text(blob).await,
                     Err(_) => false,
@@ -79,13 +92,17 @@ where
         Later::Copied => "copied",
         Later::Failed => "not copied",
     };
+    let said_why = move || match why.get() {
+        Some(why) => format!("{title}: not copied, {why}"),
+        None => title.to_owned(),
+    };
     let done = move || {
         if state.get_untracked() != Later::Making {
             state.set(Later::Ready);
         }
     };
     view! {
-        <button class="cctv-copy" title=title aria-label=title aria-busy=move || (state.get() == Later::Making).then_some("true") on:click=click on:blur=move |_| done() on:mouseleave=move |_| done()>
+        <button class="cctv-copy" title=said_why aria-label=said_why aria-busy=move || (state.get() == Later::Making).then_some("true") on:click=click on:blur=move |_| done() on:mouseleave=move |_| done()>
             {said}
         </button>
     }
@@ -111,10 +128,9 @@ fn clipboard_item(blob: &js_sys::Promise) -> Option<wasm_bindgen::JsValue> {
     js_sys::Reflect::construct(&class, &js_sys::Array::of1(&record)).ok()
 }
 
-/// Writes `item` to the clipboard; whether it was.
-async fn write(item: wasm_bindgen::JsValue) -> bool {
-    let promise = window().navigator().clipboard().write(&js_sys::Array::of1(&item));
-    wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
+/// Hands `item` to the clipboard: the promise settles once it is written, or not.
+fn write(item: wasm_bindgen::JsValue) -> js_sys::Promise {
+    window().navigator().clipboard().write(&js_sys::Array::of1(&item))
 }
 
 /// Writes the text of `blob` to the clipboard; whether it was.

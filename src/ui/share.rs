@@ -136,19 +136,13 @@ impl Share {
         &self,
         viewer: Viewer,
         ws: Arc<Workspace>,
-        row: (usize, ThreadRef, u32),
-    ) -> String {
-        let (session, thread, item) = row;
-        let result = match self.findings(viewer, &ws).await {
-            Ok(findings) => {
-                let masked = self.chosen(&findings).into_iter().cloned().collect();
-                let ask = Ask::Turn { session, thread, item, masked };
-                let text = viewer.engine.get_value().export(&ws, ask, None).await;
-                text.map(|text| String::from_utf8_lossy(&text.to_vec()).into_owned())
-            }
-            Err(e) => Err(e),
-        };
-        result.unwrap_or_else(|e| format!("cctv could not copy this turn as Markdown: {e}"))
+        (session, thread, item): (usize, ThreadRef, u32),
+    ) -> Result<String, String> {
+        let findings = self.findings(viewer, &ws).await?;
+        let masked = self.chosen(&findings).into_iter().cloned().collect();
+        let ask = Ask::Turn { session, thread, item, masked };
+        let text = viewer.engine.get_value().export(&ws, ask, None).await?;
+        Ok(String::from_utf8_lossy(&text.to_vec()).into_owned())
     }
 }
 
