@@ -124,13 +124,13 @@ impl SessionEngine {
     /// The answer to `ask`, or why there is none.
     pub fn answer(&mut self, ask: &Ask) -> Result<Answer, String> {
         // These need only the files as they are: no workspace is made for them.
-        match (ask, &self.files) {
-            (Ask::Findings { patterns }, Files::Given(inputs)) => {
-                return Ok(Answer::Findings(Scanner::new(patterns).map(|s| s.find(inputs))));
+        match ask {
+            Ask::Findings { patterns } => {
+                let files = self.files().into_iter();
+                return Ok(Answer::Findings(Scanner::new(patterns).map(|s| s.find_in(files))));
             }
-            (Ask::Turn { session, thread, item, masked }, Files::Given(inputs)) => {
-                let files: Vec<(&str, &[u8])> = inputs.iter().map(Input::parts).collect();
-                return turn(&files, masked, (*session, *thread, *item));
+            Ask::Turn { session, thread, item, masked } => {
+                return turn(&self.files(), masked, (*session, *thread, *item));
             }
             _ => {}
         }
