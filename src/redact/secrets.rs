@@ -4,6 +4,7 @@
 //! the rule's entropy, or allowed by the rule's or the global allowlist, is not one.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
 use regex::{Regex, RegexBuilder};
@@ -29,7 +30,7 @@ struct RuleSpec {
     allowlists: Vec<AllowSpec>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 struct AllowSpec {
     regexes: Vec<String>,
     stopwords: Vec<String>,
@@ -37,16 +38,38 @@ struct AllowSpec {
     all: bool,
 }
 
-/// A compiled rule.
+/// A rule, compiled the first time a text holds one of its keywords: most never run on a given
+/// session (a handful of a session's keywords select its rules), and compiling all of them took
+/// about 0.1 s native and twice that in wasm, before the Share tab could look at anything.
+/// `tests::nearly_every_gitleaks_rule_is_used` compiles each, so none fails where it runs.
 pub struct Rule {
     pub id: String,
     pub description: String,
-    regex: Regex,
+    /// Its pattern, as gitleaks writes it.
+    pattern: String,
     /// Runs only on text that holds one of these (any case); on any text when there are none.
     pub keywords: Vec<String>,
     secret_group: usize,
     entropy: Option<f64>,
+    allows: Vec<AllowSpec>,
+    compiled: OnceLock<Result<Compiled, String>>,
+}
+
+/// What a rule runs: its regex and its allowlists.
+struct Compiled {
+    regex: Regex,
     allowlists: Vec<Allowlist>,
+}
+
+impl Rule {
+    /// Its regex and allowlists, compiled now if not yet; why its pattern does not compile.
+    fn compiled(&self) -> Result<&Compiled, &str> {
+        let compile = || {
+            let regex = compile(&self.pattern)?;
+            Ok(Compiled { regex, allowlists: self.allows.iter().map(allowlist).collect() })
+        };
+        self.compiled.get_or_init(compile).as_ref().map_err(|e| e.as_str())
+    }
 }
 
 struct Allowlist {
@@ -74,7 +97,7 @@ pub struct Secrets {
     /// Rules without keywords: they run on every text.
     always: Vec<usize>,
     global: Allowlist,
-    /// Rules not used, and why (a pattern this regex engine does not take, a rule about paths).
+    /// Rules not used, and why (a rule about file paths, one without a pattern).
     pub skipped: Vec<(String, String)>,
 }
 
@@ -132,8 +155,8 @@ impl Secrets {
         pace::finish(Secrets::new_paced(&mut Pace::never()))
     }
 
-    /// [`new`](Secrets::new), pausing where `pace` says: compiling every rule takes about 0.1 s
-    /// in wasm, too long for one task of a page.
+    /// [`new`](Secrets::new), pausing where `pace` says. The rules are compiled when first run
+    /// ([`Rule`]); the keywords' automaton and the global allowlist take a few ms here.
     pub async fn new_paced(pace: &mut Pace<'_>) -> Secrets {
         let config: Config = serde_json::from_str(RULES).expect("build.rs writes this JSON");
         let mut rules = Vec::new();
@@ -167,13 +190,6 @@ impl Secrets {
                 skipped.push((spec.id, "no pattern".into()));
                 continue;
             };
-            let regex = match compile(&pattern) {
-                Ok(r) => r,
-                Err(e) => {
-                    skipped.push((spec.id, e));
-                    continue;
-                }
-            };
             let index = rules.len();
             if spec.keywords.is_empty() {
                 always.push(index);
@@ -188,15 +204,15 @@ impl Secrets {
                     }
                 }
             }
-            pace.long_step().await;
             rules.push(Rule {
                 description: spec.description.unwrap_or_else(|| spec.id.clone()),
                 id: spec.id,
-                regex,
+                pattern,
                 keywords: spec.keywords,
                 secret_group: spec.secret_group,
                 entropy: spec.entropy,
-                allowlists: spec.allowlists.into_iter().map(allowlist).collect(),
+                allows: spec.allowlists,
+                compiled: OnceLock::new(),
             });
         }
         assert!(keywords.len() <= KEYWORDS_MAX, "{} keywords: raise KEYWORDS_MAX", keywords.len());
@@ -205,7 +221,9 @@ impl Secrets {
             .kind(Some(aho_corasick::AhoCorasickKind::DFA))
             .build(&keywords)
             .expect("keywords are plain strings");
-        Secrets { rules, keywords, runs, always, global: allowlist(config.allowlist), skipped }
+        pace.long_step().await;
+        let global = allowlist(&config.allowlist);
+        Secrets { rules, keywords, runs, always, global, skipped }
     }
 
     pub fn rule(&self, index: usize) -> &Rule {
@@ -247,7 +265,9 @@ impl Secrets {
         let mut hits = Vec::new();
         for index in rules {
             let rule = &self.rules[index];
-            for captures in rule.regex.captures_iter(text) {
+            // A pattern that does not compile finds nothing (none does: the tests compile each).
+            let Ok(compiled) = rule.compiled() else { continue };
+            for captures in compiled.regex.captures_iter(text) {
                 let whole = captures.get(0).expect("group 0 is the match");
                 let group = match rule.secret_group {
                     0 => captures.iter().skip(1).flatten().find(|g| !g.as_str().is_empty()),
@@ -261,7 +281,7 @@ impl Secrets {
                     continue;
                 }
                 let allowed = |a: &Allowlist| a.allows(secret.as_str(), whole.as_str(), text);
-                if allowed(&self.global) || rule.allowlists.iter().any(allowed) {
+                if allowed(&self.global) || compiled.allowlists.iter().any(allowed) {
                     continue;
                 }
                 hits.push(Hit { rule: index, secret: secret.range() });
@@ -294,7 +314,7 @@ impl Allowlist {
     }
 }
 
-fn allowlist(spec: AllowSpec) -> Allowlist {
+fn allowlist(spec: &AllowSpec) -> Allowlist {
     Allowlist {
         regexes: spec.regexes.iter().filter_map(|r| compile(r).ok()).collect(),
         stopwords: spec.stopwords.iter().map(|w| w.to_lowercase()).collect(),
@@ -398,6 +418,10 @@ mod tests {
             eprintln!("skipped {id}: {why}");
         }
         assert!(secrets.len() >= 215, "{} rules", secrets.len());
+        // Compiled when first run, so each is compiled here.
+        let failing: Vec<_> =
+            secrets.rules.iter().filter_map(|r| Some((&r.id, r.compiled().err()?))).collect();
+        assert!(failing.is_empty(), "{failing:?}");
         assert!(
             secrets.skipped.iter().all(|(_, why)| why == "a rule about file paths"),
             "{:?}",
@@ -440,7 +464,8 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(2026);
         let mut failures = Vec::new();
         for (index, rule) in secrets.rules.iter().enumerate() {
-            let hir = regex_syntax::ParserBuilder::new().build().parse(rule.regex.as_str());
+            let pattern = rule.compiled().expect("every rule compiles").regex.as_str();
+            let hir = regex_syntax::ParserBuilder::new().build().parse(pattern);
             let Ok(generator) = hir.map_err(|e| e.to_string()).and_then(|hir| {
                 rand_regex::Regex::with_hir(without_looks(hir), 6).map_err(|e| e.to_string())
             }) else {
