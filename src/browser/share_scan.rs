@@ -14,8 +14,8 @@ use super::worker::start_worker_with;
 use crate::redact::split::{merge, split, Piece};
 use crate::redact::{compile_patterns, Finding, Scanner};
 
-/// Bytes a part holds at least: looking through them takes about 0.15 s in wasm, which is what
-/// starting a worker and compiling its rules costs.
+/// Bytes a part holds at least: looking through them takes about 0.15 s in wasm, more than
+/// starting a worker costs (it compiles the rules its part needs as it meets their keywords).
 const PART_BYTES: usize = 12 << 20;
 /// Parts at most (the engine worker and three more), however many cores the machine has.
 const MOST_PARTS: usize = 4;
