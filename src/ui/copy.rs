@@ -1,6 +1,29 @@
-//! "Copy" buttons: put a text on the clipboard and say so for a moment.
+//! "Copy" buttons: put a text on the clipboard and say so for a moment, or say why not.
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// Why a page has no clipboard: browsers give it only to secure pages.
+const NO_CLIPBOARD: &str =
+    "the browser lets only a page served over https, or from this computer, use the clipboard";
+
+/// The page's clipboard; why there is none (a page served over http from another computer:
+/// `navigator.clipboard` is then missing, and calling it threw).
+fn clipboard() -> Result<web_sys::Clipboard, String> {
+    let clipboard = js_sys::Reflect::get(&window().navigator(), &"clipboard".into()).unwrap_or_default();
+    match clipboard.is_undefined() || clipboard.is_null() {
+        true => Err(NO_CLIPBOARD.into()),
+        false => Ok(clipboard.unchecked_into()),
+    }
+}
+
+/// Writes `text` to the clipboard, asked now (within a click, as WebKit wants); resolves once
+/// it is written, or says why not.
+pub(crate) fn write_text(text: &str) -> impl std::future::Future<Output = Result<(), String>> {
+    let written = clipboard().map(|c| JsFuture::from(c.write_text(text)));
+    async move { written?.await.map(drop).map_err(|e| crate::browser::js_error::describe(&e)) }
+}
 
 /// A small button that copies `text` (a code block, a command, a file, an output).
 pub(crate) fn copy_button(title: &'static str, text: String) -> AnyView {
@@ -13,26 +36,60 @@ pub(crate) fn copy_with(
     label: &'static str,
     text: impl Fn() -> String + 'static,
 ) -> AnyView {
-    let copied = RwSignal::new(false);
+    let state = RwSignal::new(Later::Ready);
+    let why = RwSignal::new(None::<String>);
+    let click = move |_| {
+        let written = write_text(&text());
+        leptos::task::spawn_local(async move {
+            let written = written.await;
+            let _ = state.try_set(if written.is_ok() { Later::Copied } else { Later::Failed });
+            let _ = why.try_set(written.err());
+        });
+    };
     view! {
         <button
             class="cctv-copy"
-            title=title
-            aria-label=title
-            on:click=move |_| {
-                let _ = window().navigator().clipboard().write_text(&text());
-                copied.set(true);
-            }
-            on:blur=move |_| copied.set(false)
-            on:mouseleave=move |_| copied.set(false)
+            title=said_why(title, why)
+            aria-label=said_why(title, why)
+            on:click=click
+            on:blur=move |_| settle(state)
+            on:mouseleave=move |_| settle(state)
         >
-            {move || if copied.get() { "copied" } else { label }}
+            {move || said(state.get(), label)}
         </button>
     }
     .into_any()
 }
 
-/// What a button that copies a text made off the page says.
+/// What a copy button labelled `label` says in `state`.
+fn said(state: Later, label: &'static str) -> &'static str {
+    match state {
+        Later::Ready => label,
+        Later::Making => "copying…",
+        Later::Copied => "copied",
+        Later::Failed => "not copied",
+    }
+}
+
+/// Says the button's label again once the pointer leaves it, or it loses focus, after a copy.
+/// "not copied" stays until the next click, its title saying why: it is wider than the label,
+/// and shrinking back as the pointer left, or as the click on a button beside it took the focus,
+/// it moved what was under the pointer (that click then missed its button).
+fn settle(state: RwSignal<Later>) {
+    if state.get_untracked() == Later::Copied {
+        state.set(Later::Ready);
+    }
+}
+
+/// A copy button's title, and why the last copy failed.
+fn said_why(title: &'static str, why: RwSignal<Option<String>>) -> impl Fn() -> String + Copy {
+    move || match why.get() {
+        Some(why) => format!("{title}: not copied, {why}"),
+        None => title.to_owned(),
+    }
+}
+
+/// Where a copy button stands.
 #[derive(Clone, Copy, PartialEq)]
 enum Later {
     Ready,
@@ -74,36 +131,34 @@ where
             }
         });
         // Asked of the clipboard now, while the click is fresh.
-        let written = clipboard_item(&blob).map(write);
+        let written = clipboard().map(|c| clipboard_item(&blob).map(|item| write(&c, item)));
         leptos::task::spawn_local(async move {
             let written = match written {
-                Some(written) => wasm_bindgen_futures::JsFuture::from(written).await.is_ok(),
-                None => match wasm_bindgen_futures::JsFuture::from(blob).await {
-                    Ok(blob) => write_text(blob).await,
-                    Err(_) => false,
+                Err(no_clipboard) => Err(no_clipboard),
+                Ok(Some(written)) => {
+                    JsFuture::from(written).await.map(drop).map_err(|_| "the browser refused".into())
+                }
+                Ok(None) => match JsFuture::from(blob).await {
+                    Ok(blob) => blob_text(blob).await,
+                    Err(_) => {
+                        let _ = state.try_set(Later::Failed);
+                        return;
+                    }
                 },
             };
-            let _ = state.try_set(if written { Later::Copied } else { Later::Failed });
+            let _ = state.try_set(if written.is_ok() { Later::Copied } else { Later::Failed });
+            // Unless the text's own failure was said already.
+            if let Err(e) = written {
+                let _ = why.try_update(|why| {
+                    why.get_or_insert(e);
+                });
+            }
         });
     };
-    let said = move || match state.get() {
-        Later::Ready => label,
-        Later::Making => "copying…",
-        Later::Copied => "copied",
-        Later::Failed => "not copied",
-    };
-    let said_why = move || match why.get() {
-        Some(why) => format!("{title}: not copied, {why}"),
-        None => title.to_owned(),
-    };
-    let done = move || {
-        if state.get_untracked() != Later::Making {
-            state.set(Later::Ready);
-        }
-    };
+    let said_why = said_why(title, why);
     view! {
-        <button class="cctv-copy" title=said_why aria-label=said_why aria-busy=move || (state.get() == Later::Making).then_some("true") on:click=click on:blur=move |_| done() on:mouseleave=move |_| done()>
-            {said}
+        <button class="cctv-copy" title=said_why aria-label=said_why aria-busy=move || (state.get() == Later::Making).then_some("true") on:click=click on:blur=move |_| settle(state) on:mouseleave=move |_| settle(state)>
+            {move || said(state.get(), label)}
         </button>
     }
     .into_any()
@@ -120,7 +175,6 @@ fn text_blob(text: &str) -> wasm_bindgen::JsValue {
 
 /// A `ClipboardItem` of the plain text `blob` will resolve to, where the browser has them.
 fn clipboard_item(blob: &js_sys::Promise) -> Option<wasm_bindgen::JsValue> {
-    use wasm_bindgen::JsCast;
     let class = js_sys::Reflect::get(&js_sys::global(), &"ClipboardItem".into()).ok()?;
     let class = class.dyn_into::<js_sys::Function>().ok()?;
     let record = js_sys::Object::new();
@@ -128,16 +182,14 @@ fn clipboard_item(blob: &js_sys::Promise) -> Option<wasm_bindgen::JsValue> {
     js_sys::Reflect::construct(&class, &js_sys::Array::of1(&record)).ok()
 }
 
-/// Hands `item` to the clipboard: the promise settles once it is written, or not.
-fn write(item: wasm_bindgen::JsValue) -> js_sys::Promise {
-    window().navigator().clipboard().write(&js_sys::Array::of1(&item))
+/// Hands `item` to `clipboard`: the promise settles once it is written, or not.
+fn write(clipboard: &web_sys::Clipboard, item: wasm_bindgen::JsValue) -> js_sys::Promise {
+    clipboard.write(&js_sys::Array::of1(&item))
 }
 
-/// Writes the text of `blob` to the clipboard; whether it was.
-async fn write_text(blob: wasm_bindgen::JsValue) -> bool {
-    use wasm_bindgen::JsCast;
-    let Ok(blob) = blob.dyn_into::<web_sys::Blob>() else { return false };
-    let Ok(text) = wasm_bindgen_futures::JsFuture::from(blob.text()).await else { return false };
-    let text = text.as_string().unwrap_or_default();
-    wasm_bindgen_futures::JsFuture::from(window().navigator().clipboard().write_text(&text)).await.is_ok()
+/// Writes the text of `blob` to the clipboard, or says why not.
+async fn blob_text(blob: wasm_bindgen::JsValue) -> Result<(), String> {
+    let blob = blob.dyn_into::<web_sys::Blob>().map_err(|_| "nothing was made")?;
+    let text = JsFuture::from(blob.text()).await.map_err(|e| crate::browser::js_error::describe(&e))?;
+    write_text(&text.as_string().unwrap_or_default()).await
 }

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::content::{image, result_content};
-use super::copy::copy_later;
+use super::copy::{copy_later, copy_with};
 use super::hooks::{hook, raw_line};
 use super::markup::{markdown, terminal};
 use super::panel::panel;
@@ -64,9 +64,7 @@ pub(crate) fn row_view(ws: &Workspace, session: usize, row: Row, view: ItemView)
                 })}
                 <a class="cctv-item__anchor" href=href title="link to this row">"#"</a>
                 {turn_href.map(|h| view! { <a class="cctv-item__anchor" href=h title="link to this turn (the prompt and all that answered it)">"turn"</a> })}
-                <button class="cctv-item__copy" title="copy a link to this row" on:click=move |_| copy_link(&copy_href)>
-                    "copy"
-                </button>
+                <span class="cctv-item__copy">{copy_with("copy a link to this row", "copy", move || link_to(&copy_href))}</span>
                 // Masked as the Share tab says: every certain secret, until the reader says otherwise.
                 {starts_turn.then(|| {
                     let markdown = move || {
@@ -179,12 +177,11 @@ pub(crate) fn reader_zone() -> impl Fn(i64) -> i32 {
     }
 }
 
-/// Copies the page's address with `fragment` (`#…`) in place of its own.
-fn copy_link(fragment: &str) {
-    let window = window();
-    let base = window.location().href().unwrap_or_default();
-    let base = base.split('#').next().unwrap_or_default().to_owned();
-    let _ = window.navigator().clipboard().write_text(&format!("{base}{fragment}"));
+/// The page's address with `fragment` (`#…`) in place of its own.
+fn link_to(fragment: &str) -> String {
+    let base = window().location().href().unwrap_or_default();
+    let base = base.split('#').next().unwrap_or_default();
+    format!("{base}{fragment}")
 }
 
 fn item_body(ws: &Workspace, row: Row, line: LineRef, body: ItemBody) -> AnyView {

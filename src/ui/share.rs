@@ -499,17 +499,12 @@ fn export_markdown(viewer: Viewer, session: usize, delivery: Delivery) {
             Delivery::Copy => {
                 let copied =
                     match web_sys::TextDecoder::new().and_then(|d| d.decode_with_buffer_source(&text)) {
-                        Ok(text) => {
-                            wasm_bindgen_futures::JsFuture::from(
-                                window().navigator().clipboard().write_text(&text),
-                            )
-                            .await
-                        }
-                        Err(e) => Err(e),
+                        Ok(text) => super::copy::write_text(&text).await,
+                        Err(e) => Err(crate::browser::js_error::describe(&e)),
                     };
                 share.status.set(Some(match copied {
-                    Ok(_) => format!("Copied {} of Markdown{masked}.", size(bytes)),
-                    Err(e) => format!("Could not copy: {}", crate::browser::js_error::describe(&e)),
+                    Ok(()) => format!("Copied {} of Markdown{masked}.", size(bytes)),
+                    Err(e) => format!("Could not copy: {e}"),
                 }));
             }
             Delivery::Download => share.status.set(Some(match download(&name, &text, "text/markdown") {

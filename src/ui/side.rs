@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use super::copy::copy_with;
 use super::even_rows;
 use super::item::reader_zone;
 use super::navigation::reveal;
@@ -245,9 +246,7 @@ fn drift_section(ws: Arc<Workspace>) -> AnyView {
                                 <li><bdi>{m.file.clone()}</bdi>{format!(" line {}: {} ({})", m.line, m.type_name, m.error)}</li>
                             }).collect_view()}
                         </ul>
-                        <button class="cctv-button" on:click=move |_| {
-                            let _ = window().navigator().clipboard().write_text(&text);
-                        }>"Copy the report"</button>
+                        {copy_with("copy the report", "Copy the report", move || text.clone())}
                     }
                     .into_any()
                 }

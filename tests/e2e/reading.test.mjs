@@ -81,3 +81,24 @@ test("a file read is highlighted by its extension, and a turn copies as Markdown
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("where the browser gives the page no clipboard (http from another computer), a copy says why not", async () => {
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  // What Chromium does to a page that is not a secure context: no navigator.clipboard at all.
+  await page.addInitScript(() => Object.defineProperty(Navigator.prototype, "clipboard", { get: () => undefined, configurable: true }));
+  await page.reload();
+  await drop(page, [{ path: GENERAL }]);
+  await waitForTitle(page, "Session Share");
+  const prompt = page.locator(".cctv-item--user:has(h3)").first();
+  await prompt.scrollIntoViewIfNeeded();
+  await prompt.hover();
+  for (const title of ["copy a link to this row", "copy this turn as Markdown"]) {
+    await prompt.hover();
+    const button = prompt.locator(`button[title^='${title}']`);
+    await button.click();
+    await prompt.locator(`button[title^='${title}']`, { hasText: "not copied" }).waitFor({ timeout: 60000 });
+    assert.match(await button.getAttribute("title"), /not copied, the browser lets only a page served over https/);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
