@@ -198,6 +198,10 @@ pub(crate) fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
     });
     let look_again = move |_| look();
     let turn_count = ws.sessions.get(session).map_or(0, |s| s.thread.turn_starts().len());
+    // Whether "sub-agents" changes anything: there are some, beside a conversation of the
+    // session's own (sub-agents' files alone are exported whole either way).
+    let agents_apart =
+        ws.sessions.get(session).is_some_and(|s| !s.agents.is_empty() && !s.thread.items.is_empty());
     let ws_found = ws.clone();
     view! {
         <div class="cctv-share">
@@ -227,7 +231,7 @@ pub(crate) fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
                 <button class="cctv-button" on:click=look_again>"Look again"</button>
             </details>
             <h2>"Export"</h2>
-            {export_options(session, turn_count)}
+            {export_options(session, turn_count, agents_apart)}
             <div class="cctv-share__actions">
                 <button class="cctv-button" on:click=move |_| export_markdown(viewer, session, Delivery::Download)>"Download Markdown"</button>
                 <button class="cctv-button" on:click=move |_| export_markdown(viewer, session, Delivery::Copy)>"Copy Markdown"</button>
@@ -381,8 +385,9 @@ fn finding_row(ws: Arc<Workspace>, f: Finding) -> impl IntoView {
     }
 }
 
-/// Options of the Markdown export, and its turns, of session `session`.
-fn export_options(session: usize, turn_count: usize) -> impl IntoView {
+/// Options of the Markdown export, and its turns, of session `session`; "sub-agents" only where
+/// `agents_apart` says it changes anything.
+fn export_options(session: usize, turn_count: usize, agents_apart: bool) -> impl IntoView {
     let share = use_viewer().share;
     let option =
         move |label: &'static str, get: fn(&MarkdownOptions) -> bool, set: fn(&mut MarkdownOptions, bool)| {
@@ -427,7 +432,7 @@ fn export_options(session: usize, turn_count: usize) -> impl IntoView {
             <legend>"Markdown holds"</legend>
             {option("Claude's thinking", |o| o.thinking, |o, v| o.thinking = v)}
             {option("tool output", |o| o.tool_output, |o, v| o.tool_output = v)}
-            {option("sub-agents", |o| o.sub_agents, |o, v| o.sub_agents = v)}
+            {agents_apart.then(|| option("sub-agents", |o| o.sub_agents, |o, v| o.sub_agents = v))}
             {option("system events", |o| o.system_events, |o, v| o.system_events = v)}
             // A range only where there is one to choose: a sub-agent's file opened alone has no
             // prompt the person typed, so no turn ("turns 1 to 0 of 0").

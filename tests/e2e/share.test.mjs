@@ -167,6 +167,8 @@ test("the HTML export opens offline from file://, works, asks for nothing, and h
 
 test("the Markdown export renders into a title and a heading per turn, with no masked secret", async () => {
   const { page, context, requests, errors } = await sharing();
+  // The session has sub-agents beside its own conversation: whether they go in is a choice.
+  assert.equal(await page.locator(".cctv-share__option", { hasText: "sub-agents" }).count(), 1);
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("text=Download Markdown")]);
   const markdown = await readFile(await download.path(), "utf8");
   for (const secret of [TOKEN, KEY]) assertNowhere(markdown, secret, "the Markdown");
@@ -204,7 +206,7 @@ test("the Markdown export renders into a title and a heading per turn, with no m
   await context.close();
 });
 
-test("a sub-agent's file opened alone exports whole: no turn range to choose from", async () => {
+test("a sub-agent's file opened alone exports whole: no turn range, no sub-agents to choose", async () => {
   const { page, context, errors } = await open(web.chrome, web.server.url);
   const [, agent] = await files();
   await drop(page, [agent]);
@@ -212,6 +214,7 @@ test("a sub-agent's file opened alone exports whole: no turn range to choose fro
   await page.click(".cctv-side__tab >> text=Share");
   await page.locator(".cctv-share__options").waitFor();
   assert.equal(await page.locator(".cctv-share__turns").count(), 0);
+  assert.equal(await page.locator(".cctv-share__option", { hasText: "sub-agents" }).count(), 0);
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("text=Download Markdown")]);
   const markdown = await readFile(await download.path(), "utf8");
   assertNowhere(markdown, KEY, "the sub-agent's Markdown");
