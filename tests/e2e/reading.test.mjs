@@ -87,6 +87,7 @@ test("where the browser gives the page no clipboard (http from another computer)
   // What Chromium does to a page that is not a secure context: no navigator.clipboard at all.
   await page.addInitScript(() => Object.defineProperty(Navigator.prototype, "clipboard", { get: () => undefined, configurable: true }));
   await page.reload();
+  await page.waitForSelector(".cctv-item", { timeout: 20000 });
   await drop(page, [{ path: GENERAL }]);
   await waitForTitle(page, "Session Share");
   const prompt = page.locator(".cctv-item--user:has(h3)").first();
