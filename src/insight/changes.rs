@@ -293,7 +293,8 @@ impl<'a> Replay<'a> {
     /// of every sub-agent right after the call that spawned it (its calls ran while that did).
     fn main(&mut self, range: Range<usize>) {
         let session = self.session;
-        session.walk(ThreadRef::Main, range, 0, &|_| true, &mut |at, item, _| {
+        let mut changing = None;
+        session.walk(ThreadRef::Main, range.clone(), 0, &|_| true, &mut |at, item, _| {
             let ItemKind::ToolCall(call) = &item.kind else { return };
             // Decoding a call's result is the cost here: only the calls that touch files.
             let src = self.ws.src(item.line);
@@ -308,10 +309,47 @@ impl<'a> Replay<'a> {
                     self.shell(command, at, cwd());
                 }
             } else if touches_files(&tool) {
+                // A Read's text is decoded only for a file something changes: most files a
+                // session reads it never changes, and their text was most of the replay.
+                if tool == Tool::Read {
+                    let changing = changing
+                        .get_or_insert_with(|| self.changing(range.start..session.thread.items.len()));
+                    let (_, input) = call_input(self.ws, item, call);
+                    let path = input.get("file_path").and_then(|p| p.as_str()).unwrap_or_default();
+                    if !changing.contains(path) {
+                        return;
+                    }
+                }
                 let view = call_view_untold(self.ws, item, call);
                 self.call(&view, at);
             }
         });
+    }
+
+    /// The files the calls of `range` of the main conversation (and their sub-agents') change,
+    /// or may: edited, written, or written by a shell command. Read from the calls' inputs
+    /// alone.
+    fn changing(&self, range: Range<usize>) -> HashSet<String> {
+        let mut paths = HashSet::new();
+        self.session.walk(ThreadRef::Main, range, 0, &|_| true, &mut |_, item, _| {
+            let ItemKind::ToolCall(call) = &item.kind else { return };
+            let src = self.ws.src(item.line);
+            let tool = call.tool(src);
+            if !matches!(tool, Tool::Bash | Tool::Edit | Tool::MultiEdit | Tool::Write | Tool::NotebookEdit) {
+                return;
+            }
+            let (_, input) = call_input(self.ws, item, call);
+            let text = |key: &str| input.get(key).and_then(|v| v.as_str());
+            if tool != Tool::Bash {
+                // As `path_of` names it.
+                paths.insert(text("file_path").or(text("notebook_path")).unwrap_or_default().to_owned());
+                return;
+            }
+            let cwd = self.ws.entry(item.line).and_then(|e| e.envelope.cwd).map(|c| c.raw(src));
+            let command = text("command").unwrap_or_default();
+            paths.extend(shell_targets(self.shell, command).into_iter().map(|t| in_dir(t, cwd)));
+        });
+        paths
     }
 
     /// The file at `path`, listed in the order of first changes (a file only read is not).
@@ -439,14 +477,7 @@ impl<'a> Replay<'a> {
     fn shell(&mut self, command: &str, at: ItemRef, cwd: Option<&str>) {
         let counted = self.counted;
         for target in shell_targets(self.shell, command) {
-            // From the directory the command ran in.
-            let target = match cwd {
-                Some(dir) if !target.starts_with(['/', '~']) => {
-                    format!("{}/{}", dir.trim_end_matches('/'), target.trim_start_matches("./"))
-                }
-                _ => target,
-            };
-            let track = self.track(&target);
+            let track = self.track(&in_dir(target, cwd));
             track.now = None;
             track.marks.set(Mark::ByShell, true);
             Self::changed(track, Vec::new(), at, counted);
@@ -465,6 +496,16 @@ impl<'a> Replay<'a> {
 /// The file a call edits.
 fn path_of(call: &CallView) -> String {
     call.text("file_path").or(call.text("notebook_path")).unwrap_or_default().to_owned()
+}
+
+/// A shell command's `target`, from the directory the command ran in.
+fn in_dir(target: String, cwd: Option<&str>) -> String {
+    match cwd {
+        Some(dir) if !target.starts_with(['/', '~']) => {
+            format!("{}/{}", dir.trim_end_matches('/'), target.trim_start_matches("./"))
+        }
+        _ => target,
+    }
 }
 
 /// The files a shell command clearly writes: the targets of `>`, `>>` and `tee` on its first
