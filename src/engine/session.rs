@@ -20,7 +20,7 @@ use crate::export::to_html::ViewerFiles;
 use crate::export::to_markdown::MarkdownOptions;
 
 use crate::insight::changes::FileChange;
-use crate::insight::figures::{self, Figures};
+use crate::insight::figures::{self, Figures, Part};
 use crate::normalize::pace::Pace;
 use crate::normalize::{normalize, Input, ThreadRef, Workspace};
 use crate::redact::{Finding, Scanner};
@@ -66,25 +66,29 @@ pub const PART_BYTES: usize = 256 << 10;
 
 impl Answer {
     /// Takes the long lists out of the answer (the Overview's figures: 16 MB of JSON at 1 GB,
-    /// 77 ms for the page to read at once) as JSON parts of about [`PART_BYTES`] each, sent
-    /// beside it for the page to read one at a time ([`put_part`](Answer::put_part)).
+    /// 77 ms for the page to read at once; the files changed, with their diffs) as JSON parts of
+    /// about [`PART_BYTES`] each, sent beside it for the page to read one at a time
+    /// ([`put_part`](Answer::put_part)).
     pub fn take_parts(&mut self) -> Vec<Vec<u8>> {
-        match self {
-            Answer::Figures(Some(figures)) => {
-                figures.take_parts().iter().flat_map(|part| part.to_json(PART_BYTES)).collect()
-            }
+        let parts = match self {
+            Answer::Figures(Some(figures)) => figures.take_parts(),
+            Answer::Changes(files) => vec![Part::Changes(std::mem::take(files))],
             _ => Vec::new(),
-        }
+        };
+        parts.iter().flat_map(|part| part.to_json(PART_BYTES)).collect()
     }
 
     /// Puts back a part [`take_parts`](Answer::take_parts) took, in the order they were taken.
     pub fn put_part(&mut self, json: &[u8]) -> Result<(), String> {
         let part = serde_json::from_slice(json).map_err(|e| format!("a part of the answer: {e}"))?;
-        match self {
-            Answer::Figures(Some(figures)) => figures.put(part),
-            _ => return Err("a part came for an answer that has none".into()),
+        match (self, part) {
+            (Answer::Figures(Some(figures)), part) => figures.put(part),
+            (Answer::Changes(files), Part::Changes(more)) => {
+                files.extend(more);
+                Ok(())
+            }
+            _ => Err("a part came for an answer that has none of its kind".into()),
         }
-        Ok(())
     }
 }
 
@@ -446,6 +450,21 @@ mod tests {
             let sent_whole: Answer = serde_json::from_slice(&serde_json::to_vec(&whole).unwrap()).unwrap();
             assert_eq!(received, sent_whole);
         }
+        // The files changed, asked apart, come back whole from theirs too.
+        let mut edits = SessionEngine::new(vec![fixtures::input(
+            "blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl",
+        )]);
+        let whole = edits.answer(&Ask::Changes { session: 0, turn: None }).unwrap();
+        assert!(matches!(&whole, Answer::Changes(files) if files.len() > 1), "{whole:?}");
+        let mut head = whole.clone();
+        let parts = head.take_parts();
+        assert_eq!(head, Answer::Changes(Vec::new()), "the list goes in parts");
+        for part in &parts {
+            head.put_part(part).unwrap();
+        }
+        assert_eq!(head, whole);
+        let mut figures = engine.answer(&Ask::Figures { session: 0 }).unwrap();
+        assert!(figures.put_part(&parts[0]).is_err(), "the files changed are not one of the figures");
         let mut other = Answer::FileAfter(None);
         assert_eq!(other.take_parts(), Vec::<Vec<u8>>::new());
         assert!(other.put_part(br#"{"Turns":[]}"#).is_err());

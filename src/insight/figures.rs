@@ -1,7 +1,8 @@
 //! Everything the Overview shows of one session, worked out at once: the engine computes it off
 //! the page and sends it whole (a few hundred kB for a session of GBs), and the page only draws
-//! it. What the reader can ask for later (the changes of one turn, a file as it was after a turn)
-//! is asked for then ([`changes`], [`file_after`]).
+//! it. The files changed are asked for apart ([`changes`]), as are the changes of one turn and a
+//! file as it was after a turn ([`file_after`]): replaying the edits is half the figures' time,
+//! so the rest is drawn while it runs.
 
 use std::collections::BTreeMap;
 
@@ -29,8 +30,6 @@ pub struct Figures {
     pub unattributed: Option<Total>,
     pub context: Context,
     pub timeline: Timeline,
-    /// The files the whole session changed.
-    pub changes: Vec<FileChange>,
     pub tools: Vec<ToolTotal>,
 }
 
@@ -78,14 +77,13 @@ pub fn figures(ws: &Workspace, session: usize) -> Option<Figures> {
         unattributed,
         context: context(ws, s),
         timeline: timeline(ws, s),
-        changes: changes::changes(ws, s, None),
         tools: tools(ws, s),
     })
 }
 
-/// One of the figures' long lists, or a stretch of it. The engine sends these apart from the
-/// rest, in pieces the page reads one at a time: the figures of a GB session are 16 MB of JSON,
-/// which took the page 77 ms to read in one task (146 ms at 2 GB).
+/// One of the Overview's long lists (the figures' and the files changed), or a stretch of it. The
+/// engine sends these apart from the rest, in pieces the page reads one at a time: the figures of
+/// a GB session are 16 MB of JSON, which took the page 77 ms to read in one task (146 ms at 2 GB).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Part {
     Agents(Vec<AgentCost>),
@@ -109,13 +107,13 @@ impl Figures {
             Part::Spans(std::mem::take(&mut self.timeline.spans)),
             Part::Prompts(std::mem::take(&mut self.timeline.prompts)),
             Part::Pieces(std::mem::take(&mut self.timeline.pieces)),
-            Part::Changes(std::mem::take(&mut self.changes)),
         ]
     }
 
     /// Adds `part` at the end of its list: the parts put back in the order they were taken
-    /// (stretches in order) give the figures they were taken from.
-    pub fn put(&mut self, part: Part) {
+    /// (stretches in order) give the figures they were taken from. The files changed are not
+    /// one of them.
+    pub fn put(&mut self, part: Part) -> Result<(), String> {
         match part {
             Part::Agents(more) => self.agents.extend(more),
             Part::Turns(more) => self.turns.extend(more),
@@ -124,8 +122,9 @@ impl Figures {
             Part::Spans(more) => self.timeline.spans.extend(more),
             Part::Prompts(more) => self.timeline.prompts.extend(more),
             Part::Pieces(more) => self.timeline.pieces.extend(more),
-            Part::Changes(more) => self.changes.extend(more),
+            Part::Changes(_) => return Err("the files changed came with the figures".into()),
         }
+        Ok(())
     }
 }
 
@@ -204,15 +203,11 @@ mod tests {
         assert_eq!(f.turn_costs.len(), f.turns.len());
         assert_eq!(f.timeline, timeline(&ws, s));
         assert_eq!(f.tools, tools(&ws, s));
-        assert!(!f.changes.is_empty(), "the session edits files");
         assert!(f.tools.iter().any(|t| t.longest.is_some()), "the longest call is kept for its link");
         // As the engine sends it (a dollar figure may come back a unit off in its last place).
         let sent = serde_json::to_string(&f).unwrap();
         let received: Figures = serde_json::from_str(&sent).unwrap();
-        assert_eq!(
-            (received.turns, received.timeline, received.changes),
-            (f.turns.clone(), f.timeline.clone(), f.changes.clone())
-        );
+        assert_eq!((received.turns, received.timeline), (f.turns.clone(), f.timeline.clone()));
         assert!((received.total.dollars - f.total.dollars).abs() < 1e-9);
         assert_eq!(figures(&ws, 7), None);
     }
@@ -235,7 +230,7 @@ mod tests {
                     serde_json::to_vec(&value).unwrap().len() < budget.max(32).saturating_add(2),
                     "{budget}"
                 );
-                received.put(serde_json::from_slice(part).unwrap());
+                received.put(serde_json::from_slice(part).unwrap()).unwrap();
             }
             // Both once through JSON (a dollar figure may come back a unit off in its last place).
             let sent_whole: Figures = serde_json::from_slice(&serde_json::to_vec(&whole).unwrap()).unwrap();
@@ -248,7 +243,6 @@ mod tests {
                 whole.timeline.spans.len(),
                 whole.timeline.prompts.len(),
                 whole.timeline.pieces.len(),
-                whole.changes.len(),
             ];
             let lists = elements.iter().filter(|&&n| n > 0).count();
             match budget {

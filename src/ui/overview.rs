@@ -39,6 +39,9 @@ pub(crate) fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
     let figures = RwSignal::new(None::<Result<Arc<Figures>, String>>);
     // How many of its sections are drawn: one per task, so that none keeps the page busy long.
     let drawn = RwSignal::new(0usize);
+    // The files changed, asked apart once the figures came: their replay takes as long as the
+    // rest, which is drawn meanwhile.
+    let changed = RwSignal::new(None::<Vec<FileChange>>);
     let asked = ws.clone();
     leptos::task::spawn_local(async move {
         let result = match viewer.engine.get_value().ask(&asked, Ask::Figures { session }).await {
@@ -50,6 +53,14 @@ pub(crate) fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
         if figures.try_set(Some(result)).is_some() {
             return;
         }
+        // Then the files changed, replayed while the figures are drawn.
+        leptos::task::spawn_local(async move {
+            let answer = viewer.engine.get_value().ask(&asked, Ask::Changes { session, turn: None }).await;
+            let _ = changed.try_set(Some(match answer {
+                Ok(Answer::Changes(files)) => files,
+                _ => Vec::new(),
+            }));
+        });
         for section in 1..=SECTIONS {
             next_frame().await;
             if drawn.try_set(section).is_some() {
@@ -84,7 +95,7 @@ pub(crate) fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
                 {section(0, "cctv-cost", "Cost (an estimate)", Box::new(move || cost_view(&f1, session, go).into_any()))}
                 {section(1, "cctv-context", "Context", Box::new(move || context_view(&f2.context, go)))}
                 {section(2, "cctv-timeline", "Timeline", Box::new(move || timeline_view(Arc::new(f3.timeline.clone()), session)))}
-                {section(3, "cctv-changes", "Files changed", Box::new(move || files_changed(ws.clone(), session, f4.clone())))}
+                {section(3, "cctv-changes", "Files changed", Box::new(move || files_changed(ws.clone(), session, f4.clone(), changed)))}
                 {section(4, "cctv-tools", "Tools", Box::new(move || tools_table(f5.tools.clone(), go).into_any()))}
             }
             .into_any()
@@ -254,32 +265,44 @@ fn per_turn(f: &Figures, session: usize) -> AnyView {
     .into_any()
 }
 
-/// Every file the session changed, each with its net diff, for the whole session or one turn
-/// (asked of the engine when picked); and each file as it was after any turn.
-fn files_changed(ws: Arc<Workspace>, session: usize, f: Arc<Figures>) -> AnyView {
+/// Every file the session changed, each with its net diff, for the whole session (`whole`, once
+/// the engine answers) or one turn (asked of the engine when picked); and each file as it was
+/// after any turn.
+fn files_changed(
+    ws: Arc<Workspace>,
+    session: usize,
+    f: Arc<Figures>,
+    whole: RwSignal<Option<Vec<FileChange>>>,
+) -> AnyView {
     let viewer = use_viewer();
     let turns: Arc<[TurnChoice]> = f.turns.clone().into();
-    // The whole session's, then the picked turn's once the engine answers.
-    let files = RwSignal::new(Some(f.changes.clone()));
     let chosen = RwSignal::new(None::<usize>);
+    // The picked turn's once the engine answers (`Some(None)`: asked, not answered yet).
+    let picked = RwSignal::new(None::<Option<Vec<FileChange>>>);
+    let files = move || match chosen.get() {
+        None => whole.get(),
+        Some(_) => picked.get().flatten(),
+    };
     let pick = move |turn: Option<usize>| {
         chosen.set(turn);
-        files.set(None);
+        picked.set(None);
+        let Some(turn) = turn else { return };
+        picked.set(Some(None));
         let Some(ws) = viewer.workspace.get_untracked() else { return };
         leptos::task::spawn_local(async move {
-            let answer = viewer.engine.get_value().ask(&ws, Ask::Changes { session, turn }).await;
+            let answer = viewer.engine.get_value().ask(&ws, Ask::Changes { session, turn: Some(turn) }).await;
             // Only the latest pick is shown.
-            if chosen.get_untracked() == turn {
-                let _ = files.try_set(Some(match answer {
+            if chosen.get_untracked() == Some(turn) {
+                let _ = picked.try_set(Some(Some(match answer {
                     Ok(Answer::Changes(files)) => files,
                     _ => Vec::new(),
-                }));
+                })));
             }
         });
     };
     let labels: Vec<String> = turns.iter().map(|t| t.label.clone()).collect();
     let list = move || {
-        let Some(files) = files.get() else {
+        let Some(files) = files() else {
             return view! { <p class="cctv-muted" role="status">"Replaying the edits…"</p> }.into_any();
         };
         if files.is_empty() {

@@ -84,6 +84,9 @@ test("the files a real session changed: a net diff each, a turn's own changes, a
   // One turn: only what it changed.
   await page.locator(".cctv-overview__turn select").selectOption({ index: 3 });
   await page.waitForFunction(() => document.querySelectorAll(".cctv-overview__file").length < 6);
+  // And the whole session's again, as it was first listed.
+  await page.locator(".cctv-overview__turn select").selectOption({ index: 0 });
+  await page.waitForFunction(() => document.querySelectorAll(".cctv-overview__file").length === 6);
   assert.deepEqual(errors, []);
   await context.close();
 });
