@@ -39,6 +39,15 @@ impl Default for MarkdownOptions {
     }
 }
 
+/// Whether [`MarkdownOptions::sub_agents`] changes what [`session`] writes: some sub-agent was
+/// started in the session's own conversation (by a call, or born at one of its rows). A
+/// sub-agent's file without its session's is written whole either way.
+pub fn sub_agents_matter(session: &Session) -> bool {
+    let spawned = |item: &Item| matches!(&item.kind, ItemKind::ToolCall(call) if !call.agents.is_empty());
+    session.thread.items.iter().any(spawned)
+        || session.born.iter().any(|(at, _)| at.thread == ThreadRef::Main)
+}
+
 /// `session` as Markdown: its title and what it was, then its turns (those in `turns`, by
 /// number from 0, or all), each under a heading.
 pub fn session(
@@ -431,6 +440,28 @@ mod tests {
         // It stops before the next prompt.
         assert!(!md.contains("I forgot to tell you"), "{md}");
         assert_eq!(md.matches("**You:**").count(), 1);
+    }
+
+    #[test]
+    fn sub_agents_matter_where_the_conversation_started_some() {
+        let with = |options| MarkdownOptions { sub_agents: options, ..MarkdownOptions::default() };
+        let folder = crate::fixtures::folder("moredip__session-share/samples/claude-code-projects");
+        let alone = crate::fixtures::workspace(
+            "moredip__session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68/subagents/agent-a5bdbc1.jsonl",
+        );
+        let none = crate::fixtures::workspace(
+            "moredip__session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl",
+        );
+        let mut seen = [false; 2];
+        for ws in [crate::normalize::normalize(folder), alone, none] {
+            for s in &ws.sessions {
+                let matter = sub_agents_matter(s);
+                seen[matter as usize] = true;
+                let differ = session(&ws, s, with(true), None) != session(&ws, s, with(false), None);
+                assert_eq!(matter, differ, "{:?}", s.session_id);
+            }
+        }
+        assert_eq!(seen, [true, true], "sessions with and without");
     }
 
     #[test]

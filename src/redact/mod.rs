@@ -85,7 +85,8 @@ impl Scanner {
         pace::finish(Scanner::new_paced(patterns, &mut Pace::never()))
     }
 
-    /// [`new`](Scanner::new), pausing where `pace` says (between rules compiled).
+    /// [`new`](Scanner::new), pausing where `pace` says (once the keywords are read; each rule is
+    /// compiled when a text first holds one of its keywords).
     pub async fn new_paced(patterns: &[String], pace: &mut Pace<'_>) -> Result<Scanner, String> {
         let patterns = compile_patterns(patterns)?;
         Ok(Scanner { secrets: Secrets::new_paced(pace).await, patterns })

@@ -27,11 +27,13 @@ pub(crate) fn write_text(text: &str) -> impl std::future::Future<Output = Result
 
 /// A small button that copies `text` (a code block, a command, a file, an output).
 pub(crate) fn copy_button(title: &'static str, text: String) -> AnyView {
-    copy_with(title, "copy", move || text.clone())
+    copy_with("cctv-copy", title, "copy", move || text.clone())
 }
 
-/// A button labelled `label` that copies what `text` makes when clicked (made then, not before).
+/// A button (of class `class`) labelled `label` that copies what `text` makes when clicked (made
+/// then, not before).
 pub(crate) fn copy_with(
+    class: &'static str,
     title: &'static str,
     label: &'static str,
     text: impl Fn() -> String + 'static,
@@ -48,7 +50,7 @@ pub(crate) fn copy_with(
     };
     view! {
         <button
-            class="cctv-copy"
+            class=class
             title=said_why(title, why)
             aria-label=said_why(title, why)
             on:click=click
@@ -99,10 +101,8 @@ enum Later {
 }
 
 /// A button labelled `label` that copies what `text` works out, off the page (a turn as Markdown,
-/// masked: the engine looks for secrets in every file first), or says it could not. The
-/// clipboard is handed the text still to come within the click (a `ClipboardItem` holding a
-/// promise), which the browser lets it write once it is ready; where there is none, it is
-/// written when ready.
+/// masked: the engine looks for secrets in every file first), or says it could not
+/// ([`write_later`]). Nothing is worked out where there is no clipboard to copy to.
 pub(crate) fn copy_later<F>(
     title: &'static str,
     label: &'static str,
@@ -112,47 +112,24 @@ where
     F: std::future::Future<Output = Result<String, String>> + 'static,
 {
     let state = RwSignal::new(Later::Ready);
-    // Why the last text could not be made, said where the title is.
+    // Why the last copy did not happen, said where the title is.
     let why = RwSignal::new(None::<String>);
     let click = move |_| {
         if state.get_untracked() == Later::Making {
             return;
         }
+        if let Err(no_clipboard) = clipboard() {
+            state.set(Later::Failed);
+            why.set(Some(no_clipboard));
+            return;
+        }
         state.set(Later::Making);
         why.set(None);
-        let made = text();
-        let blob = wasm_bindgen_futures::future_to_promise(async move {
-            match made.await {
-                Ok(text) => Ok(text_blob(&text)),
-                Err(e) => {
-                    let _ = why.try_set(Some(e.clone()));
-                    Err(e.into())
-                }
-            }
-        });
-        // Asked of the clipboard now, while the click is fresh.
-        let written = clipboard().map(|c| clipboard_item(&blob).map(|item| write(&c, item)));
+        let written = write_later(text());
         leptos::task::spawn_local(async move {
-            let written = match written {
-                Err(no_clipboard) => Err(no_clipboard),
-                Ok(Some(written)) => {
-                    JsFuture::from(written).await.map(drop).map_err(|_| "the browser refused".into())
-                }
-                Ok(None) => match JsFuture::from(blob).await {
-                    Ok(blob) => blob_text(blob).await,
-                    Err(_) => {
-                        let _ = state.try_set(Later::Failed);
-                        return;
-                    }
-                },
-            };
+            let written = written.await;
             let _ = state.try_set(if written.is_ok() { Later::Copied } else { Later::Failed });
-            // Unless the text's own failure was said already.
-            if let Err(e) = written {
-                let _ = why.try_update(|why| {
-                    why.get_or_insert(e);
-                });
-            }
+            let _ = why.try_set(written.err());
         });
     };
     let said_why = said_why(title, why);
@@ -162,6 +139,48 @@ where
         </button>
     }
     .into_any()
+}
+
+/// Writes the text `made` works out, asked of the clipboard now (within a click, as WebKit
+/// wants): it is handed the text still to come (a `ClipboardItem` holding a promise), which the
+/// browser writes once it is ready; where there are none, it is written when ready. Resolves
+/// once written, or says why not: why the text could not be made, before the clipboard's
+/// refusal that follows. Where there is no clipboard, `made` is never run.
+pub(crate) fn write_later<F>(made: F) -> impl std::future::Future<Output = Result<(), String>>
+where
+    F: std::future::Future<Output = Result<String, String>> + 'static,
+{
+    let failed = std::rc::Rc::new(std::cell::Cell::new(None::<String>));
+    let asked = clipboard().map(|clipboard| {
+        let failed = failed.clone();
+        let blob = wasm_bindgen_futures::future_to_promise(async move {
+            match made.await {
+                Ok(text) => Ok(text_blob(&text)),
+                Err(e) => {
+                    failed.set(Some(e.clone()));
+                    Err(e.into())
+                }
+            }
+        });
+        let written = clipboard_item(&blob).map(|item| write(&clipboard, item));
+        (blob, written)
+    });
+    async move {
+        let (blob, written) = asked?;
+        let written = match written {
+            Some(written) => {
+                JsFuture::from(written).await.map(drop).map_err(|_| "the browser refused".into())
+            }
+            None => match JsFuture::from(blob).await {
+                Ok(blob) => blob_text(blob).await,
+                Err(e) => Err(crate::browser::js_error::describe(&e)),
+            },
+        };
+        match (written, failed.take()) {
+            (Err(_), Some(why)) => Err(why),
+            (written, _) => written,
+        }
+    }
 }
 
 /// `text` as a plain-text `Blob`, what a `ClipboardItem` holds.

@@ -64,7 +64,7 @@ pub(crate) fn row_view(ws: &Workspace, session: usize, row: Row, view: ItemView)
                 })}
                 <a class="cctv-item__anchor" href=href title="link to this row">"#"</a>
                 {turn_href.map(|h| view! { <a class="cctv-item__anchor" href=h title="link to this turn (the prompt and all that answered it)">"turn"</a> })}
-                <span class="cctv-item__copy">{copy_with("copy a link to this row", "copy", move || link_to(&copy_href))}</span>
+                <span class="cctv-item__copy">{copy_with("cctv-copy", "copy a link to this row", "copy", move || link_to(&copy_href))}</span>
                 // Masked as the Share tab says: every certain secret, until the reader says otherwise.
                 {starts_turn.then(|| {
                     let markdown = move || {

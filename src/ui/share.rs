@@ -198,10 +198,8 @@ pub(crate) fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
     });
     let look_again = move |_| look();
     let turn_count = ws.sessions.get(session).map_or(0, |s| s.thread.turn_starts().len());
-    // Whether "sub-agents" changes anything: there are some, beside a conversation of the
-    // session's own (sub-agents' files alone are exported whole either way).
-    let agents_apart =
-        ws.sessions.get(session).is_some_and(|s| !s.agents.is_empty() && !s.thread.items.is_empty());
+    // Offered where it changes anything.
+    let agents_apart = ws.sessions.get(session).is_some_and(crate::export::to_markdown::sub_agents_matter);
     let ws_found = ws.clone();
     view! {
         <div class="cctv-share">
@@ -460,70 +458,81 @@ enum Delivery {
     Copy,
 }
 
-/// The files and the findings in them; `None` (with the reason in the status) when there are no
-/// files or they could not be looked at.
-async fn prepared(viewer: Viewer) -> Option<(Arc<Workspace>, Arc<Vec<Finding>>)> {
+/// The files and the findings in them, or why not (no files, or they could not be looked at).
+async fn prepared(viewer: Viewer) -> Result<(Arc<Workspace>, Arc<Vec<Finding>>), String> {
     let share = viewer.share;
     let Some(ws) = viewer.workspace.get_untracked() else {
-        share.status.set(Some("Nothing to export: no session is open.".into()));
-        return None;
+        return Err("no session is open".into());
     };
     if !share.is_current(&ws) {
         share.status.set(Some("Looking for secrets and personal details first…".into()));
     }
-    match share.findings(viewer, &ws).await {
-        Ok(findings) => Some((ws, findings)),
-        Err(e) => {
-            share.status.set(Some(format!("Nothing exported: {e}")));
-            None
-        }
-    }
+    Ok((ws.clone(), share.findings(viewer, &ws).await?))
 }
 
 fn export_markdown(viewer: Viewer, session: usize, delivery: Delivery) {
     let share = viewer.share;
-    leptos::task::spawn_local(async move {
-        let Some((ws, findings)) = prepared(viewer).await else { return };
-        // What is ticked now is what the export masks, whatever is ticked while it is made.
-        let chosen: Vec<Finding> = share.chosen(&findings).into_iter().cloned().collect();
-        let count = ws.sessions.get(session).map_or(0, |s| s.thread.turn_starts().len());
-        let turns = share.turns.get_untracked().map(|_| {
-            let (first, last) = turns_of(share.turns.get_untracked(), session, count);
-            first - 1..last
-        });
-        let name = export_name(&ws, session, &chosen.iter().collect::<Vec<_>>(), "md");
-        let masked = masked_note(chosen.len());
-        let ask = Ask::Markdown { session, masked: chosen, options: share.options.get_untracked(), turns };
-        share.status.set(Some("Writing the Markdown…".into()));
-        let text = match viewer.engine.get_value().export(&ws, ask, None).await {
-            Ok(text) => text,
-            Err(e) => return share.status.set(Some(format!("Nothing exported: {e}"))),
-        };
-        let bytes = text.length() as usize;
-        match delivery {
-            Delivery::Copy => {
-                let copied =
-                    match web_sys::TextDecoder::new().and_then(|d| d.decode_with_buffer_source(&text)) {
-                        Ok(text) => super::copy::write_text(&text).await,
-                        Err(e) => Err(crate::browser::js_error::describe(&e)),
-                    };
-                share.status.set(Some(match copied {
-                    Ok(()) => format!("Copied {} of Markdown{masked}.", size(bytes)),
-                    Err(e) => format!("Could not copy: {e}"),
+    match delivery {
+        Delivery::Copy => {
+            // Asked of the clipboard within the click (WebKit lets no later ask write), the text
+            // to come once the scan and the export are done.
+            let copied = std::rc::Rc::new(std::cell::Cell::new(String::new()));
+            let said = copied.clone();
+            let written = super::copy::write_later(async move {
+                let (text, _, masked) = markdown(viewer, session).await?;
+                let bytes = text.length() as usize;
+                let text = web_sys::TextDecoder::new()
+                    .and_then(|d| d.decode_with_buffer_source(&text))
+                    .map_err(|e| crate::browser::js_error::describe(&e))?;
+                said.set(format!("Copied {} of Markdown{masked}.", size(bytes)));
+                Ok(text)
+            });
+            leptos::task::spawn_local(async move {
+                share.status.set(Some(match written.await {
+                    Ok(()) => copied.take(),
+                    Err(e) => format!("Nothing copied: {e}"),
                 }));
-            }
-            Delivery::Download => share.status.set(Some(match download(&name, &text, "text/markdown") {
-                Ok(()) => format!("Saved {name} ({}){masked}.", size(bytes)),
-                Err(e) => format!("Could not save {name}: {e}"),
-            })),
+            });
         }
+        Delivery::Download => leptos::task::spawn_local(async move {
+            share.status.set(Some(match markdown(viewer, session).await {
+                Ok((text, name, masked)) => match download(&name, &text, "text/markdown") {
+                    Ok(()) => format!("Saved {name} ({}){masked}.", size(text.length() as usize)),
+                    Err(e) => format!("Could not save {name}: {e}"),
+                },
+                Err(e) => format!("Nothing exported: {e}"),
+            }));
+        }),
+    }
+}
+
+/// The session's Markdown as the tab's options say, masked as ticked: its bytes, its file name,
+/// and what the status says was masked; or why there is none.
+async fn markdown(viewer: Viewer, session: usize) -> Result<(js_sys::Uint8Array, String, String), String> {
+    let share = viewer.share;
+    let (ws, findings) = prepared(viewer).await?;
+    // What is ticked now is what the export masks, whatever is ticked while it is made.
+    let chosen: Vec<Finding> = share.chosen(&findings).into_iter().cloned().collect();
+    let count = ws.sessions.get(session).map_or(0, |s| s.thread.turn_starts().len());
+    let turns = share.turns.get_untracked().map(|_| {
+        let (first, last) = turns_of(share.turns.get_untracked(), session, count);
+        first - 1..last
     });
+    let name = export_name(&ws, session, &chosen.iter().collect::<Vec<_>>(), "md");
+    let masked = masked_note(chosen.len());
+    let ask = Ask::Markdown { session, masked: chosen, options: share.options.get_untracked(), turns };
+    share.status.set(Some("Writing the Markdown…".into()));
+    let text = viewer.engine.get_value().export(&ws, ask, None).await?;
+    Ok((text, name, masked))
 }
 
 fn export_html(viewer: Viewer, session: usize) {
     let share = viewer.share;
     leptos::task::spawn_local(async move {
-        let Some((ws, findings)) = prepared(viewer).await else { return };
+        let (ws, findings) = match prepared(viewer).await {
+            Ok(prepared) => prepared,
+            Err(e) => return share.status.set(Some(format!("Nothing exported: {e}"))),
+        };
         // What is ticked now is what the file masks, whatever is ticked while it is made.
         let chosen: Vec<Finding> = share.chosen(&findings).into_iter().cloned().collect();
         let name = export_name(&ws, session, &chosen.iter().collect::<Vec<_>>(), "html");

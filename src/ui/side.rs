@@ -246,7 +246,7 @@ fn drift_section(ws: Arc<Workspace>) -> AnyView {
                                 <li><bdi>{m.file.clone()}</bdi>{format!(" line {}: {} ({})", m.line, m.type_name, m.error)}</li>
                             }).collect_view()}
                         </ul>
-                        {copy_with("copy the report", "Copy the report", move || text.clone())}
+                        {copy_with("cctv-button", "copy the report", "Copy the report", move || text.clone())}
                     }
                     .into_any()
                 }

@@ -201,6 +201,13 @@ test("the Markdown export renders into a title and a heading per turn, with no m
   await prompt.locator("button[title^='copy this turn as Markdown']", { hasText: "copied" }).waitFor({ timeout: 60000 });
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.ok(marked.parse(copied).includes("[REDACTED github-pat]") && !copied.includes(TOKEN), copied.slice(0, 600));
+  // The tab's "Copy Markdown": the clipboard is asked within the click, the text comes after.
+  await page.evaluate(() => navigator.clipboard.writeText(""));
+  await page.click("text=Copy Markdown");
+  await page.locator(".cctv-share__status", { hasText: /^Copied .* of Markdown/ }).waitFor({ timeout: 60000 });
+  const all = await page.evaluate(() => navigator.clipboard.readText());
+  assert.deepEqual(marked.lexer(all).filter((t) => t.type === "heading" && t.depth === 2).map((h) => h.text), turns.slice(1, 3).map((h) => h.text), "the turns chosen");
+  for (const secret of [TOKEN, KEY]) assertNowhere(all, secret, "the Markdown copied");
   assert.deepEqual(foreign(requests, web.server.url), []);
   assert.deepEqual(errors, []);
   await context.close();
