@@ -156,7 +156,21 @@ fn findings(open: u32, id: JsValue, patterns: Vec<String>) -> Option<Reply> {
     if let Ok(Answer::Findings(Ok(found))) = &answer {
         LAST_FOUND.with(|l| *l.borrow_mut() = Some((open, patterns, found.clone())));
     }
+    prepare_soon(open);
     Some(reply(id, answer))
+}
+
+/// Makes the workspace of files `open` once the findings went to the page (a task after this
+/// one): what Share is often followed by (the Overview, an export) needs it, and making it was
+/// most of their time (0.5 of the Overview's 0.9 s at 200 MB). The reader reads the findings
+/// meanwhile; an ask that comes waits for it, as it would have made it itself.
+fn prepare_soon(open: u32) {
+    let prepare = Closure::once_into_js(move || {
+        if SPLITTING.with(|s| s.borrow().is_none()) {
+            let _ = with_engine(open, SessionEngine::prepare);
+        }
+    });
+    super::timers::later(prepare.unchecked_ref(), 0.0);
 }
 
 /// Starts the scan of files `open` split over workers, if they are large enough, to answer ask
@@ -190,6 +204,7 @@ fn split_scan(open: u32, id: &JsValue, patterns: &[String]) -> bool {
         SPLITTING.with(|s| *s.borrow_mut() = None);
         let _ = done.call0(&JsValue::NULL);
         post(reply(id, found.map(|found| Answer::Findings(Ok(found)))));
+        prepare_soon(open);
     });
     true
 }

@@ -125,6 +125,12 @@ impl SessionEngine {
         }
     }
 
+    /// Makes the workspace of the files now, if it is not made yet: what every ask but the
+    /// findings and a turn's Markdown needs, made first by the first of them otherwise.
+    pub fn prepare(&mut self) {
+        workspace(&mut self.files);
+    }
+
     /// The answer to `ask`, or why there is none.
     pub fn answer(&mut self, ask: &Ask) -> Result<Answer, String> {
         // These need only the files as they are: no workspace is made for them.
@@ -376,6 +382,11 @@ mod tests {
         assert!(
             matches!(engine.answer(&Ask::Findings { patterns: vec!["(".into()] }), Ok(Answer::Findings(Err(e))) if e.starts_with("(:"))
         );
+        // Made ahead of the asks that need it (as the worker does once the findings went), the
+        // workspace answers as one made by them.
+        assert!(matches!(engine.files, Files::Given(_)), "no workspace made for the findings");
+        engine.prepare();
+        assert!(matches!(engine.files, Files::Made(_)));
         assert_eq!(
             engine.answer(&Ask::Figures { session: 0 }),
             Ok(Answer::Figures(figures(&page, 0).map(Box::new)))
