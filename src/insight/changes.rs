@@ -316,7 +316,10 @@ impl<'a> Replay<'a> {
                         .get_or_insert_with(|| self.changing(range.start..session.thread.items.len()));
                     let (_, input) = call_input(self.ws, item, call);
                     let path = input.get("file_path").and_then(|p| p.as_str()).unwrap_or_default();
-                    if !changing.contains(path) {
+                    // Only a path the result surely names the same (absolute, plain): the
+                    // replay knows a Read by the path its result names.
+                    let plain = path.starts_with('/') && !path.contains("/./") && !path.contains("/../");
+                    if plain && !changing.contains(path) {
                         return;
                     }
                 }

@@ -141,6 +141,12 @@ where
     .into_any()
 }
 
+thread_local! {
+    /// A handler that does nothing with a rejection.
+    static IGNORE: wasm_bindgen::closure::Closure<dyn FnMut(wasm_bindgen::JsValue)> =
+        wasm_bindgen::closure::Closure::new(|_| {});
+}
+
 /// Writes the text `made` works out, asked of the clipboard now (within a click, as WebKit
 /// wants): it is handed the text still to come (a `ClipboardItem` holding a promise), which the
 /// browser writes once it is ready; where there are none, it is written when ready. Resolves
@@ -162,6 +168,9 @@ where
                 }
             }
         });
+        // The clipboard sees a rejection as it is; handled here, it is not also logged as
+        // uncaught when it comes before the clipboard looks.
+        let _ = IGNORE.with(|ignore| blob.catch(ignore));
         let written = clipboard_item(&blob).map(|item| write(&clipboard, item));
         (blob, written)
     });
@@ -169,7 +178,7 @@ where
         let (blob, written) = asked?;
         let written = match written {
             Some(written) => {
-                JsFuture::from(written).await.map(drop).map_err(|_| "the browser refused".into())
+                JsFuture::from(written).await.map(drop).map_err(|e| crate::browser::js_error::describe(&e))
             }
             None => match JsFuture::from(blob).await {
                 Ok(blob) => blob_text(blob).await,

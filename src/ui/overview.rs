@@ -41,7 +41,7 @@ pub(crate) fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
     let drawn = RwSignal::new(0usize);
     // The files changed, asked apart once the figures came: their replay takes as long as the
     // rest, which is drawn meanwhile.
-    let changed = RwSignal::new(None::<Vec<FileChange>>);
+    let changed = RwSignal::new(None::<Changed>);
     let asked = ws.clone();
     leptos::task::spawn_local(async move {
         let result = match viewer.engine.get_value().ask(&asked, Ask::Figures { session }).await {
@@ -49,18 +49,19 @@ pub(crate) fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
             Ok(_) => Err("the engine does not know this session".to_owned()),
             Err(e) => Err(e),
         };
+        let answered = result.is_ok();
         // The overview may have been closed for other files meanwhile.
         if figures.try_set(Some(result)).is_some() {
             return;
         }
         // Then the files changed, replayed while the figures are drawn.
-        leptos::task::spawn_local(async move {
-            let answer = viewer.engine.get_value().ask(&asked, Ask::Changes { session, turn: None }).await;
-            let _ = changed.try_set(Some(match answer {
-                Ok(Answer::Changes(files)) => files,
-                _ => Vec::new(),
-            }));
-        });
+        if answered {
+            leptos::task::spawn_local(async move {
+                let answer =
+                    viewer.engine.get_value().ask(&asked, Ask::Changes { session, turn: None }).await;
+                let _ = changed.try_set(Some(changed_of(answer)));
+            });
+        }
         for section in 1..=SECTIONS {
             next_frame().await;
             if drawn.try_set(section).is_some() {
@@ -265,6 +266,16 @@ fn per_turn(f: &Figures, session: usize) -> AnyView {
     .into_any()
 }
 
+/// The files changed the engine answered with, or why there are none.
+type Changed = Result<Vec<FileChange>, String>;
+
+fn changed_of(answer: Result<Answer, String>) -> Changed {
+    match answer? {
+        Answer::Changes(files) => Ok(files),
+        _ => Err("the engine answered another question".into()),
+    }
+}
+
 /// Every file the session changed, each with its net diff, for the whole session (`whole`, once
 /// the engine answers) or one turn (asked of the engine when picked); and each file as it was
 /// after any turn.
@@ -272,38 +283,41 @@ fn files_changed(
     ws: Arc<Workspace>,
     session: usize,
     f: Arc<Figures>,
-    whole: RwSignal<Option<Vec<FileChange>>>,
+    whole: RwSignal<Option<Changed>>,
 ) -> AnyView {
     let viewer = use_viewer();
     let turns: Arc<[TurnChoice]> = f.turns.clone().into();
     let chosen = RwSignal::new(None::<usize>);
     // The picked turn's once the engine answers (`Some(None)`: asked, not answered yet).
-    let picked = RwSignal::new(None::<Option<Vec<FileChange>>>);
+    let picked = RwSignal::new(None::<Option<Changed>>);
     let files = move || match chosen.get() {
         None => whole.get(),
         Some(_) => picked.get().flatten(),
     };
+    let shown = StoredValue::new(ws.clone());
     let pick = move |turn: Option<usize>| {
         chosen.set(turn);
         picked.set(None);
         let Some(turn) = turn else { return };
         picked.set(Some(None));
-        let Some(ws) = viewer.workspace.get_untracked() else { return };
+        let Some(ws) = shown.try_get_value() else { return };
         leptos::task::spawn_local(async move {
             let answer = viewer.engine.get_value().ask(&ws, Ask::Changes { session, turn: Some(turn) }).await;
-            // Only the latest pick is shown.
-            if chosen.get_untracked() == Some(turn) {
-                let _ = picked.try_set(Some(Some(match answer {
-                    Ok(Answer::Changes(files)) => files,
-                    _ => Vec::new(),
-                })));
+            // Only the latest pick is shown, if the overview is still open.
+            if chosen.try_get_untracked() == Some(Some(turn)) {
+                let _ = picked.try_set(Some(Some(changed_of(answer))));
             }
         });
     };
     let labels: Vec<String> = turns.iter().map(|t| t.label.clone()).collect();
     let list = move || {
-        let Some(files) = files() else {
-            return view! { <p class="cctv-muted" role="status">"Replaying the edits…"</p> }.into_any();
+        let files = match files() {
+            None => return view! { <p class="cctv-muted" role="status">"Replaying the edits…"</p> }.into_any(),
+            Some(Err(e)) => {
+                return view! { <p class="cctv-overview__warn" role="alert">{format!("cctv could not replay the edits: {e}")}</p> }
+                    .into_any()
+            }
+            Some(Ok(files)) => files,
         };
         if files.is_empty() {
             return view! { <p class="cctv-muted">"No file was changed here."</p> }.into_any();
@@ -356,7 +370,7 @@ fn file_view(ws: Arc<Workspace>, session: usize, f: FileChange, turns: Arc<[Turn
         let (ws, path) = (ws.clone(), path.clone());
         leptos::task::spawn_local(async move {
             let answer = viewer.engine.get_value().ask(&ws, Ask::FileAfter { session, path, turn }).await;
-            if after.get_untracked() == Some(turn) {
+            if after.try_get_untracked() == Some(Some(turn)) {
                 let _ = after_turn.try_set(Some(match answer {
                     Ok(Answer::FileAfter(text)) => text,
                     _ => None,
