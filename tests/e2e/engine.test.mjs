@@ -70,9 +70,10 @@ test("Share, its exports and the Overview of a 100 MB session are worked out off
   await page.click("button:has-text('Overview')");
   await page.locator(".cctv-overview__figure").waitFor({ timeout: 120000 });
   assert.match(await page.locator(".cctv-overview__figure").textContent(), /^\$\d/);
-  assert.ok(await page.locator(".cctv-timeline__bar").count() > 0, "the timeline is drawn");
-  // The files changed are asked apart, and listed once their replay is done.
+  // The files changed are asked apart, and listed once their replay is done; the sections are
+  // drawn one per task, the timeline before them.
   await page.locator(".cctv-overview__file").first().waitFor({ timeout: 120000 });
+  assert.ok(await page.locator(".cctv-timeline__bar").count() > 0, "the timeline is drawn");
   assert.deepEqual(await longTasks(page), [], "tasks over 50 ms while the Overview was worked out and drawn");
 
   // Once neither is on screen the engine worker goes (15 s after), and its copy of the files with
