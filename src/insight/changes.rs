@@ -271,6 +271,9 @@ struct Replay<'a> {
     /// The changes count as the result's (else they only set the files' content).
     counted: bool,
     listed: HashSet<String>,
+    /// The files the session changes, or may ([`Replay::changing`]): worked out at the first
+    /// Read, once for all the replay's passes.
+    changing: Option<HashSet<String>>,
 }
 
 /// Whether calls of `tool` read or edit files (a shell command is read apart, from its input).
@@ -286,15 +289,14 @@ impl<'a> Replay<'a> {
         order: &'a mut Vec<String>,
         shell: &'a Regex,
     ) -> Replay<'a> {
-        Replay { ws, session, files, order, shell, counted: true, listed: HashSet::new() }
+        Replay { ws, session, files, order, shell, counted: true, listed: HashSet::new(), changing: None }
     }
 
     /// Replays the calls of `range` of the main conversation that touch files, with the calls
     /// of every sub-agent right after the call that spawned it (its calls ran while that did).
     fn main(&mut self, range: Range<usize>) {
         let session = self.session;
-        let mut changing = None;
-        session.walk(ThreadRef::Main, range.clone(), 0, &|_| true, &mut |at, item, _| {
+        session.walk(ThreadRef::Main, range, 0, &|_| true, &mut |at, item, _| {
             let ItemKind::ToolCall(call) = &item.kind else { return };
             // Decoding a call's result is the cost here: only the calls that touch files.
             let src = self.ws.src(item.line);
@@ -312,14 +314,15 @@ impl<'a> Replay<'a> {
                 // A Read's text is decoded only for a file something changes: most files a
                 // session reads it never changes, and their text was most of the replay.
                 if tool == Tool::Read {
-                    let changing = changing
-                        .get_or_insert_with(|| self.changing(range.start..session.thread.items.len()));
+                    if self.changing.is_none() {
+                        self.changing = Some(self.changing());
+                    }
                     let (_, input) = call_input(self.ws, item, call);
                     let path = input.get("file_path").and_then(|p| p.as_str()).unwrap_or_default();
                     // Only a path the result surely names the same (absolute, plain): the
                     // replay knows a Read by the path its result names.
                     let plain = path.starts_with('/') && !path.contains("/./") && !path.contains("/../");
-                    if plain && !changing.contains(path) {
+                    if plain && !self.changing.as_ref().is_some_and(|c| c.contains(path)) {
                         return;
                     }
                 }
@@ -329,12 +332,14 @@ impl<'a> Replay<'a> {
         });
     }
 
-    /// The files the calls of `range` of the main conversation (and their sub-agents') change,
-    /// or may: edited, written, or written by a shell command. Read from the calls' inputs
-    /// alone.
-    fn changing(&self, range: Range<usize>) -> HashSet<String> {
+    /// The files the session's calls (the main conversation's and its sub-agents') change, or
+    /// may: edited, written, or written by a shell command. Read from the calls' inputs alone.
+    /// (The whole session's, though a pass may replay only some rows: a Read of a file changed
+    /// before them only costs its decoding.)
+    fn changing(&self) -> HashSet<String> {
         let mut paths = HashSet::new();
-        self.session.walk(ThreadRef::Main, range, 0, &|_| true, &mut |_, item, _| {
+        let rows = 0..self.session.thread.items.len();
+        self.session.walk(ThreadRef::Main, rows, 0, &|_| true, &mut |_, item, _| {
             let ItemKind::ToolCall(call) = &item.kind else { return };
             let src = self.ws.src(item.line);
             let tool = call.tool(src);
