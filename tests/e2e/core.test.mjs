@@ -117,7 +117,8 @@ for (const name of ENGINES.filter((e) => !process.env.ENGINES || process.env.ENG
 
       // The last line of `claude --help`'s output, far down a panel that scrolls on its own.
       await page.type("#cctv-search", "install if available");
-      await page.waitFor(() => /match/.test(document.querySelector(".cctv-search__count")?.textContent), null, { what: "the count of matches" });
+      // The search's end: while it runs, the count says "… so far".
+      await page.waitFor(() => /match/.test(document.querySelector(".cctv-search__count")?.textContent) && !/so far/.test(document.querySelector(".cctv-search__count").textContent), null, { what: "the count of matches" });
       await page.press("Enter");
       const current = await page.waitFor(() => document.querySelector("mark.cctv-mark--current")?.textContent, null, { what: "the current mark" });
       assert.equal(current.toLowerCase(), "install if available");
@@ -137,7 +138,8 @@ for (const name of ENGINES.filter((e) => !process.env.ENGINES || process.env.ENG
       await page.clickText("button", "Overview");
       const figure = await page.waitFor(() => document.querySelector(".cctv-overview__figure")?.textContent, null, { what: "the overview" });
       assert.match(figure, /^\$\d/);
-      assert.ok(await page.evaluate(() => document.querySelectorAll(".cctv-chart__point").length) >= 2, "the context chart has points");
+      // The sections are drawn one per frame: the context chart comes after the cost.
+      await page.waitFor(() => document.querySelectorAll(".cctv-chart__point").length >= 2, null, { what: "the context chart's points" });
       await page.press("Escape");
       await page.waitFor(() => !document.querySelector(".cctv-overview")?.getClientRects().length, null, { what: "the overview to close" });
       await done(page);

@@ -12,6 +12,8 @@ const GENERAL = join(FIXTURES, "moredip__session-share/session-viewer/test/INTEG
 const MAROT = join(FIXTURES, "marot__spotter/test/fixtures/transcripts/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl");
 
 const count = (page) => page.locator(".cctv-search__count").textContent();
+// Until the search has looked everywhere, its count says "… so far".
+const searched = (page) => page.waitForFunction(() => !/so far/.test(document.querySelector(".cctv-search__count").textContent));
 
 test("search marks the words it found, and reveals the match inside a long output panel", async () => {
   const { page, context, errors } = await open(web.chrome, web.server.url);
@@ -19,7 +21,8 @@ test("search marks the words it found, and reveals the match inside a long outpu
   await waitForTitle(page, "Session Share");
   // The last line of `claude --help`'s output: far down a panel that scrolls on its own.
   await page.fill("#cctv-search", "install if available");
-  await page.waitForFunction(() => /match/.test(document.querySelector(".cctv-search__count").textContent));
+  await searched(page);
+  assert.match(await count(page), /match/);
   await page.press("#cctv-search", "Enter");
   const current = page.locator("mark.cctv-mark--current").first();
   await current.waitFor({ timeout: 10000 });
@@ -58,7 +61,7 @@ test("search options: case, whole word, regular expression with a clear error, a
   await drop(page, [{ path: GENERAL }]);
   await waitForTitle(page, "Session Share");
   const matches = async () => {
-    await page.waitForTimeout(100);
+    await searched(page);
     const text = await count(page);
     return text === "no matches" ? 0 : Number(/(\d+) match/.exec(text)?.[1] ?? /of (\d+)/.exec(text)[1]);
   };
@@ -92,6 +95,7 @@ test("marks stay off the viewer's own buttons and line numbers, and follow the s
   // "copy" is the label of every copy button; "1" is every first line number.
   for (const word of ["copy", "1"]) {
     await page.fill("#cctv-search", word === "1" ? "1 " : word);
+    await searched(page);
     await page.waitForTimeout(300);
     const inside = await page.locator(".cctv-copy mark, .cctv-code__no mark, .cctv-diff__no mark").count();
     assert.equal(inside, 0, word);

@@ -94,7 +94,8 @@ test("a projects folder opens on its projects and sessions; a search across them
     await page.locator(".cctv-title", { hasText: middle }).waitFor();
     await page.locator("button", { hasText: "← Sessions" }).click();
     await page.locator(".cctv-library__open", { hasText: middle }).waitFor();
-    assert.equal(await sessions.evaluate((el) => el.scrollTop), scrolled);
+    // The scroll comes back in a frame after the rows are drawn.
+    await page.waitForFunction((scrolled) => document.querySelector(".cctv-library__sessions").scrollTop === scrolled, scrolled);
     await page.locator(".cctv-library__project", { hasText: "app-3" }).click();
     await page.locator(".cctv-library__session .cctv-library__title", { hasText: "of project 3" }).first().waitFor();
     assert.equal(await sessions.evaluate((el) => el.scrollTop), 0);
