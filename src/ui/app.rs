@@ -173,12 +173,20 @@ const ROWS_DATED_AT_ONCE: usize = 20_000;
 fn use_above(viewer: Viewer, rows: ReadSignal<Vec<Row>>) -> ReadSignal<FxMap<Row, Above>> {
     let (above, set_above) = signal(FxMap::default());
     let asked = StoredValue::new(0u64);
+    // The files (`Viewer::loaded`) and session the dates shown are of: another session's go at
+    // once, or they would stand above the new rows of the same places until these are dated.
+    let dated_of = StoredValue::new(None);
     Effect::new(move |_| {
         let rows = rows.get();
         let number = asked.get_value() + 1;
         asked.set_value(number);
         let Some(ws) = viewer.workspace.get_untracked() else { return set_above.set(FxMap::default()) };
         let session = viewer.session.get_untracked();
+        let of = Some((viewer.loaded.get_untracked(), session));
+        if dated_of.get_value() != of {
+            dated_of.set_value(of);
+            set_above.set(FxMap::default());
+        }
         leptos::task::spawn_local(async move {
             let Some(s) = ws.sessions.get(session) else { return set_above.set(FxMap::default()) };
             // Many rows: the task that made them has had its time; a few: shown with them.
