@@ -111,6 +111,7 @@ bench: build package
 	node tests/e2e/bench-library.mjs target/bench
 	node tests/e2e/bench-follow.mjs target/bench $(SIZES)
 	node tests/e2e/bench-embed.mjs
+	node tests/e2e/bench-warm.mjs target/bench 10
 
 # Coverage-guided fuzzing of parse and normalize, seeded with every fixture: make fuzz FUZZ_SECONDS=600.
 FUZZ_SECONDS ?= 60

@@ -2,7 +2,8 @@
 // src/browser/worker.rs is what they run), or the viewer's engine (role "engine":
 // src/browser/engine.rs starts it, src/browser/engine_worker.rs is what it runs), or one the
 // engine starts to look through a part of a large session for secrets (role "scan":
-// src/browser/share_scan.rs). The page sends
+// src/browser/share_scan.rs), or one that warms that scan's code on the demo (role "warm":
+// src/browser/warm_scan.rs). The page sends
 // the address of its wasm-bindgen JS and the wasm module it compiled, so the worker runs the
 // page's own code without fetching or compiling the wasm again. A start that fails says so: the
 // page then does the work itself.
@@ -14,6 +15,7 @@ addEventListener(
       await bindings.default({ module_or_path: data.module });
       if (data.role === "engine") bindings.startEngineWorker();
       else if (data.role === "scan") bindings.startScanWorker(data.job);
+      else if (data.role === "warm") bindings.startWarmWorker();
       else bindings.startListWorker();
     } catch (e) {
       postMessage({ failed: String(e?.message ?? e) });

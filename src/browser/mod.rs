@@ -1,8 +1,8 @@
 //! The browser's I/O, apart from the components that draw: files read from drops, pickers and
 //! kept handles (`read`, `folders`), loaded in pieces (`load`), followed as they grow (`follow`),
 //! a folder's sessions read for its list (`library`) by the workers (`pool`, `worker`), the
-//! grammars and the viewer's own files fetched (`grammars`, `viewer_files`), and the page's
-//! clock and turns (`timers`). Nothing here knows the ui: where I/O reports to a viewer, the ui
+//! grammars and the viewer's own files fetched (`grammars`, `viewer_files`), Share's scan warmed
+//! in a worker ahead of the engine's (`warm_scan`), and the page's clock and turns (`timers`). Nothing here knows the ui: where I/O reports to a viewer, the ui
 //! passes in what implements a small trait (`load::LoadTarget`, `follow::FollowTarget`,
 //! `library::ListTarget`).
 
@@ -19,4 +19,5 @@ pub(crate) mod read;
 mod share_scan;
 pub(crate) mod timers;
 pub(crate) mod viewer_files;
+pub(crate) mod warm_scan;
 mod worker;

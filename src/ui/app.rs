@@ -70,6 +70,7 @@ pub fn App(
     provide_context(viewer);
     viewer.library.embedded.set_value(embedded);
     warm::run();
+    leptos::task::spawn_local(crate::browser::warm_scan::warm());
     highlight_when_grammars_arrive(viewer);
     if !embedded {
         follow::init(viewer);

@@ -7,7 +7,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { site, open, generatedSession } from "./harness.mjs";
+import { site, open, generatedSession, foreign } from "./harness.mjs";
 
 const web = site();
 const MB = 100;
@@ -112,5 +112,16 @@ test("where no worker can start, the page looks for secrets itself, pausing for 
   await page.locator(".cctv-share__counts").waitFor({ timeout: 120000 });
   assert.deepEqual(await longTasks(page), [], "tasks over 50 ms while the page looked for secrets");
   assert.deepEqual(errors.filter((e) => !/worker\.js|404/.test(e)), []);
+  await context.close();
+});
+
+test("a little after it starts, the page warms Share's scan in a worker of its own, which goes once done", async () => {
+  const { page, context, errors, requests } = await open(web.chrome, web.server.url);
+  // It starts 1.5 s after the viewer, looks through the demo a few times and is stopped.
+  if (page.workers().length === 0) await page.waitForEvent("worker", { timeout: 20000 });
+  for (let i = 0; i < 60 && page.workers().length > 0; i++) await page.waitForTimeout(500);
+  assert.equal(page.workers().length, 0, "the worker went");
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign(requests, web.server.url), []);
   await context.close();
 });
