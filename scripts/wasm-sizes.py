@@ -6,8 +6,8 @@ first module leaves to the engine's.)
     python3 scripts/wasm-sizes.py [WASM]
 
 WASM must still have its names: cargo's own output, before wasm-bindgen and wasm-opt strip them.
-By default, the viewer `make build` compiled: $CARGO_TARGET_DIR (or target)/wasm32-unknown-unknown/
-wasm-release/viewer.wasm. A generic function is counted where its impl's type comes from (serde's
+By default, the viewer `make build` compiled: $CARGO_TARGET_DIR (as the Makefile sets it:
+~/.cache/cctv-target)/wasm32-unknown-unknown/wasm-release/viewer.wasm. A generic function is counted where its impl's type comes from (serde's
 `deserialize_struct` for serde_json's `Deserializer` is serde_json's, whatever it deserializes):
 inlining already blurs the lines, so the figures say where the weight is, not its exact split.
 """
@@ -63,6 +63,10 @@ def imported_functions(data, at):
                 _, at = leb128(data, at)
         elif kind == 3:  # a global: type, mutability
             at += 2
+        elif kind == 4:  # a tag: attribute, type index
+            _, at = leb128(data, at + 1)
+        else:
+            sys.exit(f"an import of a kind this script does not read ({kind})")
     return functions
 
 
@@ -139,9 +143,12 @@ def module_of(path):
 
 
 def main():
-    target = os.environ.get("CARGO_TARGET_DIR", "target")
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.expanduser("~/.cache/cctv-target")
     path = sys.argv[1] if len(sys.argv) > 1 else f"{target}/wasm32-unknown-unknown/wasm-release/viewer.wasm"
-    data = open(path, "rb").read()
+    if not os.path.exists(path):
+        sys.exit(f"{path}: no such file (make build writes it; or give a wasm's path)")
+    with open(path, "rb") as file:
+        data = file.read()
     imports, sizes, names, data_bytes = 0, [], {}, 0
     for kind, start, end in sections(data):
         if kind == 2:

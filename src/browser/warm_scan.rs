@@ -3,10 +3,12 @@
 //! The engine worker runs the page's own compiled module (`worker::start_worker_with` hands it
 //! over), and V8 keeps one copy of a module's code for the page and all its workers: a function
 //! one of them made hot is recompiled by the optimizing tier (TurboFan) for all. The scan runs
-//! once per Share and was its whole time, mostly in the baseline tier. So a little after the
-//! first screen, a worker looks through the demo for secrets a few times, as the engine worker
-//! will look through a session, and goes: off the page's thread, at the cost of a worker for
-//! about half a second.
+//! once per Share and was most of its time, mostly in the baseline tier. So a little after the
+//! site starts, once no file is loading, a worker looks through the demo for secrets a few times,
+//! as the engine worker will look through a session, and goes: off the page's thread, at the
+//! cost of a worker on another core for a moment. (Only the site: an embedding page or a shared
+//! file may not serve, or allow, a worker's script, and a worker nobody asked for should not
+//! fail there.)
 
 use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
@@ -17,8 +19,10 @@ use super::worker::start_worker_with;
 use crate::demo::demo_inputs;
 use crate::redact::Scanner;
 
-/// How long after the viewer starts the scan is warmed: a file picked at once loads first.
+/// How long after the viewer starts the scan is warmed at the earliest, and how often whether a
+/// load is under way is asked again after that (a load goes first).
 const AFTER_MS: i32 = 1500;
+const AGAIN_MS: i32 = 500;
 /// How many scanners the worker makes (the rules read and compiled anew each time, as the engine
 /// worker reads and compiles them), and how many times each looks through the demo (about 50 kB).
 const SCANNERS: u32 = 3;
@@ -26,9 +30,10 @@ const LOOKS: u32 = 10;
 /// A worker that has not answered by then is stopped.
 const GIVE_UP_MS: f64 = 20_000.0;
 
-/// Once per page, [`AFTER_MS`] after it is first called: starts the worker, and stops it once it
-/// answered (or failed, or after [`GIVE_UP_MS`]). Where no worker can start, nothing is warmed.
-pub(crate) async fn warm() {
+/// Once per page, [`AFTER_MS`] after it is first called and once `loading` says no file is
+/// loading: starts the worker, and stops it once it answered (or failed, or after
+/// [`GIVE_UP_MS`]). Where no worker can start, nothing is warmed.
+pub(crate) async fn warm(loading: impl Fn() -> bool) {
     static STARTED: std::sync::Once = std::sync::Once::new();
     let mut first = false;
     STARTED.call_once(|| first = true);
@@ -36,6 +41,9 @@ pub(crate) async fn warm() {
         return;
     }
     sleep(AFTER_MS).await;
+    while loading() {
+        sleep(AGAIN_MS).await;
+    }
     let Some(worker) = start_worker_with("warm", None) else { return };
     let (answered, answer) = promise();
     // The timer calls the promise's own function, which outlives this: calling it again is

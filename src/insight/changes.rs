@@ -271,7 +271,7 @@ struct Replay<'a> {
     /// The changes count as the result's (else they only set the files' content).
     counted: bool,
     listed: HashSet<String>,
-    /// The files the session changes, or may ([`Replay::changing`]): worked out at the first
+    /// The files the session changes, or may ([`Replay::changing_paths`]): worked out at the first
     /// Read, once for all the replay's passes.
     changing: Option<HashSet<String>>,
 }
@@ -315,7 +315,7 @@ impl<'a> Replay<'a> {
                 // session reads it never changes, and their text was most of the replay.
                 if tool == Tool::Read {
                     if self.changing.is_none() {
-                        self.changing = Some(self.changing());
+                        self.changing = Some(self.changing_paths());
                     }
                     let (_, input) = call_input(self.ws, item, call);
                     let path = input.get("file_path").and_then(|p| p.as_str()).unwrap_or_default();
@@ -336,7 +336,7 @@ impl<'a> Replay<'a> {
     /// may: edited, written, or written by a shell command. Read from the calls' inputs alone.
     /// (The whole session's, though a pass may replay only some rows: a Read of a file changed
     /// before them only costs its decoding.)
-    fn changing(&self) -> HashSet<String> {
+    fn changing_paths(&self) -> HashSet<String> {
         let mut paths = HashSet::new();
         let rows = 0..self.session.thread.items.len();
         self.session.walk(ThreadRef::Main, rows, 0, &|_| true, &mut |_, item, _| {

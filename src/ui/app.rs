@@ -70,7 +70,11 @@ pub fn App(
     provide_context(viewer);
     viewer.library.embedded.set_value(embedded);
     warm::run();
-    leptos::task::spawn_local(crate::browser::warm_scan::warm());
+    // The site (which starts with the demo) warms Share's scan in a worker; see warm_scan.
+    if demo {
+        let loading = move || viewer.progress.try_with_untracked(Option::is_some).unwrap_or(false);
+        leptos::task::spawn_local(crate::browser::warm_scan::warm(loading));
+    }
     highlight_when_grammars_arrive(viewer);
     if !embedded {
         follow::init(viewer);

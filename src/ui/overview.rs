@@ -389,7 +389,7 @@ fn file_view(ws: Arc<Workspace>, session: usize, f: FileChange, turns: Arc<[Turn
             }
         })
     };
-    let rows = f.rows.clone();
+    let rows = f.rows;
     view! {
                 <details class="cctv-overview__file" on:toggle=move |e| opened.set(event_target::<web_sys::HtmlDetailsElement>(&e).open())>
             <summary>
@@ -489,7 +489,20 @@ where
         .map(|(k, batch)| {
             let due = Memo::new(move |_| shown.get() > k);
             let draw = draw.clone();
-            move || due.get().then(|| batch.clone().into_iter().map(draw.clone()).collect_view())
+            // Taken, not copied, when its turn comes: a batch of files changed holds their whole
+            // texts.
+            let batch = StoredValue::new(Some(batch));
+            move || {
+                due.get().then(|| {
+                    batch
+                        .try_update_value(Option::take)
+                        .flatten()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(draw.clone())
+                        .collect_view()
+                })
+            }
         })
         .collect_view()
 }

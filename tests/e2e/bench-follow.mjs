@@ -13,7 +13,7 @@
 import { existsSync, mkdtempSync, readdirSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { DIST, FIXTURES, serve, browser } from "./harness.mjs";
+import { DIST, FIXTURES, serve, browser, warmedUp } from "./harness.mjs";
 
 const dir = resolve(process.argv[2] ?? "target/bench");
 const sizes = process.argv.slice(3).length ? process.argv.slice(3) : ["10", "50"];
@@ -42,6 +42,7 @@ for (const [label, folder] of sessions) {
   const page = await context.newPage();
   await page.goto(server.url);
   await page.waitForSelector(".cctv-item");
+  await warmedUp(page);
   // The session's files, copied into the private file system as project/<name>.
   await page.evaluate(
     async ({ folder, names }) => {

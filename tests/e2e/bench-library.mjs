@@ -11,7 +11,7 @@
 
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { serve, browser, rendererRss } from "./harness.mjs";
+import { serve, browser, rendererRss, warmedUp } from "./harness.mjs";
 import { writeProjects, PLANTED } from "./projects.mjs";
 
 const dir = process.argv[2] ?? "target/bench";
@@ -33,6 +33,7 @@ await page.addInitScript(() => {
 });
 await page.goto(server.url);
 await page.waitForSelector(".cctv-item");
+await warmedUp(page);
 await page.waitForTimeout(500);
 const rssBefore = rendererRss();
 const longest = () => page.evaluate(() => {

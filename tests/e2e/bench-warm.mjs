@@ -1,14 +1,13 @@
 // The benchmark of warming Share's scan (src/browser/warm_scan.rs): the time from the click on
 // Share to its findings on screen, on the generated session under DIR/<MB>mb, in pairs of fresh
 // pages of the same build: one where the warming worker could not start (its script refused
-// until it had tried), one where it ran. The session is loaded, then the page is left 2.5 s, so
-// the warming is over either way before the click.
+// until it had tried), one where it ran and went, each before the click.
 //
 //   node tests/e2e/bench-warm.mjs DIR MB [PAIRS]
 
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { serve, browser } from "./harness.mjs";
+import { serve, browser, warmedUp } from "./harness.mjs";
 
 const dir = resolve(process.argv[2] ?? "target/bench");
 const mb = process.argv[3] ?? "10";
@@ -22,7 +21,8 @@ const chrome = await browser();
 async function share(warmed) {
   const context = await chrome.newContext({ viewport: { width: 1400, height: 1000 }, serviceWorkers: "block" });
   context.setDefaultTimeout(600000);
-  const refuse = (route) => route.fulfill({ status: 404, body: "" });
+  let refused = 0;
+  const refuse = (route) => (refused++, route.fulfill({ status: 404, body: "" }));
   if (!warmed) await context.route("**/worker.js", refuse);
   const page = await context.newPage();
   await page.goto(server.url);
@@ -30,9 +30,13 @@ async function share(warmed) {
   const demo = await page.locator(".cctv-title").textContent();
   await page.locator('input[type="file"]').first().setInputFiles(files);
   await page.waitForFunction((demo) => !document.querySelector(".cctv-progress") && document.querySelector(".cctv-title")?.textContent !== demo, demo);
-  await page.waitForTimeout(2500);
-  // The engine worker, started by the click, is let start either way.
-  if (!warmed) await context.unroute("**/worker.js", refuse);
+  // The warming worker refused, or come and gone; the engine worker, started by the click, is
+  // let start either way.
+  if (!warmed) {
+    while (refused === 0) await page.waitForTimeout(100);
+    await context.unroute("**/worker.js", refuse);
+  } else await warmedUp(page);
+  await page.waitForTimeout(500);
   await page.evaluate(() => {
     addEventListener("click", () => (window.__clicked = performance.now()), { capture: true, once: true });
     const seen = new MutationObserver(() => {

@@ -20,7 +20,7 @@ import { gzipSync } from "node:zlib";
 import { execFileSync } from "node:child_process";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { DIST, FIXTURES, serve, browser, drop, rendererRss } from "./harness.mjs";
+import { DIST, FIXTURES, serve, browser, drop, rendererRss, warmedUp } from "./harness.mjs";
 
 // The native serde_json baseline, run on the same files in the same run.
 const BENCH = process.env.CCTV_BENCH ?? join(process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cctv-target"), "release/cctv-bench");
@@ -98,10 +98,7 @@ async function measure(mb) {
   });
   await page.goto(server.url);
   await page.waitForSelector(".cctv-item");
-  // The page warms Share's scan in a worker of its own a little after it starts
-  // (src/browser/warm_scan.rs): it comes and goes before anything is measured.
-  if (page.workers().length === 0) await page.waitForEvent("worker", { timeout: 10000 }).catch(() => {});
-  while (page.workers().length > 0) await page.waitForTimeout(100);
+  await warmedUp(page);
   const read = await readOnly(page, files);
   if (read.bytes !== bytes) throw new Error(`read ${read.bytes} bytes of ${bytes}`);
   // Let the baseline's buffers go before the renderer's memory is taken (a GC through DevTools:

@@ -36,7 +36,7 @@ for (const setup of BUNDLERS) {
     context.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
     // The grammars are fetched after the first screen is drawn: nothing else waits for them. (A
     // dev server answers a wrong address with its page, and status 200.)
-    const grammars = context.waitForEvent("response", (r) => r.url().endsWith(".packdump")).then(async (r) => (await r.body()).equals(GRAMMARS));
+    const grammars = context.waitForEvent("response", (r) => r.url().endsWith(".packdump")).then(async (r) => (await r.body()).equals(GRAMMARS), String);
     await page.goto(site.url);
     await page.locator("#viewer .cctv").waitFor();
     await page.locator("#folder").setInputFiles(PROJECT);

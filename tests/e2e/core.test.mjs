@@ -186,14 +186,19 @@ for (const name of ENGINES.filter((e) => !process.env.ENGINES || process.env.ENG
       await writeProjects(root, { projects: 2, perProject: 5, plant: [1, 3] });
       const page = await newPage();
       await visit(page);
-      // Workers started, counted; and the folder picker the page asks for, seen.
+      // The list's workers started, counted (the site starts one of its own to warm Share's
+      // scan); and the folder picker the page asks for, seen.
       await page.evaluate(() => {
         const Original = globalThis.Worker;
         globalThis.__e2eWorkers = 0;
         globalThis.Worker = class extends Original {
           constructor(...args) {
             super(...args);
-            globalThis.__e2eWorkers++;
+            const post = this.postMessage.bind(this);
+            this.postMessage = (message, transfer) => {
+              if (message?.role === "list") globalThis.__e2eWorkers++;
+              return post(message, transfer);
+            };
           }
         };
         globalThis.__e2eWarnings = [];

@@ -135,6 +135,13 @@ export async function open(b, url, { colorScheme = "light", viewport = { width: 
   return { page, context, requests, errors };
 }
 
+/** Once the worker the site starts to warm Share's scan (src/browser/warm_scan.rs) has come and
+ *  gone: benchmarks measure after it. */
+export async function warmedUp(page) {
+  if (page.workers().length === 0) await page.waitForEvent("worker", { timeout: 10000 }).catch(() => {});
+  while (page.workers().length > 0) await page.waitForTimeout(100);
+}
+
 /** Requests that left the page's origin (data: URLs are not requests to anywhere). */
 export function foreign(requests, url) {
   const origin = new URL(url).origin;

@@ -35,7 +35,8 @@ test("the contents list the prompts and commands with their local time, and lead
   assert.match(await entries.last().textContent(), /\/publish-session/);
   // The row's own time is local too, and the day is written above the first row.
   assert.equal(await p.locator(".cctv-item--user .cctv-item__time").first().textContent(), "00:30:16");
-  // The days are worked out after the rows are drawn (the demo's stay meanwhile).
+  // The days are worked out after the rows are drawn: none is shown meanwhile, never the demo's.
+  assert.notEqual(await p.evaluate(() => document.querySelector(".cctv-day")?.textContent), "2026-11-20");
   await p.waitForFunction(() => document.querySelector(".cctv-day")?.textContent === "2026-01-22");
   await entries.nth(2).click();
   const target = p.locator(".cctv-item--target");
