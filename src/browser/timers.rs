@@ -31,6 +31,20 @@ pub(crate) async fn next_frame() {
     sleep(0).await;
 }
 
+/// Waits until the browser has drawn a frame, then for a task of its own: what the page changes
+/// then is laid out and painted in the next frame alone. Changes made in timers' tasks
+/// ([`next_frame`]) pile up in one frame (several run between two), and changes made in the
+/// frame's own callback are one task with its layout. In a worker, where there are no frames, a
+/// timer's turn.
+pub(crate) async fn after_a_frame() {
+    if let Ok(window) = js_sys::global().dyn_into::<web_sys::Window>() {
+        let (promise, resolve) = promise();
+        let _ = window.request_animation_frame(&resolve);
+        let _ = JsFuture::from(promise).await;
+    }
+    sleep(0).await;
+}
+
 /// Waits `ms` milliseconds (a timer: the page, or the worker, is free meanwhile).
 pub(crate) async fn sleep(ms: i32) {
     let (promise, resolve) = promise();

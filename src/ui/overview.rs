@@ -14,7 +14,7 @@ use super::item::reader_zone;
 use super::navigation::reveal;
 use super::state::{use_viewer, Viewer};
 use super::tools::diff_view;
-use crate::browser::timers::next_frame;
+use crate::browser::timers::after_a_frame;
 use crate::engine::session::{Answer, Ask};
 use crate::insight::changes::{FileChange, TurnChoice};
 use crate::insight::chart::{context_chart, timeline_chart, tokens_short, LineChart, TimelineChart, BAR_ROW};
@@ -37,7 +37,7 @@ pub(crate) fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
         return ().into_any();
     }
     let figures = RwSignal::new(None::<Result<Arc<Figures>, String>>);
-    // How many of its sections are drawn: one per task, so that none keeps the page busy long.
+    // How many of its sections are drawn: one per frame, so that none keeps the page busy long.
     let drawn = RwSignal::new(0usize);
     // The files changed, asked apart once the figures came: their replay takes as long as the
     // rest, which is drawn meanwhile.
@@ -63,7 +63,7 @@ pub(crate) fn overview(ws: Arc<Workspace>, session: usize) -> AnyView {
             });
         }
         for section in 1..=SECTIONS {
-            next_frame().await;
+            after_a_frame().await;
             if drawn.try_set(section).is_some() {
                 return;
             }
@@ -178,7 +178,7 @@ fn agent_table(
                     <th scope="row">"Main conversation"</th>
                     {total_cells(main)}
                 </tr>
-                {agents.into_iter().map(|AgentCost { name, total: t, place }| view! {
+                {in_batches(agents, move |AgentCost { name, total: t, place }| view! {
                     <tr>
                         <th scope="row">{match place {
                             Some(at) => Either::Left(view! { <button class="cctv-link" on:click=move |_| go(at)><bdi>{name.clone()}</bdi></button> }),
@@ -186,7 +186,7 @@ fn agent_table(
                         }}</th>
                         {total_cells(&t)}
                     </tr>
-                }).collect_view()}
+                })}
             </tbody>
         </table></div>
     }
@@ -198,7 +198,7 @@ fn tools_table(tools: Vec<ToolTotal>, go: impl Fn(ItemRef) + Copy + Send + Sync 
         <div class="cctv-overview__wide"><table class="cctv-overview__table">
             <thead><tr><th scope="col">"Tool"</th><th scope="col">"Calls"</th><th scope="col">"Errors"</th><th scope="col">"Time in all"</th><th scope="col">"Longest"</th></tr></thead>
             <tbody>
-                {tools.into_iter().map(|t| view! {
+                {in_batches(tools, move |t| view! {
                     <tr>
                         <th scope="row"><bdi>{t.name.clone()}</bdi></th>
                         <td>{thousands(t.calls)}</td>
@@ -208,7 +208,7 @@ fn tools_table(tools: Vec<ToolTotal>, go: impl Fn(ItemRef) + Copy + Send + Sync 
                             <button class="cctv-link" title="open the longest call" on:click=move |_| go(at)>{duration(t.longest_ms as f64)}</button>
                         })}</td>
                     </tr>
-                }).collect_view()}
+                })}
             </tbody>
         </table></div>
     }
@@ -237,7 +237,7 @@ fn per_turn(f: &Figures, session: usize) -> AnyView {
             <div class="cctv-overview__wide"><table class="cctv-overview__table">
                 <thead><tr><th scope="col">"Turn"</th><th scope="col">"Responses"</th><th scope="col">"Tokens"</th><th scope="col">"Cost"</th></tr></thead>
                 <tbody>
-                    {rows.map(|(turn, t)| {
+                    {in_batches(rows.collect::<Vec<_>>(), move |(turn, t)| {
                         let first = turn.items.start as u32;
                         view! {
                             <tr>
@@ -245,7 +245,7 @@ fn per_turn(f: &Figures, session: usize) -> AnyView {
                                 {total_cells(&t)}
                             </tr>
                         }
-                    }).collect_view()}
+                    })}
                     {unattributed.map(|t| view! {
                         <tr>
                             <th scope="row">"sub-agents no call leads to"</th>
@@ -464,8 +464,9 @@ fn turn_picker(
     .into_any()
 }
 
-/// `items` drawn a batch per task (one batch now, the next each frame after), so that thousands
-/// of points, bars or files never keep the page busy long; each batch is drawn once.
+/// `items` drawn a batch at a time: the first now, the others as their turn comes in the page's
+/// one queue of batches (`draw_waiting`), so that thousands of points, bars or rows never keep
+/// the page busy long; each batch is drawn once.
 fn in_batches<T, V>(items: Vec<T>, draw: impl Fn(T) -> V + Clone + Send + Sync + 'static) -> impl IntoView
 where
     T: Clone + Send + Sync + 'static,
@@ -474,15 +475,7 @@ where
     const BATCH: usize = 50;
     let batches: Vec<Vec<T>> = items.chunks(BATCH).map(<[T]>::to_vec).collect();
     let shown = RwSignal::new(1usize);
-    let count = batches.len();
-    leptos::task::spawn_local(async move {
-        for n in 2..=count {
-            next_frame().await;
-            if shown.try_set(n).is_some() {
-                return;
-            }
-        }
-    });
+    wait_for_frames(shown, batches.len());
     batches
         .into_iter()
         .enumerate()
@@ -505,6 +498,52 @@ where
             }
         })
         .collect_view()
+}
+
+thread_local! {
+    /// The lists of batches still to draw: how many of its batches each shows, and has.
+    static WAITING: std::cell::RefCell<std::collections::VecDeque<(RwSignal<usize>, usize)>> =
+        Default::default();
+}
+
+/// Queues the batches after the first of a list of `count`, shown as `shown` grows.
+fn wait_for_frames(shown: RwSignal<usize>, count: usize) {
+    if count < 2 {
+        return;
+    }
+    let idle = WAITING.with_borrow_mut(|waiting| {
+        waiting.push_back((shown, count));
+        waiting.len() == 1
+    });
+    if idle {
+        leptos::task::spawn_local(draw_waiting());
+    }
+}
+
+/// Draws one batch a frame, taking the lists in turn, until none waits. One a frame for the
+/// whole page, not one per list and per task: the Overview draws a chart's points, its table for
+/// screen readers and the timeline's lanes, ticks, bars and points at once, and their batches
+/// piled up in one frame of 50-80 ms (its layout and style). A list no longer on the page is
+/// dropped.
+async fn draw_waiting() {
+    loop {
+        after_a_frame().await;
+        loop {
+            let Some((shown, count)) = WAITING.with_borrow_mut(|waiting| waiting.pop_front()) else {
+                return;
+            };
+            let Some(now) = shown.try_update(|n| {
+                *n += 1;
+                *n
+            }) else {
+                continue;
+            };
+            if now < count {
+                WAITING.with_borrow_mut(|waiting| waiting.push_back((shown, count)));
+            }
+            break;
+        }
+    }
 }
 
 /// The context chart, with a table of the same figures for screen readers.
