@@ -92,7 +92,7 @@ async fn load_sorted(target: &impl LoadTarget, files: &[Named]) -> Result<bool, 
     // so that its beginning can be parsed and shown at once.
     let first_size = files[0].file.size();
     let first_end = first_size.min(if first_size >= EARLY_FROM { FIRST_READ } else { READ_STEP });
-    let first_read = read_slice(&files[0].file, 0.0, first_end);
+    let first_read = read_slice(&files[0].file, 0.0, first_end, first_size);
     let sizes = sizes(target, files, first_size).await?;
     still(target)?;
     let size: f64 = sizes.iter().sum();
@@ -232,7 +232,8 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
     /// Starts reading the first slice of file `index`, if there is one.
     fn first_slice(&self, index: usize) -> Option<JsFuture> {
         let file = self.files.get(index)?;
-        Some(read_slice(&file.file, 0.0, self.sizes[index].min(READ_STEP)))
+        let size = self.sizes[index];
+        Some(read_slice(&file.file, 0.0, size.min(READ_STEP), size))
     }
 
     /// Reads and parses file `index` to its end, and keeps what it holds (or why it could not
@@ -261,7 +262,7 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
             let received = end;
             if received < size {
                 end = (received + READ_STEP).min(size);
-                self.in_flight = Some(read_slice(file, received, end));
+                self.in_flight = Some(read_slice(file, received, end, size));
             } else {
                 self.in_flight = self.first_slice(index + 1);
             }

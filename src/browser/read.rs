@@ -152,10 +152,9 @@ pub(crate) fn read_promise(file: &File, from: f64, to: f64, size: f64) -> Promis
     read.unwrap_or_else(|e| Promise::reject(&e))
 }
 
-/// Starts reading `file[from..to]` as a slice; the future is its `ArrayBuffer`.
-pub(crate) fn read_slice(file: &File, from: f64, to: f64) -> JsFuture {
-    let read = file.slice_with_f64_and_f64(from, to).map(|b| b.array_buffer());
-    JsFuture::from(read.unwrap_or_else(|e| Promise::reject(&e)))
+/// Starts reading `file[from..to]` of a file of `size` bytes; the future is its `ArrayBuffer`.
+pub(crate) fn read_slice(file: &File, from: f64, to: f64, size: f64) -> JsFuture {
+    JsFuture::from(read_promise(file, from, to, size))
 }
 
 /// `file[from..to]`, read.

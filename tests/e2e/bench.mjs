@@ -63,7 +63,10 @@ async function readOnly(page, files) {
     const slices = [];
     for (const file of input.files) {
       const size = file.size;
-      for (let at = 0; at < size; at += step) slices.push(() => file.slice(at, Math.min(at + step, size)).arrayBuffer());
+      // A file read in one step is read without a slice, as the viewer does (each costs a round
+      // trip to the browser).
+      if (size <= step) slices.push(() => file.arrayBuffer());
+      else for (let at = 0; at < size; at += step) slices.push(() => file.slice(at, Math.min(at + step, size)).arrayBuffer());
     }
     let bytes = 0;
     let next = slices[0]?.();
