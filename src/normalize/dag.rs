@@ -64,6 +64,7 @@ pub async fn plan(all: &[Line], src: &[u8], lines: &[u32], pace: &mut Pace<'_>) 
     let mut on_chain = vec![false; nodes.len()];
     let mut cursor = Some(leaf);
     while let Some(n) = cursor {
+        pace.step().await;
         on_chain[n] = true;
         cursor = parents[n];
     }
@@ -99,6 +100,7 @@ pub async fn plan(all: &[Line], src: &[u8], lines: &[u32], pace: &mut Pace<'_>) 
     let mut has_prompt = vec![false; nodes.len()];
     let mut has_answer = vec![false; nodes.len()];
     for n in 0..nodes.len() {
+        pace.step().await;
         if let Some(t) = top[n] {
             let line = &all[nodes[n] as usize];
             has_prompt[t] |= is_prompt(line);

@@ -10,6 +10,52 @@ use crate::present::rows::Row;
 /// Minutes east of UTC at an instant (milliseconds since the epoch): `+60` for Paris in winter.
 pub(crate) type Zone<'a> = &'a dyn Fn(i64) -> i32;
 
+/// A zone that asks `ask` (the browser's: a call into JavaScript) a few times per week of time
+/// met, not once per instant: the contents and the dates above the rows ask for each of tens of
+/// thousands of prompts of a GB session. Known offsets are kept as one stretch of time: asked at
+/// an instant and a week later, an equal answer stands for the week between (no zone changes
+/// its offset twice within a week); a different one is narrowed down to within a quarter hour
+/// of where it changed.
+pub struct KnownZone<F> {
+    ask: F,
+    /// From, to (inclusive) and the offset between.
+    known: std::cell::Cell<Option<(i64, i64, i32)>>,
+}
+
+impl<F: Fn(i64) -> i32> KnownZone<F> {
+    pub fn new(ask: F) -> Self {
+        KnownZone { ask, known: std::cell::Cell::new(None) }
+    }
+
+    /// Minutes east of UTC at `ms`.
+    pub fn offset(&self, ms: i64) -> i32 {
+        const QUARTER_HOUR_MS: i64 = 15 * 60 * 1000;
+        const WEEK_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+        if let Some((from, to, offset)) = self.known.get() {
+            if (from..=to).contains(&ms) {
+                return offset;
+            }
+        }
+        let offset = (self.ask)(ms);
+        // The last instant known to have this offset, within a week on.
+        let (mut same, mut other) = (ms, ms.saturating_add(WEEK_MS));
+        if (self.ask)(other) == offset {
+            same = other;
+        } else {
+            while other - same > QUARTER_HOUR_MS {
+                let middle = same + (other - same) / 2;
+                if (self.ask)(middle) == offset {
+                    same = middle;
+                } else {
+                    other = middle;
+                }
+            }
+        }
+        self.known.set(Some((ms, same, offset)));
+        offset
+    }
+}
+
 /// A pause at least this long between two rows is shown as one.
 pub(crate) const GAP_MS: i64 = 10 * 60 * 1000;
 
@@ -138,6 +184,32 @@ mod tests {
         assert_eq!(date(leap, UTC), "2024-02-29");
         assert_eq!(date(0, UTC), "1970-01-01");
         assert_eq!(date(-1, UTC), "1969-12-31");
+    }
+
+    #[test]
+    fn a_known_zone_answers_as_the_zone_at_every_instant_asking_it_a_few_times_a_week() {
+        // Paris in 2026: +60, then +120 from 01:00 UTC on 29 March, +60 again from 01:00 UTC on
+        // 25 October; and a zone of its own that moves by 30 minutes at a quarter past an hour.
+        let spring = parse_millis(b"2026-03-29T01:00:00Z").unwrap();
+        let autumn = parse_millis(b"2026-10-25T01:00:00Z").unwrap();
+        let paris = |ms: i64| if (spring..autumn).contains(&ms) { 120 } else { 60 };
+        let odd_change = parse_millis(b"2026-03-30T04:15:00Z").unwrap();
+        let odd = |ms: i64| if ms < odd_change { 330 } else { 300 };
+        let start = parse_millis(b"2026-03-20T00:00:00Z").unwrap();
+        for zone in [&paris as &dyn Fn(i64) -> i32, &odd] {
+            let asked = std::cell::Cell::new(0);
+            let known = KnownZone::new(|ms| {
+                asked.set(asked.get() + 1);
+                zone(ms)
+            });
+            // Every 7 minutes and a second over 20 days, and a few steps back.
+            let instants: Vec<i64> =
+                (0..4200).map(|k| start + k * 421_000).chain([start, spring - 1, spring]).collect();
+            for ms in instants {
+                assert_eq!(known.offset(ms), zone(ms), "at {ms}");
+            }
+            assert!(asked.get() < 80, "asked {} times for 4,203 instants", asked.get());
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::present::commands::{CommandView, InjectedView};
 use crate::present::event::{EventView, Tone};
 use crate::present::item::{AgentSummary, BranchChoice, Compacted, CopiedView, ItemBody, ItemView, Role};
 use crate::present::rows::Row;
-use crate::present::when;
+use crate::present::when::{self, KnownZone};
 use crate::text::format::plural;
 
 /// Draws `view`, row `row` of session `session` of `ws`.
@@ -156,25 +156,14 @@ fn role_class(role: Role) -> &'static str {
     }
 }
 
-/// The reader's time zone, as the browser knows it: minutes east of UTC at an instant.
-///
-/// Asked once per quarter hour of time met (zones change their offset on a quarter hour): the
-/// dates above the rows ask it for every row, and a `Date` per row was most of that at 1 GB.
+/// The reader's time zone, as the browser knows it: minutes east of UTC at an instant. Asked of
+/// the browser a few times per week of time met (`when::KnownZone`): the dates above the rows and
+/// the contents ask it for every row, and a `Date` per row was most of that at 1 GB.
 pub(crate) fn reader_zone() -> impl Fn(i64) -> i32 {
-    const QUARTER_HOUR_MS: i64 = 15 * 60 * 1000;
-    let known = std::cell::Cell::new(None::<(i64, i32)>);
-    move |ms| {
-        let quarter = ms.div_euclid(QUARTER_HOUR_MS);
-        match known.get() {
-            Some((at, offset)) if at == quarter => offset,
-            _ => {
-                let offset = -(js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ms as f64))
-                    .get_timezone_offset() as i32);
-                known.set(Some((quarter, offset)));
-                offset
-            }
-        }
-    }
+    let zone = KnownZone::new(|ms: i64| {
+        -(js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ms as f64)).get_timezone_offset() as i32)
+    });
+    move |ms| zone.offset(ms)
 }
 
 /// The page's address with `fragment` (`#…`) in place of its own.
