@@ -26,7 +26,8 @@ pub(crate) fn mark(name: &str) {
     let _ = web_sys::window().and_then(|w| w.performance()).map(|p| p.mark(name));
 }
 
-/// Lets the browser paint before the next long step.
+/// Lets the browser paint before the next long step: the next task (a timer's), which a frame
+/// may or may not come before (see [`after_a_frame`]).
 pub(crate) async fn next_frame() {
     sleep(0).await;
 }
@@ -35,7 +36,8 @@ pub(crate) async fn next_frame() {
 /// then is laid out and painted in the next frame alone. Changes made in timers' tasks
 /// ([`next_frame`]) pile up in one frame (several run between two), and changes made in the
 /// frame's own callback are one task with its layout. In a worker, where there are no frames, a
-/// timer's turn.
+/// timer's turn; in a page in a background tab, where there are none either, it waits until the
+/// page is seen again.
 pub(crate) async fn after_a_frame() {
     if let Ok(window) = js_sys::global().dyn_into::<web_sys::Window>() {
         let (promise, resolve) = promise();

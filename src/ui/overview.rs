@@ -475,7 +475,7 @@ where
     const BATCH: usize = 50;
     let batches: Vec<Vec<T>> = items.chunks(BATCH).map(<[T]>::to_vec).collect();
     let shown = RwSignal::new(1usize);
-    wait_for_frames(shown, batches.len());
+    queue_batches(shown, batches.len());
     batches
         .into_iter()
         .enumerate()
@@ -507,10 +507,11 @@ thread_local! {
 }
 
 /// Queues the batches after the first of a list of `count`, shown as `shown` grows.
-fn wait_for_frames(shown: RwSignal<usize>, count: usize) {
+fn queue_batches(shown: RwSignal<usize>, count: usize) {
     if count < 2 {
         return;
     }
+    // `draw_waiting` runs exactly while the queue holds a list: start it if it was empty.
     let idle = WAITING.with_borrow_mut(|waiting| {
         waiting.push_back((shown, count));
         waiting.len() == 1
@@ -520,28 +521,29 @@ fn wait_for_frames(shown: RwSignal<usize>, count: usize) {
     }
 }
 
-/// Draws one batch a frame, taking the lists in turn, until none waits. One a frame for the
-/// whole page, not one per list and per task: the Overview draws a chart's points, its table for
-/// screen readers and the timeline's lanes, ticks, bars and points at once, and their batches
+/// Draws one batch a frame, taking the lists in turn, and ends as soon as none waits (so that
+/// the next list queued starts it again, and never a second one beside it). One a frame for the
+/// whole page, not one per list and per task: the Overview draws the context chart's points, its
+/// table for screen readers and the timeline's lanes, ticks and bars at once, and their batches
 /// piled up in one frame of 50-80 ms (its layout and style). A list no longer on the page is
-/// dropped.
+/// dropped. (Each section also draws the first batch of each of its lists as it comes.)
 async fn draw_waiting() {
     loop {
         after_a_frame().await;
-        loop {
-            let Some((shown, count)) = WAITING.with_borrow_mut(|waiting| waiting.pop_front()) else {
-                return;
-            };
-            let Some(now) = shown.try_update(|n| {
+        while let Some((shown, count)) = WAITING.with_borrow_mut(|waiting| waiting.pop_front()) {
+            let drawn = shown.try_update(|n| {
                 *n += 1;
                 *n
-            }) else {
-                continue;
-            };
-            if now < count {
-                WAITING.with_borrow_mut(|waiting| waiting.push_back((shown, count)));
+            });
+            if let Some(drawn) = drawn {
+                if drawn < count {
+                    WAITING.with_borrow_mut(|waiting| waiting.push_back((shown, count)));
+                }
+                break;
             }
-            break;
+        }
+        if WAITING.with_borrow(|waiting| waiting.is_empty()) {
+            return;
         }
     }
 }

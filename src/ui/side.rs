@@ -20,8 +20,9 @@ use crate::present::when;
 
 /// The side panel: the contents of the session, and what is known about it. Beside the
 /// conversation on a wide screen; over it, behind a button, on a narrow one. Drawn again as more
-/// of the files arrives, on the same tab, in a task after the rows: at 1 GB each took 30-60 ms
-/// (the contents list every prompt of tens of thousands), and together they were one task.
+/// of the files arrives, on the same tab, in a task of its own after the one that shows them: at
+/// 1 GB the rows and the panel each took 30-60 ms (the contents list every prompt of tens of
+/// thousands), and together they were one task.
 pub(crate) fn side(session: usize) -> impl IntoView {
     let viewer = use_viewer();
     let shown = RwSignal::new(viewer.workspace.get_untracked());

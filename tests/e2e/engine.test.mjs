@@ -77,7 +77,7 @@ test("Share, its exports and the Overview of a 100 MB session are worked out off
   await page.locator(".cctv-overview__figure").waitFor({ timeout: 120000 });
   assert.match(await page.locator(".cctv-overview__figure").textContent(), /^\$\d/);
   // The files changed are asked apart, and listed once their replay is done; the sections are
-  // drawn one per task, the timeline before them.
+  // drawn one per frame, the timeline before them.
   await page.locator(".cctv-overview__file").first().waitFor({ timeout: 120000 });
   assert.ok(await page.locator(".cctv-timeline__bar").count() > 0, "the timeline is drawn");
   // The tools, the last section, and every batch of every list drawn (a batch a frame).
