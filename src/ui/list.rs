@@ -298,7 +298,7 @@ fn VirtualList(
             on_scroll.run(el);
         }
     };
-    container.on_load(move |el| viewport.set(el.client_height() as f64));
+    use_viewport_observer(scroller);
     view! {
         <div
             class="cctv-list"
@@ -397,6 +397,30 @@ fn ListRow(
             {viewer.workspace.with_untracked(|ws| ws.as_deref().map(|ws| row_view(ws, session, row, Arc::unwrap_or_clone(item))))}
         </div>
     }
+}
+
+/// Keeps the scroller's viewport the list's height: when it is first laid out, and when the
+/// window is resized. Read by an observer, after the browser has laid the page out: read in the
+/// task that drew the list, the page's whole new layout was made then and there.
+fn use_viewport_observer(scroller: Scroller) {
+    let Scroller { container, viewport, .. } = scroller;
+    let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |_: js_sys::Array| {
+        if let Some(el) = container.try_get_untracked().flatten() {
+            let height = el.client_height() as f64;
+            if viewport.try_get_untracked().is_some_and(|v| v != height) {
+                viewport.set(height);
+            }
+        }
+    });
+    let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) else { return };
+    let observer = StoredValue::new_local(observer);
+    container.on_load(move |el| observer.with_value(|o| o.observe(&el)));
+    // The closure is called for as long as the observer observes, and goes with it.
+    let callback = StoredValue::new_local(Some(callback));
+    on_cleanup(move || {
+        observer.try_with_value(web_sys::ResizeObserver::disconnect);
+        callback.try_set_value(None);
+    });
 }
 
 /// One observer for every rendered row: a row that changes size moves the rows after it, and

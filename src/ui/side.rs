@@ -11,7 +11,7 @@ use super::navigation::reveal;
 use super::share::share_tab;
 use super::state::{use_viewer, SideTab as Tab};
 use super::tools::todo_list;
-use crate::browser::timers::next_frame;
+use crate::browser::timers::{after_a_frame, next_frame};
 use crate::insight::drift::{as_text, drift};
 use crate::normalize::Workspace;
 use crate::present::contents::{contents, entry_text, Entry, EntryKind};
@@ -138,17 +138,27 @@ fn contents_view(
     let (entries, lines) = (Arc::new(entries), Arc::new(lines));
     let count = lines.len();
     let list = NodeRef::<leptos::html::Ol>::new();
-    // The lines in view: where the panel's visible part falls on the list.
+    // The lines in view: where the panel's visible part falls on the list. Measured once a frame
+    // has laid the list out, and when the panel scrolls: measured in the task that drew it, the
+    // page's whole new layout (the rows' as well) was made then and there, 13-22 ms of a long
+    // task at every step of a large load.
+    let laid_out = RwSignal::new(false);
     let in_view = Memo::new(move |_| {
         scrolled.track();
-        let Some(ol) = list.get() else { return 0..count.min(2 * CONTENTS_MARGIN) };
+        let ol = laid_out.get().then(|| list.get_untracked()).flatten();
+        let Some(ol) = ol else { return 0..count.min(2 * CONTENTS_MARGIN) };
         let Some(panel) = ol.closest(".cctv-side").ok().flatten() else {
             return 0..count.min(2 * CONTENTS_MARGIN);
         };
         let (list_top, panel) = (ol.get_bounding_client_rect().top(), panel.get_bounding_client_rect());
         even_rows::in_view(list_top, (panel.top(), panel.bottom()), CONTENTS_LINE_PX, CONTENTS_MARGIN, count)
     });
-    list.on_load(move |_| scrolled.update(|n| *n += 1));
+    list.on_load(move |_| {
+        leptos::task::spawn_local(async move {
+            after_a_frame().await;
+            laid_out.try_set(true);
+        })
+    });
     let line = move |index: usize| match &lines[index] {
         ContentsLine::Date(date) => view! { <li class="cctv-contents__date">{date.clone()}</li> }.into_any(),
         ContentsLine::Entry(at) => {
