@@ -38,6 +38,11 @@ use crate::normalize::{Generation, Workspace};
 /// over 50 ms on a slow day; at the usual 40, one in eight on a good one).
 const FINDINGS_BUDGET_MS: f64 = 15.0;
 
+/// How long the page reads the parts of an answer (its long lists) before it pauses: a part of
+/// 256 kB takes 5-10 ms to read in wasm, more on a busy machine, and the one read after the
+/// budget ran out made tasks of 46-49 ms at the usual 40 (the Overview's figures at 200 MB).
+const PARTS_BUDGET_MS: f64 = 20.0;
+
 /// Bytes copied to the worker per task: a few ms.
 const PIECE: usize = 8 * 1024 * 1024;
 /// A worker whose memory grew past this many times the next files' size (and a little) is
@@ -230,7 +235,7 @@ impl Engine {
         // The long lists came apart, each read in a few ms: as many as fit are read per task.
         let parts = Reflect::get(&reply, &"parts".into()).ok().and_then(|p| p.dyn_into::<Array>().ok());
         if let Some(parts) = parts {
-            let mut turns = PageTurns::new();
+            let mut turns = PageTurns::with_budget(PARTS_BUDGET_MS);
             for part in parts.iter() {
                 if turns.due() {
                     turns.pause().await;
