@@ -30,7 +30,11 @@ pub(crate) async fn load(viewer: Viewer, files: Vec<Named>) -> bool {
         return false;
     }
     let number = viewer.start_load();
-    crate::browser::load::load(Loading { viewer, number }, files).await
+    let shown = crate::browser::load::load(Loading { viewer, number }, files).await;
+    if shown {
+        viewer.share.look_ahead(viewer);
+    }
+    shown
 }
 
 /// The viewer, as load `number` reports to it.
