@@ -100,6 +100,40 @@ test("the Share tab counts what it found, masks the certain findings and marks t
   await context.close();
 });
 
+test("a small session's findings are looked for as soon as it is loaded: Share opens on them, never on 'Looking…'", async () => {
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  // The answers workers post to the page, heard beside the page's own handlers (the engine worker
+  // starts after this, on the first ask).
+  await page.evaluate(() => {
+    const Original = globalThis.Worker;
+    globalThis.__answers = 0;
+    globalThis.Worker = class extends Original {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener("message", (e) => e.data?.answer && globalThis.__answers++);
+      }
+    };
+  });
+  await drop(page, await files());
+  await waitForTitle(page, "Spawn curry poem agents");
+  // The Share tab was not opened: the look ahead asked.
+  await page.waitForFunction(() => globalThis.__answers > 0, null, { timeout: 20000 });
+  const opened = await page.evaluate(async () => {
+    let looking = false;
+    const status = () => [...document.querySelectorAll("[role=status]")].some((e) => e.textContent.startsWith("Looking"));
+    const watch = new MutationObserver(() => (looking ||= status()));
+    watch.observe(document.body, { childList: true, subtree: true, characterData: true });
+    [...document.querySelectorAll(".cctv-side__tab")].find((b) => b.textContent.trim() === "Share").click();
+    for (let i = 0; i < 300 && !document.querySelector(".cctv-share__counts"); i++) await new Promise((r) => requestAnimationFrame(r));
+    watch.disconnect();
+    return { looking: looking || status(), counts: document.querySelector(".cctv-share__counts")?.textContent ?? "" };
+  });
+  assert.equal(opened.looking, false, "the tab said it was looking");
+  assert.match(opened.counts, /secrets 2 \(2 masked\)/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("the engine reads the picked file itself; one changed on disk since the page read it is handed over by the page instead", async () => {
   const dir = await mkdtemp(join(tmpdir(), "cctv-picked-"));
   const path = join(dir, `${ID}.jsonl`);
