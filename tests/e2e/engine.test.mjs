@@ -7,7 +7,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { site, open, generatedSession, foreign } from "./harness.mjs";
+import { site, open, generatedSession, foreign, countWorkerMessages } from "./harness.mjs";
 
 const web = site();
 const MB = 100;
@@ -120,17 +120,7 @@ test("where no worker can start, the page looks for secrets itself, pausing for 
 
 test("a little after it starts, the site warms Share's scan in a worker of its own, which goes once done", async () => {
   const context = await web.chrome.newContext({ serviceWorkers: "block" });
-  // What the page's workers say, heard beside the page's own handlers.
-  await context.addInitScript(() => {
-    const Original = globalThis.Worker;
-    globalThis.__warmed = 0;
-    globalThis.Worker = class extends Original {
-      constructor(...args) {
-        super(...args);
-        this.addEventListener("message", (e) => e.data?.warmed && globalThis.__warmed++);
-      }
-    };
-  });
+  await context.addInitScript(countWorkerMessages, "warmed");
   const page = await context.newPage();
   const errors = [];
   const requests = [];
@@ -139,7 +129,7 @@ test("a little after it starts, the site warms Share's scan in a worker of its o
   page.on("request", (r) => requests.push(r.url()));
   await page.goto(web.server.url);
   // It starts 1.5 s after the viewer, looks through the demo a few times, says so and is stopped.
-  await page.waitForFunction(() => globalThis.__warmed === 1, null, { timeout: 30000 });
+  await page.waitForFunction(() => globalThis.__heard.warmed === 1, null, { timeout: 30000 });
   for (let i = 0; i < 60 && page.workers().length > 0; i++) await page.waitForTimeout(500);
   assert.equal(page.workers().length, 0, "the worker went");
   assert.deepEqual(errors, []);

@@ -142,6 +142,23 @@ export async function warmedUp(page) {
   while (page.workers().length > 0) await page.waitForTimeout(100);
 }
 
+/**
+ * Counts in `globalThis.__heard[key]` the messages with `key` set that workers started from then
+ * on post to the page, heard beside the page's own handlers. Runs in the page: pass it to a
+ * context's `addInitScript` or a page's `evaluate`, with `key`.
+ */
+export function countWorkerMessages(key) {
+  const Original = globalThis.Worker;
+  globalThis.__heard ??= {};
+  globalThis.__heard[key] = 0;
+  globalThis.Worker = class extends Original {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (e) => e.data?.[key] && globalThis.__heard[key]++);
+    }
+  };
+}
+
 /** Requests that left the page's origin (data: URLs are not requests to anywhere). */
 export function foreign(requests, url) {
   const origin = new URL(url).origin;

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { marked } from "marked";
-import { site, open, drop, waitForTitle, foreign, appendPrivate, linesAfter, FIXTURES } from "./harness.mjs";
+import { site, open, drop, waitForTitle, foreign, appendPrivate, linesAfter, countWorkerMessages, FIXTURES } from "./harness.mjs";
 
 const web = site();
 const MOREDIP = join(FIXTURES, "moredip__session-share/samples/claude-code-projects");
@@ -102,22 +102,12 @@ test("the Share tab counts what it found, masks the certain findings and marks t
 
 test("a small session's findings are looked for as soon as it is loaded: Share opens on them, never on 'Looking…'", async () => {
   const { page, context, errors } = await open(web.chrome, web.server.url);
-  // The answers workers post to the page, heard beside the page's own handlers (the engine worker
-  // starts after this, on the first ask).
-  await page.evaluate(() => {
-    const Original = globalThis.Worker;
-    globalThis.__answers = 0;
-    globalThis.Worker = class extends Original {
-      constructor(...args) {
-        super(...args);
-        this.addEventListener("message", (e) => e.data?.answer && globalThis.__answers++);
-      }
-    };
-  });
+  // The engine worker starts after this, on the first ask.
+  await page.evaluate(countWorkerMessages, "answer");
   await drop(page, await files());
   await waitForTitle(page, "Spawn curry poem agents");
   // The Share tab was not opened: the look ahead asked.
-  await page.waitForFunction(() => globalThis.__answers > 0, null, { timeout: 20000 });
+  await page.waitForFunction(() => globalThis.__heard.answer > 0, null, { timeout: 20000 });
   const opened = await page.evaluate(async () => {
     let looking = false;
     const status = () => [...document.querySelectorAll("[role=status]")].some((e) => e.textContent.startsWith("Looking"));
