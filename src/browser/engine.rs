@@ -87,6 +87,15 @@ struct Inner {
     asking: u32,
 }
 
+/// A viewer that goes (an embed destroyed) stops its worker, and the copy of the files it holds.
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if let Slot::Starting(worker, ..) | Slot::Ready(worker, _) = &self.worker {
+            worker.terminate();
+        }
+    }
+}
+
 #[derive(Default)]
 enum Slot {
     #[default]
@@ -107,6 +116,12 @@ impl Engine {
     /// being handed their bytes.
     pub(crate) fn read_from(&self, generation: Generation, files: Vec<File>) {
         self.0.borrow_mut().sources = Some((generation, files));
+    }
+
+    /// Whether answers are, or may yet be, worked out in a worker: not once none could start
+    /// (the page then works them out itself).
+    pub(crate) fn may_work_off_page(&self) -> bool {
+        !matches!(self.0.borrow().worker, Slot::OnPage)
     }
 
     /// Whether a panel that asks the worker is on screen: once none is, and the worker answered

@@ -112,7 +112,8 @@ impl PageTurns {
     }
 
     /// For work whose single steps can take 10-15 ms (the page's own secret scan, whose long
-    /// step was not pinned down): pausing after less leaves room for one more within 50 ms.
+    /// step was not pinned down; reading an answer's parts): pausing after less leaves room for
+    /// one more within 50 ms.
     pub(crate) fn with_budget(budget: f64) -> PageTurns {
         PageTurns { budget, waited: Rc::default() }
     }

@@ -256,7 +256,9 @@ pub(crate) fn open_session(viewer: Viewer, session: usize, fragment: Option<Stri
         }
     }
     leptos::task::spawn_local(async move {
-        load(viewer, named).await;
+        if load(viewer, named).await {
+            viewer.share.look_ahead(viewer);
+        }
     });
 }
 

@@ -412,7 +412,11 @@ fn use_viewport_observer(scroller: Scroller) {
             }
         }
     });
-    let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) else { return };
+    let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) else {
+        // Read once, then: the rows near a view of the height it had are drawn.
+        container.on_load(move |el| viewport.set(el.client_height() as f64));
+        return;
+    };
     let observer = StoredValue::new_local(observer);
     container.on_load(move |el| observer.with_value(|o| o.observe(&el)));
     // The closure is called for as long as the observer observes, and goes with it.

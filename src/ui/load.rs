@@ -11,7 +11,9 @@ use crate::browser::read::Named;
 use crate::normalize::{Generation, Workspace};
 
 /// Opens what the reader handed over: a folder of many sessions on their list, anything else in
-/// the viewer.
+/// the viewer, where the Share tab then looks ahead ([`Share::look_ahead`]).
+///
+/// [`Share::look_ahead`]: super::share::Share::look_ahead
 pub(crate) async fn open(viewer: Viewer, files: Vec<Named>, in_folder: bool) {
     if in_folder && holds_many_sessions(&files) {
         super::library::open(viewer, files).await;
@@ -19,7 +21,9 @@ pub(crate) async fn open(viewer: Viewer, files: Vec<Named>, in_folder: bool) {
         if !files.is_empty() {
             viewer.library.close();
         }
-        load(viewer, files).await;
+        if load(viewer, files).await {
+            viewer.share.look_ahead(viewer);
+        }
     }
 }
 
@@ -30,11 +34,7 @@ pub(crate) async fn load(viewer: Viewer, files: Vec<Named>) -> bool {
         return false;
     }
     let number = viewer.start_load();
-    let shown = crate::browser::load::load(Loading { viewer, number }, files).await;
-    if shown {
-        viewer.share.look_ahead(viewer);
-    }
-    shown
+    crate::browser::load::load(Loading { viewer, number }, files).await
 }
 
 /// The viewer, as load `number` reports to it.

@@ -11,6 +11,7 @@ use wasm_bindgen::JsCast;
 
 use super::navigation::reveal;
 use super::state::{use_viewer, SideTab, Viewer};
+use crate::browser::timers::after_a_frame;
 use crate::engine::session::{Answer, Ask};
 use crate::export::share::{export_name, masked_note, row_of, Highlights};
 use crate::export::to_markdown::MarkdownOptions;
@@ -98,29 +99,43 @@ impl Share {
             Ok(_) => Err("the engine answered another question".into()),
             Err(e) => Err(e),
         };
-        // Kept only while it is of what is shown, with the patterns it was asked with.
-        let current =
-            viewer.workspace.with_untracked(|w| w.as_ref().is_some_and(|w| w.generation == workspace));
-        if current && self.patterns.get_untracked() == patterns {
-            self.found.set(Some(Scan { workspace, patterns, result: result.clone() }));
+        // Kept only while it is of what is shown, with the patterns it was asked with (and while
+        // the viewer is there: an embed can be destroyed while the engine looks).
+        let current = viewer
+            .workspace
+            .try_with_untracked(|w| w.as_ref().is_some_and(|w| w.generation == workspace))
+            .unwrap_or(false);
+        if current && self.patterns.try_get_untracked().as_ref() == Some(&patterns) {
+            self.found.try_set(Some(Scan { workspace, patterns, result: result.clone() }));
         }
         result
     }
 
-    /// Looks for the findings in the files just loaded, if they are small, so that the Share tab
-    /// shows them as it opens: a reader who shares a session of a few MB then waits for nothing
-    /// (looking through 10 MB, with the worker's start, took 0.3-0.4 s after the tab was
-    /// opened). A larger session is looked through when the tab asks: on every load, its scan
-    /// would keep cores and a copy of the files busy for seconds for a tab that may never open.
+    /// Looks for the findings in the files the reader just opened, if they are small, so that
+    /// the Share tab shows them as it opens: a reader who shares a session of a few MB then waits
+    /// for nothing (looking through 10 MB, with the worker's start, took 0.3-0.4 s after the tab
+    /// was opened). A larger session is looked through when the tab asks: on every load, its
+    /// scan would keep cores and a copy of the files busy for seconds for a tab that may never
+    /// open. Not where the engine works on the page (it would scan there), nor in a viewer
+    /// embedded in another page (which may not allow a worker: one starts only when asked), nor
+    /// while the tab is open (it asks itself).
     pub(crate) fn look_ahead(&self, viewer: Viewer) {
         let Some(ws) = viewer.workspace.get_untracked() else { return };
         let bytes: usize = ws.given_files().map(|(_, bytes)| bytes.len()).sum();
-        if bytes > LOOK_AHEAD_BYTES || self.at_hand(&ws).is_some() {
+        let off_page = viewer.engine.with_value(|engine| engine.may_work_off_page());
+        let embedded = viewer.library.embedded.get_value();
+        let open = viewer.side_tab.get_untracked() == Some(SideTab::Share);
+        if bytes > LOOK_AHEAD_BYTES || !off_page || embedded || open || self.at_hand(&ws).is_some() {
             return;
         }
         let share = *self;
         leptos::task::spawn_local(async move {
-            let _ = share.findings(viewer, &ws).await;
+            // Not in the task that drew the files: starting the worker is a few tens of ms.
+            after_a_frame().await;
+            let current = viewer.workspace.try_with_untracked(|w| w.as_ref().map(|w| w.generation));
+            if current == Some(Some(ws.generation)) {
+                let _ = share.findings(viewer, &ws).await;
+            }
         });
     }
 
@@ -163,8 +178,9 @@ impl Share {
     }
 }
 
-/// The most bytes of files looked through for findings as soon as they are loaded
-/// ([`Share::look_ahead`]): about half a second of a core's time in the engine's worker.
+/// The most bytes of files looked through for findings as soon as they are opened
+/// ([`Share::look_ahead`]): about half a second of a core's time in the engine's worker (split
+/// with a second worker from 24 MB), and its workspace made after it, as after any Share.
 const LOOK_AHEAD_BYTES: usize = 32 << 20;
 
 /// What to ask for the reader's `patterns`: one per line; blank lines are none (`Scanner::new`

@@ -139,7 +139,8 @@ fn contents_view(
     let count = lines.len();
     let list = NodeRef::<leptos::html::Ol>::new();
     // The lines in view: where the panel's visible part falls on the list. Measured once a frame
-    // has laid the list out, and when the panel scrolls: measured in the task that drew it, the
+    // has laid the list out, and when the panel scrolls, shows or changes tab (`scrolled`), all
+    // after the list was laid out: measured in the task that drew it, the
     // page's whole new layout (the rows' as well) was made then and there, 13-22 ms of a long
     // task at every step of a large load.
     let laid_out = RwSignal::new(false);

@@ -214,7 +214,7 @@ test("what Claude Code wrote for the person reads as commands and notes, never a
   await drop(page, (await filesUnder(MOREDIP)).map((path) => ({ path })));
   await waitForTitle(page, "Spawn curry poem agents");
   // The title can show a frame before the rows under it.
-  await page.locator(".cctv-badge", { hasText: "background task" }).first().waitFor();
+  await page.locator(".cctv-badge", { hasText: "background task" }).first().waitFor({ state: "attached" });
   assert.match(await allRowText(page), /Interrupted by the user/);
   assert.deepEqual(errors, []);
   await context.close();
