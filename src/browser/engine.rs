@@ -28,7 +28,7 @@ use web_sys::{File, MessageEvent, Worker};
 
 use super::timers::{next_frame, promise, PageTurns};
 use super::worker::start_worker;
-use crate::engine::session::{answer_with, findings_paced, fingerprint, Answer, Ask};
+use crate::engine::session::{answer_with, findings_paced, fingerprint, Answer, Ask, Progress};
 use crate::export::to_html::ViewerFiles;
 use crate::normalize::pace::{Pace, Pause};
 use crate::normalize::{Generation, Workspace};
@@ -85,6 +85,8 @@ struct Inner {
     /// Asks begun and not yet answered, however far along (sending the files, waiting, reading
     /// the answer's parts): the worker is not stopped under them.
     asking: u32,
+    /// Told how far the worker got as it reads files and looks for findings.
+    watching: Option<Rc<dyn Fn(Progress)>>,
 }
 
 /// A viewer that goes (an embed destroyed) stops its worker, and the copy of the files it holds.
@@ -122,6 +124,19 @@ impl Engine {
     /// (the page then works them out itself).
     pub(crate) fn may_work_off_page(&self) -> bool {
         !matches!(self.0.borrow().worker, Slot::OnPage)
+    }
+
+    /// Tells `watch` how far the worker got while it reads the files and looks for findings
+    /// (until told `None`).
+    pub(crate) fn watch(&self, watch: Option<Rc<dyn Fn(Progress)>>) {
+        self.0.borrow_mut().watching = watch;
+    }
+
+    /// Stops what the worker is doing, at the reader's word: every ask waiting is told it
+    /// stopped, and the next ask starts a worker anew (a worker's work cannot be stopped
+    /// otherwise: a scan does not look at its messages until it ends).
+    pub(crate) fn stop(&self) {
+        stopped(&self.0);
     }
 
     /// Whether a panel that asks the worker is on screen: once none is, and the worker answered
@@ -453,8 +468,15 @@ impl Engine {
     }
 }
 
-/// A message from the worker: an answer.
+/// A message from the worker: an answer, or how far it got.
 fn heard(inner: &Rc<RefCell<Inner>>, data: &JsValue) {
+    if let Some(json) = Reflect::get(data, &"progress".into()).ok().and_then(|p| p.as_string()) {
+        let watching = inner.borrow().watching.clone();
+        if let (Some(watch), Ok(progress)) = (watching, serde_json::from_str(&json)) {
+            watch(progress);
+        }
+        return;
+    }
     let id = Reflect::get(data, &"id".into()).ok().and_then(|i| i.as_f64()).map(|i| i as u32);
     let memory = Reflect::get(data, &"memory".into()).ok().and_then(|m| m.as_f64());
     let opened = Reflect::get(data, &"opened".into()).ok().and_then(|o| o.as_f64()).map(|o| o as u32);

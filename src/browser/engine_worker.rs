@@ -22,6 +22,10 @@
 //!   An export's text is not in the JSON but beside it, as UTF-8 bytes (`text`), and so are the
 //!   Overview's long lists (`parts`, an array of JSON parts: `Answer::take_parts`); an HTML
 //!   export's ask has the viewer's own files beside it (`viewer`).
+//!
+//! While it reads files and while it looks through its part of a split scan, it tells the page
+//! how far it got: `{ progress }`, a [`Progress`] as JSON, each time 8 MB more were read or
+//! looked through.
 
 use std::cell::RefCell;
 
@@ -32,7 +36,7 @@ use web_sys::{Blob, DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::share_scan;
 use super::timers::promise;
-use crate::engine::session::{fingerprint, Answer, Arrival, Ask, SessionEngine};
+use crate::engine::session::{fingerprint, Answer, Arrival, Ask, Progress, SessionEngine};
 use crate::export::to_html::ViewerFiles;
 use crate::redact::split::Piece;
 use crate::redact::{Finding, Scanner};
@@ -190,7 +194,15 @@ fn split_scan(open: u32, id: &JsValue, patterns: &[String]) -> bool {
                     with_engine(open, |engine| share_scan::find(&scanner, &engine.files(), pieces))
                 };
                 let began = js_sys::Date::now();
-                match look(split.first()) {
+                // How far its own part got is what the page says of the whole: the others go at
+                // the same pace.
+                tell(Progress::Looking { done: 0, total: 1 });
+                let own = with_engine(open, |engine| {
+                    share_scan::find_telling(&scanner, &engine.files(), split.first(), &mut |done, total| {
+                        tell(Progress::Looking { done: done as u64, total: total as u64 })
+                    })
+                });
+                match own {
                     // A worker is given up on once it takes twice as long as this part, and 5 s.
                     Ok(own) => split.finish(own, 2.0 * (js_sys::Date::now() - began) + 5000.0, look).await,
                     Err(e) => Err(e),
@@ -242,6 +254,14 @@ fn reply(id: JsValue, mut answer: Result<Answer, String>) -> Reply {
     (reply.into(), [json].into_iter().chain(text).chain(parts).collect())
 }
 
+/// Tells the page how far a long ask got: `{ progress }`, a [`Progress`] as JSON.
+fn tell(progress: Progress) {
+    let said = Object::new();
+    let json = serde_json::to_string(&progress).unwrap_or_default();
+    let _ = Reflect::set(&said, &"progress".into(), &json.into());
+    post((said.into(), Vec::new()));
+}
+
 /// The next piece of the files arriving.
 fn take(piece: &[u8]) {
     HELD.with(|held| {
@@ -279,6 +299,9 @@ async fn read_blobs(open: u32, described: &[(String, usize)], blobs: Array) -> R
         }
     }
     let read = |slice: &Blob| JsFuture::from(slice.array_buffer());
+    let total: u64 = described.iter().map(|(_, size)| *size as u64).sum();
+    let every = share_scan::TELL_EVERY as u64;
+    let mut done = 0;
     let mut next = slices.first().map(read);
     for i in 0..slices.len() {
         let Some(reading) = next.take() else { break };
@@ -290,6 +313,12 @@ async fn read_blobs(open: u32, described: &[(String, usize)], blobs: Array) -> R
             }
             _ => Err("other files came while these were read".into()),
         })?;
+        // Said every few MB, not for each of a session's many small files.
+        let before = done;
+        done += bytes.length() as u64;
+        if done / every != before / every || done == total {
+            tell(Progress::Reading { done, total });
+        }
     }
     with_engine(open, |engine| {
         engine.files().iter().map(|(_, bytes)| fingerprint(bytes).to_string()).collect()

@@ -24,6 +24,7 @@ use crate::insight::figures::{self, Figures, Part};
 use crate::normalize::pace::Pace;
 use crate::normalize::{normalize, Input, ThreadRef, Workspace};
 use crate::redact::{Finding, Scanner};
+use crate::text::format;
 
 /// What the page asks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -58,6 +59,34 @@ pub enum Answer {
     FileAfter(Option<String>),
     /// An export: Markdown (a session's or a turn's), or an HTML file.
     Text(String),
+}
+
+/// How far a long ask has got, which the engine worker tells the page while it works (the Share
+/// tab's findings of a large session take seconds: 10 s at 1 GB on two cores).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Progress {
+    /// Reading the files from the `File`s the page read: `done` of `total` bytes.
+    Reading { done: u64, total: u64 },
+    /// Looking through them for findings: `done` of `total` bytes of the part the engine looks
+    /// through itself (the parts its scan workers look through go at the same pace).
+    Looking { done: u64, total: u64 },
+}
+
+impl Progress {
+    /// In words, as the Share tab says it.
+    pub fn said(&self) -> String {
+        match *self {
+            Progress::Reading { done, total } => format!(
+                "Reading the files: {} of {}…",
+                format::size(done as usize),
+                format::size(total as usize)
+            ),
+            Progress::Looking { done, total } => {
+                let percent = (done as f64 * 100.0 / total.max(1) as f64).min(99.0);
+                format!("Looking for secrets and personal details… {percent:.0}%")
+            }
+        }
+    }
 }
 
 /// About how many bytes of JSON each part of an answer's long lists is: a few ms for the page to
@@ -317,6 +346,21 @@ mod tests {
         out.push(normalize(fixtures::folder("moredip__session-share/samples/claude-code-projects")));
         out.push(fixtures::workspace("blackgirlbytes__planetfall-seed-signalkit/09/cb2aeecea3/2/full.jsonl"));
         out
+    }
+
+    #[test]
+    fn progress_is_said_in_sizes_and_a_share_never_done_before_the_answer() {
+        let reading = Progress::Reading { done: 340_000_000, total: 1_200_000_000 };
+        assert_eq!(reading.said(), "Reading the files: 340.0 MB of 1.20 GB…");
+        let looking = |done| Progress::Looking { done, total: 200 }.said();
+        assert_eq!(looking(90), "Looking for secrets and personal details… 45%");
+        // A part's count may pass its size by the line breaks its files lack: it says 99% at most
+        // until the findings come.
+        assert_eq!(looking(202), "Looking for secrets and personal details… 99%");
+        assert_eq!(
+            Progress::Looking { done: 0, total: 0 }.said(),
+            "Looking for secrets and personal details… 0%"
+        );
     }
 
     #[test]

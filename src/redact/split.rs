@@ -88,7 +88,19 @@ impl Scanner {
     /// What one part finds in its pieces (`bytes` of each, in order), in the order it found
     /// them: [`merge`] puts the parts together.
     pub fn find_part<'a>(&self, pieces: impl Iterator<Item = (&'a Piece, &'a [u8])>) -> Vec<Finding> {
+        self.find_part_telling(pieces, usize::MAX, &mut |_| {})
+    }
+
+    /// [`find_part`](Scanner::find_part), telling `told` how many bytes it looked through each
+    /// time `every` more were.
+    pub fn find_part_telling<'a>(
+        &self,
+        pieces: impl Iterator<Item = (&'a Piece, &'a [u8])>,
+        every: usize,
+        told: &mut dyn FnMut(usize),
+    ) -> Vec<Finding> {
         let mut finder = self.finder();
+        let (mut done, mut next) = (0, every);
         for (piece, bytes) in pieces {
             match piece.line {
                 1 => finder.file(&piece.name),
@@ -96,6 +108,11 @@ impl Scanner {
             }
             for line in bytes.split(|&b| b == b'\n') {
                 finder.line(line);
+                done += line.len() + 1;
+                if done >= next {
+                    told(done);
+                    next = done.saturating_add(every);
+                }
             }
         }
         finder.into_found()
@@ -168,6 +185,24 @@ mod tests {
                 assert_eq!(merge(found), whole, "{} in {count} parts", files[0].0);
             }
         }
+    }
+
+    #[test]
+    fn a_part_tells_how_far_it_got_as_it_goes() {
+        let scanner = Scanner::new(&[]).unwrap();
+        let inputs = fixtures::every_fixture();
+        let files: Vec<(&str, &[u8])> = inputs.iter().map(|i| i.parts()).collect();
+        let size: usize = files.iter().map(|(_, bytes)| bytes.len()).sum();
+        let pieces = &split(&files, 1)[0];
+        let bytes = || pieces.iter().map(|p| (p, &files[p.file].1[p.range.clone()]));
+        let mut told = Vec::new();
+        let found = scanner.find_part_telling(bytes(), 1 << 20, &mut |done| told.push(done));
+        assert_eq!(found, scanner.find_part(bytes()));
+        // Each time a MB more was looked through (or once for a line of many MB), never past the
+        // files (and a line break each file may lack).
+        assert!(told.len() >= size / (2 << 20), "{} times for {size} bytes", told.len());
+        assert!(told.windows(2).all(|w| w[1] >= w[0] + (1 << 20)));
+        assert!(*told.last().unwrap() <= size + files.len());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! copy, and one HTML file with the viewer in it. Nothing is uploaded: an export is a download.
 
 use std::collections::HashSet;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -12,7 +13,7 @@ use wasm_bindgen::JsCast;
 use super::navigation::reveal;
 use super::state::{use_viewer, SideTab, Viewer};
 use crate::browser::timers::after_a_frame;
-use crate::engine::session::{Answer, Ask};
+use crate::engine::session::{Answer, Ask, Progress};
 use crate::export::share::{export_name, masked_note, row_of, Highlights};
 use crate::export::to_markdown::MarkdownOptions;
 use crate::normalize::{Generation, ThreadRef, Workspace};
@@ -34,6 +35,11 @@ pub(crate) struct Share {
     turns: RwSignal<Option<(usize, usize, usize)>>,
     /// What the last export did, or why it could not.
     status: RwSignal<Option<String>>,
+    /// How far the engine got looking for the findings, while it looks.
+    progress: RwSignal<Option<Progress>>,
+    /// How many times the reader stopped the engine looking: findings asked before the last stop
+    /// are not kept.
+    stops: StoredValue<u32>,
     /// The findings marked in the rows: while the Share tab is open.
     pub(crate) highlights: Signal<Option<Arc<Highlights>>>,
 }
@@ -75,6 +81,8 @@ impl Share {
             options: RwSignal::new(MarkdownOptions::default()),
             turns: RwSignal::new(None),
             status: RwSignal::new(None),
+            progress: RwSignal::new(None),
+            stops: StoredValue::new(0),
             highlights: highlights.into(),
         }
     }
@@ -94,7 +102,18 @@ impl Share {
             return found;
         }
         let (workspace, patterns) = (ws.generation, self.patterns.get_untracked());
-        let result = match viewer.engine.get_value().ask(ws, findings_ask(&patterns)).await {
+        let stops = self.stops.get_value();
+        let progress = self.progress;
+        let engine = viewer.engine.get_value();
+        engine.watch(Some(Rc::new(move |said| {
+            progress.try_set(Some(said));
+        })));
+        let answer = engine.ask(ws, findings_ask(&patterns)).await;
+        engine.watch(None);
+        progress.try_set(None);
+        let result = match answer {
+            // The reader stopped the engine meanwhile: what it says now is not what was asked.
+            _ if self.stops.try_get_value() != Some(stops) => Err(STOPPED.into()),
             Ok(Answer::Findings(found)) => found.map(Arc::new),
             Ok(_) => Err("the engine answered another question".into()),
             Err(e) => Err(e),
@@ -178,6 +197,10 @@ impl Share {
     }
 }
 
+/// What the Share tab says once the reader stopped the engine looking: without the findings,
+/// nothing leaves (an export asks for them first).
+const STOPPED: &str = "Stopped before every line was looked at: nothing can be exported until it is.";
+
 /// The most bytes of files looked through for findings as soon as they are opened
 /// ([`Share::look_ahead`]): about half a second of a core's time in the engine's worker (split
 /// with a second worker from 24 MB), and its workspace made after it, as after any Share.
@@ -234,6 +257,13 @@ pub(crate) fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
         }
     });
     let look_again = move |_| look();
+    // The engine's worker goes, and with it the scan: the next ask starts another.
+    let stop = move |_| {
+        share.stops.update_value(|n| *n += 1);
+        viewer.engine.with_value(|engine| engine.stop());
+    };
+    // What was found is forgotten, and looked for again (the effect above).
+    let look_anew = move |_| share.found.set(None);
     let turn_count = ws.sessions.get(session).map_or(0, |s| s.thread.turn_starts().len());
     // Offered where it changes anything.
     let agents_apart = ws.sessions.get(session).is_some_and(crate::export::to_markdown::sub_agents_matter);
@@ -246,11 +276,29 @@ pub(crate) fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
             </p>
             {move || {
                 if looking.get() {
-                    return view! { <p class="cctv-muted" role="status">"Looking for secrets and personal details…"</p> }.into_any();
+                    // Only the words change as the engine gets further, not the button under the
+                    // reader's pointer.
+                    let said = move || {
+                        let progress = share.progress.get();
+                        progress.map_or_else(|| "Looking for secrets and personal details…".into(), |p| p.said())
+                    };
+                    return view! {
+                        <div class="cctv-share__looking">
+                            <p class="cctv-muted" role="status">{said}</p>
+                            <button class="cctv-button" on:click=stop>"Stop"</button>
+                        </div>
+                    }
+                    .into_any();
                 }
                 match share.found.get().map(|f| f.result) {
                     None => ().into_any(),
-                    Some(Err(e)) => view! { <p class="cctv-share__error" role="alert">{e}</p> }.into_any(),
+                    Some(Err(e)) => view! {
+                        <div class="cctv-share__looking">
+                            <p class="cctv-share__error" role="alert">{e}</p>
+                            <button class="cctv-button" on:click=look_anew>"Look again"</button>
+                        </div>
+                    }
+                    .into_any(),
                     Some(Ok(findings)) => found_view(ws_found.clone(), findings),
                 }
             }}

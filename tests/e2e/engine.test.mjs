@@ -105,6 +105,44 @@ test("Share, its exports and the Overview of a 100 MB session are worked out off
   assert.deepEqual(errors, []);
 });
 
+test("Share says how far the engine got in a large session, and stops when told: nothing is exported until it looked again", { timeout: 240000 }, async () => {
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  await openSession(page);
+  // Every word the Share tab says while the engine works.
+  await page.evaluate(() => {
+    window.__said = [];
+    new MutationObserver(() => {
+      const said = document.querySelector(".cctv-share__looking [role=status]")?.textContent;
+      if (said && window.__said.at(-1) !== said) window.__said.push(said);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.click(".cctv-side__tab >> text=Share");
+  // Stopped once it says how far it looked.
+  const looking = page.locator(".cctv-share__looking [role=status]", { hasText: /Looking for secrets and personal details… \d+%/ });
+  await looking.waitFor({ timeout: 120000 });
+  await page.click(".cctv-share__looking button:has-text('Stop')");
+  await page.locator(".cctv-share__error", { hasText: "Stopped before every line was looked at" }).waitFor();
+  // Its worker went, and the scan's workers with it.
+  for (let i = 0; i < 40 && page.workers().length > 0; i++) await page.waitForTimeout(250);
+  assert.equal(page.workers().length, 0, "the engine's workers stopped");
+  // Without the findings, nothing leaves.
+  await page.click("button:has-text('Download HTML')");
+  await page.locator(".cctv-share__status", { hasText: "Nothing exported: Stopped before every line was looked at" }).waitFor();
+
+  // Looked for again, from the start: it reads the files, then looks through them, further each
+  // time it says so, until the findings are counted.
+  await page.evaluate(() => (window.__said = []));
+  await page.click(".cctv-share__looking button:has-text('Look again')");
+  await page.locator(".cctv-share__counts").waitFor({ timeout: 120000 });
+  const said = await page.evaluate(() => window.__said);
+  const read = said.map((s) => s.match(/^Reading the files: ([\d.]+) MB of [\d.]+ MB…$/)?.[1]).filter(Boolean).map(Number);
+  const looked = said.map((s) => s.match(/^Looking for secrets and personal details… (\d+)%$/)?.[1]).filter(Boolean).map(Number);
+  assert.ok(read.length >= 2 && looked.length >= 2, said.join(" | "));
+  for (const steps of [read, looked]) assert.ok(steps.every((n, i) => i === 0 || n > steps[i - 1]), said.join(" | "));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("where no worker can start, the page looks for secrets itself, pausing for the page", { timeout: 240000 }, async () => {
   const { page, context, errors } = await open(web.chrome, web.server.url);
   // As on a host that does not serve the worker's script (or an app that bundled the package).
