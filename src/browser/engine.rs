@@ -28,7 +28,7 @@ use web_sys::{File, MessageEvent, Worker};
 
 use super::timers::{next_frame, promise, PageTurns};
 use super::worker::start_worker;
-use crate::engine::session::{answer_with, findings_paced, fingerprint, Answer, Ask, Progress};
+use crate::engine::session::{answer_with, findings_paced, fingerprint, Answer, Ask, Progress, STOPPED};
 use crate::export::to_html::ViewerFiles;
 use crate::normalize::pace::{Pace, Pause};
 use crate::normalize::{Generation, Workspace};
@@ -87,13 +87,16 @@ struct Inner {
     asking: u32,
     /// Told how far the worker got as it reads files and looks for findings.
     watching: Option<Rc<dyn Fn(Progress)>>,
+    /// How many times the reader stopped the engine: an ask begun before a stop answers that
+    /// it was stopped.
+    stops: u32,
 }
 
 /// A viewer that goes (an embed destroyed) stops its worker, and the copy of the files it holds.
 impl Drop for Inner {
     fn drop(&mut self) {
         if let Slot::Starting(worker, ..) | Slot::Ready(worker, _) = &self.worker {
-            worker.terminate();
+            end(worker);
         }
     }
 }
@@ -102,8 +105,9 @@ impl Drop for Inner {
 enum Slot {
     #[default]
     None,
-    /// Started; the promise resolves with `true` once it runs, `false` if it cannot.
-    Starting(Worker, Promise, Listeners),
+    /// Started; the promise resolves with `true` once it runs, `false` if it cannot (the
+    /// function resolves it).
+    Starting(Worker, Promise, Listeners, Function),
     /// Runs; the listeners live as long as it does.
     Ready(Worker, #[allow(dead_code)] Listeners),
     /// No worker can start here: the page works answers out itself.
@@ -126,17 +130,46 @@ impl Engine {
         !matches!(self.0.borrow().worker, Slot::OnPage)
     }
 
-    /// Tells `watch` how far the worker got while it reads the files and looks for findings
-    /// (until told `None`).
-    pub(crate) fn watch(&self, watch: Option<Rc<dyn Fn(Progress)>>) {
-        self.0.borrow_mut().watching = watch;
+    /// Tells `watch` how far the engine got while it reads the files and looks for findings,
+    /// until [`unwatch`](Engine::unwatch)ed.
+    pub(crate) fn watch(&self, watch: Rc<dyn Fn(Progress)>) {
+        self.0.borrow_mut().watching = Some(watch);
     }
 
-    /// Stops what the worker is doing, at the reader's word: every ask waiting is told it
-    /// stopped, and the next ask starts a worker anew (a worker's work cannot be stopped
-    /// otherwise: a scan does not look at its messages until it ends).
+    /// Stops telling `watch`, unless another watches since.
+    pub(crate) fn unwatch(&self, watch: &Rc<dyn Fn(Progress)>) {
+        let mut inner = self.0.borrow_mut();
+        if inner.watching.as_ref().is_some_and(|w| Rc::ptr_eq(w, watch)) {
+            inner.watching = None;
+        }
+    }
+
+    /// Stops what the engine is doing, at the reader's word: every ask under way answers
+    /// [`STOPPED`], and the next starts a worker anew. The worker goes (a scan reads no message
+    /// until it ends, so there is no other way to stop it), and its scan workers with it; where
+    /// the page looks for findings itself, it stops at its next pause.
     pub(crate) fn stop(&self) {
-        stopped(&self.0);
+        let starting = {
+            let mut inner = self.0.borrow_mut();
+            inner.stops = inner.stops.wrapping_add(1);
+            match std::mem::take(&mut inner.worker) {
+                Slot::Starting(worker, _, _, started) => {
+                    end(&worker);
+                    Some(started)
+                }
+                other => {
+                    inner.worker = other;
+                    None
+                }
+            }
+        };
+        match starting {
+            // The ask waiting for it to start hears that it stopped (not that none can start).
+            Some(started) => {
+                let _ = started.call1(&JsValue::NULL, &false.into());
+            }
+            None => stopped(&self.0),
+        }
     }
 
     /// Whether a panel that asks the worker is on screen: once none is, and the worker answered
@@ -203,13 +236,20 @@ impl Engine {
         ask: Ask,
         viewer: Option<&ViewerFiles>,
     ) -> Result<(Answer, Option<Uint8Array>), String> {
-        {
+        let stops = {
             let mut inner = self.0.borrow_mut();
             inner.woken = inner.woken.wrapping_add(1);
             inner.asking += 1;
+            inner.stops
+        };
+        let mut answer = self.answer(ws, ask, viewer).await;
+        let mut inner = self.0.borrow_mut();
+        inner.asking -= 1;
+        if inner.stops != stops && answer.is_err() {
+            // The worker went at the reader's word, not for want of memory.
+            answer = Err(STOPPED.into());
         }
-        let answer = self.answer(ws, ask, viewer).await;
-        self.0.borrow_mut().asking -= 1;
+        drop(inner);
         // Answered: the worker may go once no other ask or panel comes.
         self.stop_when_idle();
         answer
@@ -224,12 +264,24 @@ impl Engine {
         viewer: Option<&ViewerFiles>,
     ) -> Result<(Answer, Option<Uint8Array>), String> {
         self.make_room(ws);
-        let Some(worker) = self.worker().await else {
+        let Some(worker) = self.worker().await? else {
             // The page answers itself: the findings paced, the rest in one task.
             next_frame().await;
             if let Ask::Findings { patterns } = &ask {
                 let mut turns = PageTurns::with_budget(FINDINGS_BUDGET_MS);
-                let found = findings_paced(ws, patterns, &mut Pace::with(&mut turns)).await;
+                let (inner, stops) = (self.0.clone(), self.0.borrow().stops);
+                let mut go_on = |progress| {
+                    let watching = inner.borrow().watching.clone();
+                    if let Some(watch) = watching {
+                        watch(progress);
+                    }
+                    inner.borrow().stops == stops
+                };
+                let found = findings_paced(ws, patterns, &mut Pace::with(&mut turns), &mut go_on).await;
+                // Not found to be none: not looked for, as when a worker is stopped.
+                if found.as_ref().is_err_and(|e| e == STOPPED) {
+                    return Err(STOPPED.into());
+                }
                 // Drawing them is a task of its own, as when a worker answers.
                 turns.pause().await;
                 return Ok((Answer::Findings(found), None));
@@ -277,35 +329,38 @@ impl Engine {
         Ok((answer, text))
     }
 
-    /// The worker, started if need be; `None` where none can start.
-    async fn worker(&self) -> Option<Worker> {
+    /// The worker, started if need be; `None` where none can start; an error if the reader
+    /// stopped it as it started.
+    async fn worker(&self) -> Result<Option<Worker>, String> {
         let starting = match &self.0.borrow().worker {
-            Slot::Ready(worker, _) => return Some(worker.clone()),
-            Slot::OnPage => return None,
-            Slot::Starting(_, promise, _) => Some(promise.clone()),
+            Slot::Ready(worker, _) => return Ok(Some(worker.clone())),
+            Slot::OnPage => return Ok(None),
+            Slot::Starting(_, promise, ..) => Some(promise.clone()),
             Slot::None => None,
         };
-        let promise = match starting {
+        let promise = match starting.or_else(|| self.spawn()) {
             Some(promise) => promise,
-            None => self.spawn()?,
+            None => return Ok(None),
         };
-        // Settled once it runs (it is `Ready` then), says it cannot, or fails to load.
+        // Settled once it runs (it is `Ready` then), says it cannot, fails to load, or is stopped.
         let _ = JsFuture::from(promise).await;
         let mut inner = self.0.borrow_mut();
         match std::mem::take(&mut inner.worker) {
             Slot::Ready(worker, listeners) => {
                 inner.worker = Slot::Ready(worker.clone(), listeners);
-                Some(worker)
+                Ok(Some(worker))
             }
             Slot::Starting(worker, ..) => {
-                worker.terminate();
+                end(&worker);
                 web_sys::console::warn_1(&"cctv: no engine worker; the page works things out itself".into());
                 inner.worker = Slot::OnPage;
-                None
+                Ok(None)
             }
-            other => {
-                inner.worker = other;
-                None
+            // Stopped as it started (`stop`).
+            Slot::None => Err(STOPPED.into()),
+            Slot::OnPage => {
+                inner.worker = Slot::OnPage;
+                Ok(None)
             }
         }
     }
@@ -326,9 +381,10 @@ impl Engine {
             if data.as_string().as_deref() == Some("ready") {
                 if let Some(inner) = weak.upgrade() {
                     let mut inner = inner.borrow_mut();
-                    if let Slot::Starting(worker, _, listeners) = std::mem::take(&mut inner.worker) {
-                        inner.worker = Slot::Ready(worker, listeners);
-                    }
+                    inner.worker = match std::mem::take(&mut inner.worker) {
+                        Slot::Starting(worker, _, listeners, _) => Slot::Ready(worker, listeners),
+                        other => other,
+                    };
                 }
                 let _ = on_started.call1(&JsValue::NULL, &true.into());
             } else if Reflect::has(&data, &"failed".into()).unwrap_or(false) {
@@ -338,15 +394,17 @@ impl Engine {
             }
         });
         let weak = Rc::downgrade(&self.0);
+        let on_failed = started.clone();
         let on_error = Closure::<dyn Fn(JsValue)>::new(move |_| {
-            let _ = started.call1(&JsValue::NULL, &false.into());
+            let _ = on_failed.call1(&JsValue::NULL, &false.into());
             if let Some(inner) = weak.upgrade() {
                 stopped(&inner);
             }
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        self.0.borrow_mut().worker = Slot::Starting(worker, promise.clone(), Rc::new([on_message, on_error]));
+        let listeners = Rc::new([on_message, on_error]);
+        self.0.borrow_mut().worker = Slot::Starting(worker, promise.clone(), listeners, started);
         Some(promise)
     }
 
@@ -503,11 +561,11 @@ fn stopped(inner: &Rc<RefCell<Inner>>) {
         let mut inner = inner.borrow_mut();
         inner.worker = match std::mem::take(&mut inner.worker) {
             Slot::Starting(worker, ..) => {
-                worker.terminate();
+                end(&worker);
                 Slot::OnPage
             }
             Slot::Ready(worker, _) => {
-                worker.terminate();
+                end(&worker);
                 Slot::None
             }
             other => other,
@@ -520,6 +578,14 @@ fn stopped(inner: &Rc<RefCell<Inner>>) {
     for resolve in waiting {
         let _ = resolve.call1(&JsValue::NULL, &JsValue::UNDEFINED);
     }
+}
+
+/// Ends `worker`: it is heard no more (a message it posted before it went would reach a listener
+/// that is gone), then stopped.
+fn end(worker: &Worker) {
+    worker.set_onmessage(None);
+    worker.set_onerror(None);
+    worker.terminate();
 }
 
 /// The viewer's own files as the worker reads them (`engine_worker::viewer_files`); their

@@ -23,9 +23,9 @@
 //!   Overview's long lists (`parts`, an array of JSON parts: `Answer::take_parts`); an HTML
 //!   export's ask has the viewer's own files beside it (`viewer`).
 //!
-//! While it reads files and while it looks through its part of a split scan, it tells the page
-//! how far it got: `{ progress }`, a [`Progress`] as JSON, each time 8 MB more were read or
-//! looked through.
+//! While it reads the `File`s and while it looks for findings, it tells the page how far it got:
+//! `{ progress }`, a [`Progress`] as JSON, each time 8 MB more were read or looked through (of
+//! a split scan, in its own part).
 
 use std::cell::RefCell;
 
@@ -38,7 +38,7 @@ use super::share_scan;
 use super::timers::promise;
 use crate::engine::session::{fingerprint, Answer, Arrival, Ask, Progress, SessionEngine};
 use crate::export::to_html::ViewerFiles;
-use crate::redact::split::Piece;
+use crate::redact::split::{merge, split, Piece};
 use crate::redact::{Finding, Scanner};
 
 /// The files being received, then the engine made of them.
@@ -155,8 +155,15 @@ fn findings(open: u32, id: JsValue, patterns: Vec<String>) -> Option<Reply> {
     if split_scan(open, &id, &patterns) {
         return None;
     }
-    let answer = with_engine(open, |engine| engine.answer(&Ask::Findings { patterns: patterns.clone() }));
-    let answer = answer.and_then(|answer| answer);
+    // One scan here, of every file whole, telling how far it got as a split scan does.
+    let answer = with_engine(open, |engine| {
+        let files = engine.files();
+        let found = Scanner::new(&patterns).map(|scanner| {
+            let whole = split(&files, 1).concat();
+            merge([share_scan::find_telling(&scanner, &files, &whole, &mut looked)])
+        });
+        Answer::Findings(found)
+    });
     if let Ok(Answer::Findings(Ok(found))) = &answer {
         LAST_FOUND.with(|l| *l.borrow_mut() = Some((open, patterns, found.clone())));
     }
@@ -196,11 +203,9 @@ fn split_scan(open: u32, id: &JsValue, patterns: &[String]) -> bool {
                 let began = js_sys::Date::now();
                 // How far its own part got is what the page says of the whole: the others go at
                 // the same pace.
-                tell(Progress::Looking { done: 0, total: 1 });
+                looked(0, 1);
                 let own = with_engine(open, |engine| {
-                    share_scan::find_telling(&scanner, &engine.files(), split.first(), &mut |done, total| {
-                        tell(Progress::Looking { done: done as u64, total: total as u64 })
-                    })
+                    share_scan::find_telling(&scanner, &engine.files(), split.first(), &mut looked)
                 });
                 match own {
                     // A worker is given up on once it takes twice as long as this part, and 5 s.
@@ -252,6 +257,11 @@ fn reply(id: JsValue, mut answer: Result<Answer, String>) -> Reply {
     let memory = memory.unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64;
     let _ = Reflect::set(&reply, &"memory".into(), &memory.into());
     (reply.into(), [json].into_iter().chain(text).chain(parts).collect())
+}
+
+/// Tells the page that `done` of `total` bytes were looked through for findings.
+fn looked(done: usize, total: usize) {
+    tell(Progress::Looking { done: done as u64, total: total as u64 });
 }
 
 /// Tells the page how far a long ask got: `{ progress }`, a [`Progress`] as JSON.

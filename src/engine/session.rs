@@ -229,28 +229,38 @@ fn turn(files: &[(&str, &[u8])], masked: &[Finding], row: (usize, ThreadRef, u32
 
 /// [`Ask::Findings`] worked out from a workspace at hand, pausing where `pace` says: a page
 /// with no worker to ask looks through a large session without freezing (the scan takes about
-/// 14 ms a MB in wasm).
+/// 14 ms a MB in wasm). Before each pause it tells `go_on` how far it got, and stops (with
+/// [`STOPPED`]) when told not to go on.
 pub async fn findings_paced(
     ws: &Workspace,
     patterns: &[String],
     pace: &mut Pace<'_>,
+    go_on: &mut dyn FnMut(Progress) -> bool,
 ) -> Result<Vec<Finding>, String> {
     let scanner = Scanner::new_paced(patterns, pace).await?;
     let mut finder = scanner.finder();
-    let mut since_pause = 0;
+    let total = ws.given_files().map(|(_, bytes)| bytes.len() as u64).sum();
+    let (mut done, mut since_pause) = (0, 0);
     for (name, bytes) in ws.given_files() {
         finder.file(name);
         for line in bytes.split(|&b| b == b'\n') {
             finder.line(line);
             since_pause += line.len() + 1;
             if since_pause >= SCAN_STEP {
+                done += since_pause as u64;
                 since_pause = 0;
+                if !go_on(Progress::Looking { done, total }) {
+                    return Err(STOPPED.into());
+                }
                 pace.long_step().await;
             }
         }
     }
     Ok(finder.finish())
 }
+
+/// Why an ask has no answer when the reader stopped it.
+pub const STOPPED: &str = "stopped at the reader's word";
 
 /// Bytes looked through between two questions to the pace: a few ms in wasm.
 const SCAN_STEP: usize = 128 << 10;
@@ -379,15 +389,40 @@ mod tests {
     fn a_page_without_a_worker_finds_the_same_pausing_as_it_goes() {
         for ws in workspaces() {
             let mut pause = fixtures::EveryTime(0);
-            let paced = crate::normalize::pace::finish(findings_paced(&ws, &[], &mut Pace::with(&mut pause)));
+            let mut told = Vec::new();
+            let mut go_on = |progress| {
+                told.push(progress);
+                true
+            };
+            let paced = crate::normalize::pace::finish(findings_paced(
+                &ws,
+                &[],
+                &mut Pace::with(&mut pause),
+                &mut go_on,
+            ));
             let size: usize = ws.given_files().map(|(_, b)| b.len()).sum();
-            // A pause after every step of SCAN_STEP bytes or more (one long line can be more).
+            // A pause after every step of SCAN_STEP bytes or more (one long line can be more),
+            // each told how far the scan got.
             assert!(pause.0 as usize >= size / SCAN_STEP / 2, "{} pauses in {size} bytes", pause.0);
+            assert!(told.len() >= size / SCAN_STEP / 2, "told {} times in {size} bytes", told.len());
+            let done = |p: &Progress| match *p {
+                Progress::Looking { done, total } if total == size as u64 && done <= total => done,
+                other => panic!("{other:?}"),
+            };
+            assert!(told.windows(2).all(|w| done(&w[0]) < done(&w[1])));
             assert_eq!(paced, Ok(Scanner::new(&[]).unwrap().find_in(ws.given_files())));
         }
         let ws = &workspaces()[2];
-        let wrong = crate::normalize::pace::finish(findings_paced(ws, &["(".into()], &mut Pace::never()));
+        let (mut yes, mut no) = (|_| true, |_| false);
+        let wrong =
+            crate::normalize::pace::finish(findings_paced(ws, &["(".into()], &mut Pace::never(), &mut yes));
         assert!(matches!(wrong, Err(e) if e.starts_with("(:")));
+        // Told not to go on, it stops before its first pause of the scan (one made the rules).
+        let mut pause = fixtures::EveryTime(0);
+        let stopped =
+            crate::normalize::pace::finish(findings_paced(ws, &[], &mut Pace::with(&mut pause), &mut no));
+        assert_eq!(stopped, Err(STOPPED.into()));
+        assert!(pause.0 <= 1, "{} pauses", pause.0);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 use super::navigation::reveal;
 use super::state::{use_viewer, SideTab, Viewer};
 use crate::browser::timers::after_a_frame;
-use crate::engine::session::{Answer, Ask, Progress};
+use crate::engine::session::{Answer, Ask, Progress, STOPPED};
 use crate::export::share::{export_name, masked_note, row_of, Highlights};
 use crate::export::to_markdown::MarkdownOptions;
 use crate::normalize::{Generation, ThreadRef, Workspace};
@@ -37,9 +37,6 @@ pub(crate) struct Share {
     status: RwSignal<Option<String>>,
     /// How far the engine got looking for the findings, while it looks.
     progress: RwSignal<Option<Progress>>,
-    /// How many times the reader stopped the engine looking: findings asked before the last stop
-    /// are not kept.
-    stops: StoredValue<u32>,
     /// The findings marked in the rows: while the Share tab is open.
     pub(crate) highlights: Signal<Option<Arc<Highlights>>>,
 }
@@ -82,7 +79,6 @@ impl Share {
             turns: RwSignal::new(None),
             status: RwSignal::new(None),
             progress: RwSignal::new(None),
-            stops: StoredValue::new(0),
             highlights: highlights.into(),
         }
     }
@@ -102,18 +98,17 @@ impl Share {
             return found;
         }
         let (workspace, patterns) = (ws.generation, self.patterns.get_untracked());
-        let stops = self.stops.get_value();
         let progress = self.progress;
         let engine = viewer.engine.get_value();
-        engine.watch(Some(Rc::new(move |said| {
+        let watch: Rc<dyn Fn(Progress)> = Rc::new(move |said| {
             progress.try_set(Some(said));
-        })));
+        });
+        engine.watch(watch.clone());
         let answer = engine.ask(ws, findings_ask(&patterns)).await;
-        engine.watch(None);
+        engine.unwatch(&watch);
         progress.try_set(None);
         let result = match answer {
-            // The reader stopped the engine meanwhile: what it says now is not what was asked.
-            _ if self.stops.try_get_value() != Some(stops) => Err(STOPPED.into()),
+            Err(e) if e == STOPPED => Err(NOT_LOOKED_THROUGH.into()),
             Ok(Answer::Findings(found)) => found.map(Arc::new),
             Ok(_) => Err("the engine answered another question".into()),
             Err(e) => Err(e),
@@ -199,7 +194,8 @@ impl Share {
 
 /// What the Share tab says once the reader stopped the engine looking: without the findings,
 /// nothing leaves (an export asks for them first).
-const STOPPED: &str = "Stopped before every line was looked at: nothing can be exported until it is.";
+const NOT_LOOKED_THROUGH: &str =
+    "Stopped before every line was looked at: nothing can be exported until it is.";
 
 /// The most bytes of files looked through for findings as soon as they are opened
 /// ([`Share::look_ahead`]): about half a second of a core's time in the engine's worker (split
@@ -256,14 +252,11 @@ pub(crate) fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
             look();
         }
     });
-    let look_again = move |_| look();
     // The engine's worker goes, and with it the scan: the next ask starts another.
-    let stop = move |_| {
-        share.stops.update_value(|n| *n += 1);
-        viewer.engine.with_value(|engine| engine.stop());
-    };
-    // What was found is forgotten, and looked for again (the effect above).
-    let look_anew = move |_| share.found.set(None);
+    let stop = move |_| viewer.engine.with_value(|engine| engine.stop());
+    // What was found is forgotten, and looked for again (the effect above): with the patterns as
+    // they are now, or after a stop.
+    let look_again = move |_| share.found.set(None);
     let turn_count = ws.sessions.get(session).map_or(0, |s| s.thread.turn_starts().len());
     // Offered where it changes anything.
     let agents_apart = ws.sessions.get(session).is_some_and(crate::export::to_markdown::sub_agents_matter);
@@ -295,7 +288,7 @@ pub(crate) fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
                     Some(Err(e)) => view! {
                         <div class="cctv-share__looking">
                             <p class="cctv-share__error" role="alert">{e}</p>
-                            <button class="cctv-button" on:click=look_anew>"Look again"</button>
+                            <button class="cctv-button" on:click=look_again>"Look again"</button>
                         </div>
                     }
                     .into_any(),
