@@ -9,7 +9,7 @@ use web_sys::File;
 
 use super::js_error::describe;
 use super::read::{self, read_slice, Named};
-use super::timers::{mark, next_frame, now, PageTurns, TASK_BUDGET_MS};
+use super::timers::{mark, next_frame, now, task_began, PageTurns, TASK_BUDGET_MS};
 use crate::model::GrowingTranscript;
 use crate::normalize::beside::beside;
 use crate::normalize::pace::{Pace, Pause};
@@ -195,7 +195,8 @@ struct Reading<'a, T> {
     read: Read,
     read_ms: f64,
     parse_ms: f64,
-    last_yield: f64,
+    /// How long the last parse step took: the next is expected to take as long.
+    step_ms: f64,
     early: EarlyViews,
 }
 
@@ -224,7 +225,7 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
             },
             read_ms: 0.0,
             parse_ms: 0.0,
-            last_yield: now(),
+            step_ms: 0.0,
             early: EarlyViews::new(size),
         }
     }
@@ -257,6 +258,8 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
         while let Some(pending) = self.in_flight.take() {
             let started = now();
             let chunk = pending.await;
+            // The task the slice came in begins here (when it was not already running).
+            task_began();
             self.read_ms += now() - started;
             still(self.target)?;
             let received = end;
@@ -306,8 +309,10 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
         Ok(())
     }
 
-    /// Parses what arrived of file `index`, pausing for the page every [`TASK_BUDGET_MS`];
-    /// `read_whole` says the file is read to its end.
+    /// Parses what arrived of file `index`, pausing for the page before a step would take the
+    /// task past [`TASK_BUDGET_MS`] (a step as long as the last one; counted from when the task
+    /// began, so the slice's copy into memory counts too); `read_whole` says the file is read to
+    /// its end.
     async fn parse(
         &mut self,
         index: usize,
@@ -317,21 +322,20 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
         let files = self.files;
         let name = &files[index].name;
         loop {
-            if now() - self.last_yield >= TASK_BUDGET_MS {
+            if now() - task_began() + self.step_ms >= TASK_BUDGET_MS {
                 let done = self.read.done + transcript.bytes_fed() as f64 + transcript.bytes_parsed() as f64;
                 let label = format!("Reading and parsing {name}");
                 self.target.progress(Some(Progress { label, done, total: self.read.total }));
                 next_frame().await;
                 still(self.target)?;
-                self.last_yield = now();
             }
             let started = now();
             let caught_up = transcript.step(PARSE_STEP);
-            self.parse_ms += now() - started;
+            self.step_ms = now() - started;
+            self.parse_ms += self.step_ms;
             let whole = read_whole && caught_up && self.files.len() > 1;
             if index == 0 && self.early.due(transcript.bytes_parsed(), whole) {
                 self.early.shown |= show_early(self.target, transcript, self.early.shown).await;
-                self.last_yield = now();
             }
             if caught_up {
                 return Ok(());
