@@ -242,7 +242,7 @@ impl Engine {
             inner.asking += 1;
             inner.stops
         };
-        let mut answer = self.answer(ws, ask, viewer).await;
+        let mut answer = self.answer(ws, ask, viewer, stops).await;
         let mut inner = self.0.borrow_mut();
         inner.asking -= 1;
         if inner.stops != stops && answer.is_err() {
@@ -256,12 +256,13 @@ impl Engine {
     }
 
     /// What [`ask_for`](Engine::ask_for) answers (which then readies the worker's stop, however
-    /// this ended).
+    /// this ended), asked when the reader had stopped the engine `stops` times.
     async fn answer(
         &self,
         ws: &Arc<Workspace>,
         ask: Ask,
         viewer: Option<&ViewerFiles>,
+        stops: u32,
     ) -> Result<(Answer, Option<Uint8Array>), String> {
         self.make_room(ws);
         let Some(worker) = self.worker().await? else {
@@ -269,7 +270,7 @@ impl Engine {
             next_frame().await;
             if let Ask::Findings { patterns } = &ask {
                 let mut turns = PageTurns::with_budget(FINDINGS_BUDGET_MS);
-                let (inner, stops) = (self.0.clone(), self.0.borrow().stops);
+                let inner = self.0.clone();
                 let mut go_on = |progress| {
                     let watching = inner.borrow().watching.clone();
                     if let Some(watch) = watching {

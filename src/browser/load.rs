@@ -195,8 +195,9 @@ struct Reading<'a, T> {
     read: Read,
     read_ms: f64,
     parse_ms: f64,
-    /// How long the last parse step took: the next is expected to take as long.
-    step_ms: f64,
+    /// Bytes parsed by the steps so far, which took `parse_ms`: a step is expected to go at
+    /// their pace.
+    parsed: f64,
     early: EarlyViews,
 }
 
@@ -225,7 +226,7 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
             },
             read_ms: 0.0,
             parse_ms: 0.0,
-            step_ms: 0.0,
+            parsed: 0.0,
             early: EarlyViews::new(size),
         }
     }
@@ -310,9 +311,9 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
     }
 
     /// Parses what arrived of file `index`, pausing for the page before a step would take the
-    /// task past [`TASK_BUDGET_MS`] (a step as long as the last one; counted from when the task
-    /// began, so the slice's copy into memory counts too); `read_whole` says the file is read to
-    /// its end.
+    /// task past [`TASK_BUDGET_MS`] (a whole step, at the pace of the steps so far; counted from
+    /// when the task began, so the slice's copy into memory counts too); `read_whole` says the
+    /// file is read to its end.
     async fn parse(
         &mut self,
         index: usize,
@@ -322,17 +323,18 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
         let files = self.files;
         let name = &files[index].name;
         loop {
-            if now() - task_began() + self.step_ms >= TASK_BUDGET_MS {
+            let step_ms = self.parse_ms / self.parsed.max(1.0) * PARSE_STEP as f64;
+            if now() - task_began() + step_ms >= TASK_BUDGET_MS {
                 let done = self.read.done + transcript.bytes_fed() as f64 + transcript.bytes_parsed() as f64;
                 let label = format!("Reading and parsing {name}");
                 self.target.progress(Some(Progress { label, done, total: self.read.total }));
                 next_frame().await;
                 still(self.target)?;
             }
-            let started = now();
+            let (started, before) = (now(), transcript.bytes_parsed());
             let caught_up = transcript.step(PARSE_STEP);
-            self.step_ms = now() - started;
-            self.parse_ms += self.step_ms;
+            self.parse_ms += now() - started;
+            self.parsed += (transcript.bytes_parsed() - before) as f64;
             let whole = read_whole && caught_up && self.files.len() > 1;
             if index == 0 && self.early.due(transcript.bytes_parsed(), whole) {
                 self.early.shown |= show_early(self.target, transcript, self.early.shown).await;
