@@ -203,7 +203,6 @@ fn split_scan(open: u32, id: &JsValue, patterns: &[String]) -> bool {
                 let began = js_sys::Date::now();
                 // How far its own part got is what the page says of the whole: the others go at
                 // the same pace.
-                looked(0, 1);
                 let own = with_engine(open, |engine| {
                     share_scan::find_telling(&scanner, &engine.files(), split.first(), &mut looked)
                 });

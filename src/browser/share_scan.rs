@@ -131,7 +131,8 @@ pub(crate) fn find(scanner: &Scanner, files: &[(&str, &[u8])], pieces: &[Piece])
 pub(crate) const TELL_EVERY: usize = 8 << 20;
 
 /// [`find`], telling `told` what share of the part it looked through (done, of bytes) as it
-/// goes.
+/// goes, from none: until the first 8 MB are looked through, the page would say what came
+/// before (the files read).
 pub(crate) fn find_telling(
     scanner: &Scanner,
     files: &[(&str, &[u8])],
@@ -139,6 +140,7 @@ pub(crate) fn find_telling(
     told: &mut dyn FnMut(usize, usize),
 ) -> Vec<Finding> {
     let size = pieces.iter().map(|p| p.range.len()).sum();
+    told(0, size);
     let bytes = pieces.iter().map(|p| (p, &files[p.file].1[p.range.clone()]));
     scanner.find_part_telling(bytes, TELL_EVERY, &mut |done| told(done, size))
 }
