@@ -20,7 +20,7 @@ import { gzipSync } from "node:zlib";
 import { execFileSync } from "node:child_process";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { DIST, FIXTURES, serve, browser, drop, rendererRss, warmedUp } from "./harness.mjs";
+import { DIST, FIXTURES, serve, browser, drop, rendererRss, warmedUp, workersGone } from "./harness.mjs";
 
 // The native serde_json baseline, run on the same files in the same run.
 const BENCH = process.env.CCTV_BENCH ?? join(process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cctv-target"), "release/cctv-bench");
@@ -210,8 +210,7 @@ async function measure(mb) {
   // And once neither is on screen: the engine worker stops 15 s after (and its copy goes).
   await page.click("button:has-text('Back to the conversation')");
   await page.click(".cctv-side__tab >> text=Contents");
-  const closed = Date.now();
-  while (page.workers().length > 0 && Date.now() - closed < 60000) await page.waitForTimeout(500);
+  await workersGone(page, 60000);
   await page.waitForTimeout(1000);
   const rssIdle = page.workers().length === 0 ? rendererRss() - rssBefore : NaN;
   // And what the page still holds once its garbage is collected (as before rssBefore): the rest

@@ -7,7 +7,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { site, open, generatedSession, foreign, countWorkerMessages } from "./harness.mjs";
+import { site, open, generatedSession, foreign, countWorkerMessages, workersGone } from "./harness.mjs";
 
 const web = site();
 const MB = 100;
@@ -91,9 +91,7 @@ test("Share, its exports and the Overview of a 100 MB session are worked out off
   assert.ok(page.workers().length > 0, "the engine worker runs");
   await page.click("button:has-text('Back to the conversation')");
   await page.click(".cctv-side__tab >> text=Contents");
-  const gone = Date.now();
-  while (page.workers().length > 0 && Date.now() - gone < 40000) await page.waitForTimeout(500);
-  assert.equal(page.workers().length, 0, "the engine worker stopped once Share and the Overview were closed");
+  assert.ok(await workersGone(page, 40000), "the engine worker stopped once Share and the Overview were closed");
   await page.click("button:has-text('Overview')");
   // The first turn's changes: a menu of turns, or (many turns) a turn's number.
   const menu = page.locator(".cctv-overview__turn select");
@@ -128,8 +126,7 @@ test("Share says how far the engine got in a large session, and stops when told:
   await page.click(".cctv-share__looking button:has-text('Stop')");
   await stopped.waitFor();
   // Its worker went, and the scan's workers with it.
-  for (let i = 0; i < 40 && page.workers().length > 0; i++) await page.waitForTimeout(250);
-  assert.equal(page.workers().length, 0, "the engine's workers stopped");
+  assert.ok(await workersGone(page, 10000), "the engine's workers stopped");
   // Without the findings, nothing leaves.
   await page.click("button:has-text('Download HTML')");
   await page.locator(".cctv-share__status", { hasText: "Nothing exported: Stopped before every line was looked at" }).waitFor();
@@ -178,8 +175,7 @@ test("a little after it starts, the site warms Share's scan in a worker of its o
   await page.goto(web.server.url);
   // It starts 1.5 s after the viewer, looks through the demo a few times, says so and is stopped.
   await page.waitForFunction(() => globalThis.__heard.warmed === 1, null, { timeout: 30000 });
-  for (let i = 0; i < 60 && page.workers().length > 0; i++) await page.waitForTimeout(500);
-  assert.equal(page.workers().length, 0, "the worker went");
+  assert.ok(await workersGone(page, 30000), "the worker went");
   assert.deepEqual(errors, []);
   assert.deepEqual(foreign(requests, web.server.url), []);
   await context.close();

@@ -142,6 +142,13 @@ export async function warmedUp(page) {
   while (page.workers().length > 0) await page.waitForTimeout(100);
 }
 
+/** Waits until `page` runs no worker, for at most `ms`; whether none is left. */
+export async function workersGone(page, ms) {
+  const until = Date.now() + ms;
+  while (page.workers().length > 0 && Date.now() < until) await page.waitForTimeout(250);
+  return page.workers().length === 0;
+}
+
 /**
  * Counts in `globalThis.__heard[key]` the messages with `key` set that workers started from then
  * on post to the page, heard beside the page's own handlers. Runs in the page: pass it to a
