@@ -272,10 +272,7 @@ impl Engine {
                 let mut turns = PageTurns::with_budget(FINDINGS_BUDGET_MS);
                 let inner = self.0.clone();
                 let mut go_on = |progress| {
-                    let watching = inner.borrow().watching.clone();
-                    if let Some(watch) = watching {
-                        watch(progress);
-                    }
+                    tell(&inner, progress);
                     inner.borrow().stops == stops
                 };
                 let found = findings_paced(ws, patterns, &mut Pace::with(&mut turns), &mut go_on).await;
@@ -530,9 +527,8 @@ impl Engine {
 /// A message from the worker: an answer, or how far it got.
 fn heard(inner: &Rc<RefCell<Inner>>, data: &JsValue) {
     if let Some(json) = Reflect::get(data, &"progress".into()).ok().and_then(|p| p.as_string()) {
-        let watching = inner.borrow().watching.clone();
-        if let (Some(watch), Ok(progress)) = (watching, serde_json::from_str(&json)) {
-            watch(progress);
+        if let Ok(progress) = serde_json::from_str(&json) {
+            tell(inner, progress);
         }
         return;
     }
@@ -550,6 +546,15 @@ fn heard(inner: &Rc<RefCell<Inner>>, data: &JsValue) {
     };
     if let Some(resolve) = resolve {
         let _ = resolve.call1(&JsValue::NULL, data);
+    }
+}
+
+/// Tells whoever watches how far the engine got (not while `inner` is borrowed: the watcher sets
+/// what the page shows).
+fn tell(inner: &Rc<RefCell<Inner>>, progress: Progress) {
+    let watching = inner.borrow().watching.clone();
+    if let Some(watch) = watching {
+        watch(progress);
     }
 }
 
