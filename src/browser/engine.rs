@@ -144,10 +144,11 @@ impl Engine {
         }
     }
 
-    /// Stops what the engine is doing, at the reader's word: every ask under way answers
-    /// [`STOPPED`], and the next starts a worker anew. The worker goes (a scan reads no message
-    /// until it ends, so there is no other way to stop it), and its scan workers with it; where
-    /// the page looks for findings itself, it stops at its next pause.
+    /// Stops the look for findings, at the reader's word: it answers [`STOPPED`]. The worker
+    /// goes (a scan reads no message until it ends, so there is no other way to stop it), and
+    /// its scan workers with it; any other ask under way (the Overview's figures beside the Share
+    /// tab) is asked again of a new worker. Where the page looks for findings itself, it stops at
+    /// its next pause.
     pub(crate) fn stop(&self) {
         let starting = {
             let mut inner = self.0.borrow_mut();
@@ -236,20 +237,26 @@ impl Engine {
         ask: Ask,
         viewer: Option<&ViewerFiles>,
     ) -> Result<(Answer, Option<Uint8Array>), String> {
-        let stops = {
+        {
             let mut inner = self.0.borrow_mut();
             inner.woken = inner.woken.wrapping_add(1);
             inner.asking += 1;
-            inner.stops
-        };
-        let mut answer = self.answer(ws, ask, viewer, stops).await;
-        let mut inner = self.0.borrow_mut();
-        inner.asking -= 1;
-        if inner.stops != stops && answer.is_err() {
-            // The worker went at the reader's word, not for want of memory.
-            answer = Err(STOPPED.into());
         }
-        drop(inner);
+        let answer = loop {
+            let stops = self.0.borrow().stops;
+            let answer = self.answer(ws, ask.clone(), viewer, stops).await;
+            // The worker went at the reader's word, not for want of memory.
+            let stopped = self.0.borrow().stops != stops && answer.is_err();
+            match &ask {
+                _ if !stopped => break answer,
+                // What the reader stopped: the look for findings.
+                Ask::Findings { .. } => break Err(STOPPED.into()),
+                // Stopped with it (the Overview's figures, an export under way beside the
+                // Share tab): asked again, of a new worker.
+                _ => continue,
+            }
+        };
+        self.0.borrow_mut().asking -= 1;
         // Answered: the worker may go once no other ask or panel comes.
         self.stop_when_idle();
         answer

@@ -49,6 +49,16 @@ struct Scan {
     workspace: Generation,
     patterns: String,
     result: Result<Arc<Vec<Finding>>, String>,
+    /// The reader stopped the look: that stands, whatever is shown and asked since (a followed
+    /// session that grew, other patterns), until they ask to look again.
+    stopped: bool,
+}
+
+impl Scan {
+    /// Whether this is what to show and export for `ws` with `patterns`.
+    fn answers(&self, ws: &Workspace, patterns: &str) -> bool {
+        self.stopped || (self.workspace == ws.generation && self.patterns == patterns)
+    }
 }
 
 impl Share {
@@ -107,20 +117,22 @@ impl Share {
         let answer = engine.ask(ws, findings_ask(&patterns)).await;
         engine.unwatch(&watch);
         progress.try_set(None);
+        let stopped = answer.as_ref().is_err_and(|e| e == STOPPED);
         let result = match answer {
-            Err(e) if e == STOPPED => Err(NOT_LOOKED_THROUGH.into()),
+            Err(_) if stopped => Err(NOT_LOOKED_THROUGH.into()),
             Ok(Answer::Findings(found)) => found.map(Arc::new),
             Ok(_) => Err("the engine answered another question".into()),
             Err(e) => Err(e),
         };
         // Kept only while it is of what is shown, with the patterns it was asked with (and while
-        // the viewer is there: an embed can be destroyed while the engine looks).
+        // the viewer is there: an embed can be destroyed while the engine looks); a stop, even
+        // when a followed session grew meanwhile.
         let current = viewer
             .workspace
             .try_with_untracked(|w| w.as_ref().is_some_and(|w| w.generation == workspace))
             .unwrap_or(false);
-        if current && self.patterns.try_get_untracked().as_ref() == Some(&patterns) {
-            self.found.try_set(Some(Scan { workspace, patterns, result: result.clone() }));
+        if stopped || (current && self.patterns.try_get_untracked().as_ref() == Some(&patterns)) {
+            self.found.try_set(Some(Scan { workspace, patterns, result: result.clone(), stopped }));
         }
         result
     }
@@ -156,17 +168,13 @@ impl Share {
     /// Whether what was found is of `ws` with the reader's patterns.
     fn is_current(&self, ws: &Arc<Workspace>) -> bool {
         let patterns = self.patterns.get_untracked();
-        self.found
-            .with(|f| f.as_ref().is_some_and(|f| f.workspace == ws.generation && f.patterns == patterns))
+        self.found.with(|f| f.as_ref().is_some_and(|f| f.answers(ws, &patterns)))
     }
 
     /// What was found, if it is of `ws` with the reader's patterns.
     fn at_hand(&self, ws: &Arc<Workspace>) -> Option<Result<Arc<Vec<Finding>>, String>> {
         let patterns = self.patterns.get_untracked();
-        self.found
-            .get_untracked()
-            .filter(|f| f.workspace == ws.generation && f.patterns == patterns)
-            .map(|f| f.result)
+        self.found.get_untracked().filter(|f| f.answers(ws, &patterns)).map(|f| f.result)
     }
 
     /// The findings the reader has masked.
@@ -220,7 +228,8 @@ const LISTED: usize = 200;
 pub(crate) fn share_tab(ws: Arc<Workspace>, session: usize) -> impl IntoView {
     let viewer = use_viewer();
     let share = viewer.share;
-    // Looks when the tab opens, and again when what is shown changes (a followed session grew).
+    // Looks when the tab opens, and again when what is shown changes (a followed session grew),
+    // unless the reader stopped it.
     let looking = RwSignal::new(false);
     let look = move || {
         if looking.get_untracked() {

@@ -103,7 +103,7 @@ test("Share, its exports and the Overview of a 100 MB session are worked out off
   assert.deepEqual(errors, []);
 });
 
-test("Share says how far the engine got in a large session, and stops when told: nothing is exported until it looked again", { timeout: 240000 }, async () => {
+test("Share says how far the engine got in a large session, and stops when told (its look, not the Overview beside it): nothing is exported until it looked again", { timeout: 240000 }, async () => {
   const { page, context, errors } = await open(web.chrome, web.server.url);
   await openSession(page);
   // Every word the Share tab says while the engine works.
@@ -130,6 +130,18 @@ test("Share says how far the engine got in a large session, and stops when told:
   // Without the findings, nothing leaves.
   await page.click("button:has-text('Download HTML')");
   await page.locator(".cctv-share__status", { hasText: "Nothing exported: Stopped before every line was looked at" }).waitFor();
+
+  // A stop stops the look, not the Overview asked beside it: its figures are worked out by a new
+  // worker and drawn.
+  await page.click(".cctv-share__looking button:has-text('Look again')");
+  await page.click("button:has-text('Overview')");
+  await looking.waitFor({ timeout: 120000 });
+  await page.click(".cctv-share__looking button:has-text('Stop')");
+  await stopped.waitFor();
+  await page.locator(".cctv-overview__figure").waitFor({ timeout: 120000 });
+  assert.match(await page.locator(".cctv-overview__figure").textContent(), /^\$\d/);
+  assert.doesNotMatch(await page.locator(".cctv-overview").textContent(), /stopped/i);
+  await page.click("button:has-text('Back to the conversation')");
 
   // Looked for again, from the start: it reads the files, then looks through them, further each
   // time it says so, until the findings are counted.

@@ -303,3 +303,49 @@ test("a secret appended to a followed session after the Share tab looked is foun
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a stop stands while a followed session grows: nothing is looked for or exported until the reader asks again", async () => {
+  const { page, context, errors } = await open(web.chrome, web.server.url);
+  // The engine's worker starts half a second late, so that the reader's Stop comes while it starts.
+  await context.route("**/worker.js", async (route) => {
+    await new Promise((r) => setTimeout(r, 500));
+    await route.continue();
+  });
+  const lines = (await readFile(join(MOREDIP, `${ID}.jsonl`), "utf8")).split("\n").filter(Boolean);
+  const file = `stopped/${ID}.jsonl`;
+  await appendPrivate(page, file, lines.join("\n") + "\n");
+  await page.evaluate(() => {
+    window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle("stopped");
+  });
+  await page.getByRole("button", { name: "Follow", exact: true }).click();
+  await page.locator(".cctv-live", { hasText: `Following ${ID}.jsonl` }).waitFor({ timeout: 20000 });
+  await page.click(".cctv-side__tab >> text=Share");
+  await page.click(".cctv-share__looking button:has-text('Stop')");
+  const stopped = page.locator(".cctv-share__error", { hasText: "Stopped before every line was looked at" });
+  await stopped.waitFor();
+  // From now on, any word of looking is noted.
+  await page.evaluate(() => {
+    window.__looked = 0;
+    new MutationObserver(() => {
+      if (document.querySelector(".cctv-share__looking [role=status]")) window.__looked++;
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+
+  // Claude Code writes on, a token in the prompt; the reader sees it arrive, then comes back.
+  const token = `ghp_${noise(36, 12)}`;
+  await page.click(".cctv-side__tab >> text=Contents");
+  await page.check("text=Keep newest in view");
+  await appendPrivate(page, file, linesAfter(lines, [`ship it with ${token} now`, "Shipped."], 30));
+  await page.locator(".cctv-item", { hasText: "Shipped." }).waitFor({ timeout: 5000 });
+  await page.click(".cctv-side__tab >> text=Share");
+  await stopped.waitFor();
+  await page.click("button:has-text('Download Markdown')");
+  await page.locator(".cctv-share__status", { hasText: "Nothing exported: Stopped before every line was looked at" }).waitFor();
+  assert.equal(await page.evaluate(() => window.__looked), 0, "it looked again unasked");
+
+  // Asked, it looks through the grown session and finds the token.
+  await page.click(".cctv-share__looking button:has-text('Look again')");
+  await page.locator(".cctv-finding", { hasText: token }).waitFor({ timeout: 20000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
