@@ -7,7 +7,7 @@
 
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { serve, browser, warmedUp } from "./harness.mjs";
+import { serve, browser, timeClick, warmedUp } from "./harness.mjs";
 
 const dir = resolve(process.argv[2] ?? "target/bench");
 const mb = process.argv[3] ?? "10";
@@ -37,19 +37,7 @@ async function share(warmed) {
     await context.unroute("**/worker.js", refuse);
   } else await warmedUp(page);
   await page.waitForTimeout(500);
-  await page.evaluate(() => {
-    addEventListener("click", () => (window.__clicked = performance.now()), { capture: true, once: true });
-    const seen = new MutationObserver(() => {
-      if (document.querySelector(".cctv-share__counts")) {
-        window.__shown = performance.now();
-        seen.disconnect();
-      }
-    });
-    seen.observe(document.body, { childList: true, subtree: true });
-  });
-  await page.click(".cctv-side__tab >> text=Share");
-  await page.locator(".cctv-share__counts").waitFor();
-  const ms = await page.evaluate(() => window.__shown - window.__clicked);
+  const { ms } = await timeClick(page, ".cctv-side__tab >> text=Share", ".cctv-share__counts");
   await context.close();
   return ms;
 }

@@ -20,7 +20,7 @@ import { gzipSync } from "node:zlib";
 import { execFileSync } from "node:child_process";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { DIST, FIXTURES, serve, browser, drop, rendererRss, warmedUp, workersGone } from "./harness.mjs";
+import { DIST, FIXTURES, serve, browser, drop, rendererRss, timeClick, warmedUp, workersGone } from "./harness.mjs";
 
 // The native serde_json baseline, run on the same files in the same run.
 const BENCH = process.env.CCTV_BENCH ?? join(process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cctv-target"), "release/cctv-bench");
@@ -227,33 +227,6 @@ async function measure(mb) {
   return { mb, handOver, ...t, read, rss: rssAfter - rssBefore, rssEnd, rssIdle, rssCollected, memory, longest, frames, search, share, overview, bytes, phases, baseline: native, wasm, ratio: wasm / native };
 }
 
-/// Clicks `button` and waits for `shown`, then for `whole` if given (all of it drawn): the times
-/// between, and the longest task meanwhile.
-async function timeClick(page, button, shown, whole = shown) {
-  await page.evaluate(([shown, whole]) => {
-    window.__longTasks = [];
-    window.__clicked = undefined;
-    window.__shown = undefined;
-    window.__whole = undefined;
-    addEventListener("click", () => (window.__clicked = performance.now()), { capture: true, once: true });
-    // When each is first in the page, noted there: the test's own polling for it took 0.3 s more.
-    const seen = new MutationObserver(() => {
-      window.__shown ??= document.querySelector(shown) ? performance.now() : undefined;
-      window.__whole ??= document.querySelector(whole) ? performance.now() : undefined;
-      if (window.__shown && window.__whole) seen.disconnect();
-    });
-    seen.observe(document.body, { childList: true, subtree: true, characterData: true });
-  }, [shown, whole]);
-  await page.click(button);
-  await page.waitForSelector(shown, { timeout: TIMEOUT });
-  await page.waitForSelector(whole, { timeout: TIMEOUT });
-  return page.evaluate(async () => {
-    const ms = (window.__shown ?? performance.now()) - window.__clicked;
-    const wholeMs = (window.__whole ?? performance.now()) - window.__clicked;
-    for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
-    return { ms, wholeMs, longest: Math.max(0, ...window.__longTasks) };
-  });
-}
 // What a first visit downloads: the page's wasm, gzip'd as a static host sends it.
 const wasmFile = readdirSync(DIST).find((f) => f.endsWith(".wasm"));
 const wasmGzip = gzipSync(readFileSync(join(DIST, wasmFile)), { level: 9 }).length;

@@ -142,6 +142,35 @@ export async function warmedUp(page) {
   while (page.workers().length > 0) await page.waitForTimeout(100);
 }
 
+/** Clicks `button` in `page` and waits for `shown`, then for `whole` if given (all of it drawn):
+ *  the times from the click to each, noted in the page as each first appears (polling for them
+ *  from here took 0.3 s more), and the longest of the tasks a long-task observer of the page
+ *  pushed to `window.__longTasks` meanwhile (0 without one). For benchmarks, never tests. */
+export async function timeClick(page, button, shown, whole = shown, timeout = 600000) {
+  await page.evaluate(([shown, whole]) => {
+    window.__longTasks = [];
+    window.__clicked = undefined;
+    window.__shown = undefined;
+    window.__whole = undefined;
+    addEventListener("click", () => (window.__clicked = performance.now()), { capture: true, once: true });
+    const seen = new MutationObserver(() => {
+      window.__shown ??= document.querySelector(shown) ? performance.now() : undefined;
+      window.__whole ??= document.querySelector(whole) ? performance.now() : undefined;
+      if (window.__shown && window.__whole) seen.disconnect();
+    });
+    seen.observe(document.body, { childList: true, subtree: true, characterData: true });
+  }, [shown, whole]);
+  await page.click(button);
+  await page.waitForSelector(shown, { timeout });
+  await page.waitForSelector(whole, { timeout });
+  return page.evaluate(async () => {
+    const ms = (window.__shown ?? performance.now()) - window.__clicked;
+    const wholeMs = (window.__whole ?? performance.now()) - window.__clicked;
+    for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
+    return { ms, wholeMs, longest: Math.max(0, ...window.__longTasks) };
+  });
+}
+
 /** Waits until `page` runs no worker, for at most `ms`; whether none is left. */
 export async function workersGone(page, ms) {
   const until = Date.now() + ms;
