@@ -68,7 +68,7 @@ impl<'a> At<'a> {
     }
 
     fn str(self, s: Option<Str>) -> Option<JsonStr> {
-        s.map(|s| JsonStr(self.span(s.0)))
+        s.map(|s| JsonStr::new(self.span(s.0)))
     }
 
     fn raw(self, raw: Option<Raw>) -> Option<Span> {
@@ -77,13 +77,13 @@ impl<'a> At<'a> {
 
     /// A raw value that must be a string to count.
     fn raw_str(self, raw: Option<Raw>) -> Option<JsonStr> {
-        raw.filter(|r| r.0.starts_with('"')).map(|r| JsonStr(self.span(r.0)))
+        raw.filter(|r| r.0.starts_with('"')).map(|r| JsonStr::new(self.span(r.0)))
     }
 
     fn borrowed(self, s: &str) -> JsonStr {
         // A borrowed string is the token's inside; widen it by the two quotes around it.
         let inner = Span::of_slice(self.line, self.base, s);
-        JsonStr(Span { start: inner.start - 1, end: inner.end + 1 })
+        JsonStr::new(Span { start: inner.start - 1, end: inner.end + 1 })
     }
 
     fn entry(self, w: WireLine) -> Entry {
@@ -193,7 +193,7 @@ impl<'a> At<'a> {
     fn system(self, w: WireLine) -> SystemEntry {
         SystemEntry {
             subtype: match w.subtype {
-                Some(s) => SystemSubtype::from_name(unquote(s.0), JsonStr(self.span(s.0))),
+                Some(s) => SystemSubtype::from_name(unquote(s.0), JsonStr::new(self.span(s.0))),
                 None => SystemSubtype::Legacy,
             },
             content: self.raw(w.content),
@@ -223,7 +223,7 @@ impl<'a> At<'a> {
         let d = w.data.unwrap_or_default();
         ProgressEntry {
             kind: match d.type_name {
-                Some(s) => ProgressKind::from_name(unquote(s.0), JsonStr(self.span(s.0))),
+                Some(s) => ProgressKind::from_name(unquote(s.0), JsonStr::new(self.span(s.0))),
                 None => ProgressKind::Unknown(None),
             },
             tool_use_id: self.str(w.tool_use_id),
@@ -383,10 +383,10 @@ impl<'a> At<'a> {
         }
         let content = self.read_json::<Line>(self.line).ok()?.message?.content?;
         if content.0.starts_with('"') {
-            return Some(Located::Text(JsonStr(self.span(content.0))));
+            return Some(Located::Text(JsonStr::new(self.span(content.0))));
         }
         let items: Vec<Raw> = self.read_json(content.0).ok()?;
-        Some(Located::Items(items.into_iter().map(|i| JsonStr(self.span(i.0))).collect()))
+        Some(Located::Items(items.into_iter().map(|i| JsonStr::new(self.span(i.0))).collect()))
     }
 
     /// The slow path for a line that is a JSON object but does not fit the wire shape (a field of

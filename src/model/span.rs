@@ -5,6 +5,7 @@
 //! JSON string token (quotes included), decoded on demand.
 
 use std::borrow::Cow;
+use std::num::NonZeroU32;
 use std::ops::Range;
 
 /// A byte range into the buffer a transcript was parsed from. `u32` because wasm32 memory is 4 GiB.
@@ -52,15 +53,30 @@ impl Span {
     }
 }
 
-/// The span of a JSON string token in the buffer, quotes included.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct JsonStr(pub Span);
+/// The span of a JSON string token in the buffer, quotes included. Its end is never 0 (a token
+/// is at least its two quotes), so an `Option<JsonStr>` takes 8 bytes and not 12: the index holds
+/// dozens of them a line (ids, names, times), in every line of a session of GBs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct JsonStr {
+    start: u32,
+    end: NonZeroU32,
+}
 
 impl JsonStr {
+    /// The token `token` covers. A span ending at 0 is no token; it is read as an empty one.
+    pub fn new(token: Span) -> JsonStr {
+        JsonStr { start: token.start, end: NonZeroU32::new(token.end).unwrap_or(NonZeroU32::MIN) }
+    }
+
+    /// Where the token is, quotes included.
+    pub fn span(self) -> Span {
+        Span { start: self.start, end: self.end.get() }
+    }
+
     /// The raw characters between the quotes, escapes left as written. Ids and names never carry
     /// escapes in real files, so this is what they are compared and hashed by.
     pub fn raw(self, src: &[u8]) -> &str {
-        let token = self.0.text(src);
+        let token = self.span().text(src);
         token.get(1..token.len().saturating_sub(1)).unwrap_or_default()
     }
 
@@ -68,7 +84,7 @@ impl JsonStr {
     /// UTF-8 check `raw` makes (the line was checked when it was parsed), and over the hundreds of
     /// thousands of id lookups of a large session that check was a third of normalize in wasm.
     pub fn key(self, src: &[u8]) -> &[u8] {
-        let token = self.0.bytes(src);
+        let token = self.span().bytes(src);
         token.get(1..token.len().saturating_sub(1)).unwrap_or_default()
     }
 
@@ -78,7 +94,7 @@ impl JsonStr {
         if !inner.contains('\\') {
             return Cow::Borrowed(inner);
         }
-        match serde_json::from_str::<String>(self.0.text(src)) {
+        match serde_json::from_str::<String>(self.span().text(src)) {
             Ok(s) => Cow::Owned(s),
             Err(_) => Cow::Borrowed(inner),
         }
