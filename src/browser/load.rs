@@ -9,6 +9,7 @@ use web_sys::File;
 
 use super::js_error::describe;
 use super::read::{self, read_slice, Named};
+use super::slices::Slices;
 use super::timers::{mark, next_frame, now, task_began, PageTurns, TASK_BUDGET_MS};
 use crate::model::GrowingTranscript;
 use crate::normalize::beside::beside;
@@ -55,6 +56,9 @@ const EARLY_FIRST: usize = 1 << 20;
 const EARLY_LAST: usize = 16 << 20;
 /// The first slice of a first file that large: enough for the first early view.
 const FIRST_READ: f64 = 2.0 * EARLY_FIRST as f64;
+/// Files larger than this in all have their slices but the first read in a worker
+/// ([`Slices`]); smaller ones are read in less time than a worker takes to start.
+const READ_OFF_PAGE: f64 = 32e6;
 
 /// Other files were opened meanwhile (or the viewer is gone): the load ends and shows nothing.
 struct Superseded;
@@ -100,7 +104,9 @@ async fn load_sorted(target: &impl LoadTarget, files: &[Named]) -> Result<bool, 
         return Ok(false);
     }
     mark("cctv:load");
-    let mut reading = Reading::new(target, files, sizes, first_end, first_read);
+    // A large load's other slices are read in a worker, while the page parses.
+    let slices = if size > READ_OFF_PAGE { Slices::start() } else { Slices::on_page() };
+    let mut reading = Reading::new(target, files, sizes, first_end, first_read, slices);
     for index in 0..files.len() {
         reading.file(index).await?;
     }
@@ -192,6 +198,7 @@ struct Reading<'a, T> {
     /// Where the first file's first slice ends.
     first_end: f64,
     in_flight: Option<JsFuture>,
+    slices: Slices,
     read: Read,
     read_ms: f64,
     parse_ms: f64,
@@ -202,7 +209,14 @@ struct Reading<'a, T> {
 }
 
 impl<'a, T: LoadTarget> Reading<'a, T> {
-    fn new(target: &'a T, files: &'a [Named], sizes: Vec<f64>, first_end: f64, first_read: JsFuture) -> Self {
+    fn new(
+        target: &'a T,
+        files: &'a [Named],
+        sizes: Vec<f64>,
+        first_end: f64,
+        first_read: JsFuture,
+        slices: Slices,
+    ) -> Self {
         let size: f64 = sizes.iter().sum();
         // Every byte is read once and parsed once.
         let total = size * 2.0;
@@ -215,6 +229,7 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
             sizes,
             first_end,
             in_flight: Some(first_read),
+            slices,
             read: Read {
                 transcripts: Vec::with_capacity(files.len()),
                 side: Vec::new(),
@@ -235,7 +250,7 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
     fn first_slice(&self, index: usize) -> Option<JsFuture> {
         let file = self.files.get(index)?;
         let size = self.sizes[index];
-        Some(read_slice(&file.file, 0.0, size.min(READ_STEP), size))
+        Some(self.slices.read(&file.file, 0.0, size.min(READ_STEP), size))
     }
 
     /// Reads and parses file `index` to its end, and keeps what it holds (or why it could not
@@ -266,7 +281,7 @@ impl<'a, T: LoadTarget> Reading<'a, T> {
             let received = end;
             if received < size {
                 end = (received + READ_STEP).min(size);
-                self.in_flight = Some(read_slice(file, received, end, size));
+                self.in_flight = Some(self.slices.read(file, received, end, size));
             } else {
                 self.in_flight = self.first_slice(index + 1);
             }

@@ -17,6 +17,7 @@ pub(crate) mod load;
 mod pool;
 pub(crate) mod read;
 mod share_scan;
+mod slices;
 pub(crate) mod timers;
 pub(crate) mod viewer_files;
 pub(crate) mod warm_scan;

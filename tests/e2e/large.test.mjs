@@ -1,12 +1,12 @@
 // A large session, as a person opens one: a generated session of 300 MB (written for the test,
 // not kept) handed to the file picker. Its beginning is on screen while the rest is still being
-// read, and once everything is read its last row is reachable by scrolling, and so is the last
-// entry of its contents.
+// read (in a worker, while the page parses), and once everything is read its last row is
+// reachable by scrolling, and so is the last entry of its contents.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { open as openFile } from "node:fs/promises";
-import { site, open, generatedSession } from "./harness.mjs";
+import { open as openFile, stat } from "node:fs/promises";
+import { site, open, generatedSession, countWorkerMessages, workersGone } from "./harness.mjs";
 
 const web = site();
 const MB = 300;
@@ -41,9 +41,17 @@ test("a 300 MB session shows its beginning while it loads, and its last row once
     };
     requestAnimationFrame(check);
   }, demo);
+  // The slices a worker reads for the page (src/browser/slices.rs) come back as { id, buffer }.
+  await page.evaluate(countWorkerMessages, "buffer");
   await page.locator('input[type="file"]').first().setInputFiles(files);
   await page.waitForFunction(() => window.__seen.loaded, null, { timeout: 120000, polling: 100 });
   assert.ok(await page.evaluate(() => window.__seen.rowsWhileLoading), "no row was shown before loading finished");
+  // Every slice but the first was read off the page's thread (16 MiB each), and the reader went.
+  let bytes = 0;
+  for (const f of files) bytes += (await stat(f)).size;
+  const slices = await page.evaluate(() => globalThis.__heard.buffer);
+  assert.ok(slices >= Math.floor(bytes / (16 << 20)) - 1, `${slices} slices read in a worker`);
+  assert.ok(await workersGone(page, 20000), "the reader worker went once the load ended");
 
   // Scrolled to the end (rows are measured as they come into view, so the end moves a little
   // until it settles), the last row is there.
