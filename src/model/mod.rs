@@ -63,8 +63,10 @@ pub struct Transcript {
     pub lines: Vec<Line>,
 }
 
-/// What indexing a line costs whatever its length: its [`Line`], and a little beside it.
-const LINE_COST: usize = std::mem::size_of::<Line>() + 32;
+/// What indexing a line costs whatever its length: its [`Line`] with room to grow, and a little
+/// beside it. The index is sized for the whole file once a MB of it is parsed, but where that
+/// cannot be had it grows by doubling, and holds its old copy beside the new while it moves.
+const LINE_COST: usize = 2 * std::mem::size_of::<Line>() + 32;
 /// The most memory files and their index may take: WebAssembly has 4 GB in all, and the page,
 /// the answers and the copies a caller makes need the rest.
 const INDEX_BUDGET: usize = 3_000_000_000;
@@ -142,6 +144,15 @@ mod tests {
         assert_eq!(check_fits([&half[..100_000]]), Ok(100_001));
         let every: Vec<Vec<u8>> = crate::fixtures::every_fixture().into_iter().map(|i| i.bytes).collect();
         assert!(check_fits(every.iter().map(Vec::as_slice)).is_ok());
+    }
+
+    /// The page checks each slice it reads (16 MiB) before parsing it: a slice of one-byte lines
+    /// is refused on its own, before its millions of lines are indexed (at 352 bytes a line, it
+    /// was let through, and its index grew until the page died).
+    #[test]
+    fn a_slice_of_one_byte_lines_is_refused_before_it_is_parsed() {
+        let slice = 16 << 20;
+        assert!(fits(slice, slice / 2).is_err());
     }
 
     #[test]
