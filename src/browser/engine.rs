@@ -27,7 +27,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{File, MessageEvent, Worker};
 
 use super::timers::{next_frame, promise, PageTurns};
-use super::worker::start_worker;
+use super::worker::{end, start_worker};
 use crate::engine::session::{answer_with, findings_paced, fingerprint, Answer, Ask, Progress, STOPPED};
 use crate::export::to_html::ViewerFiles;
 use crate::normalize::pace::{Pace, Pause};
@@ -591,14 +591,6 @@ fn stopped(inner: &Rc<RefCell<Inner>>) {
     for resolve in waiting {
         let _ = resolve.call1(&JsValue::NULL, &JsValue::UNDEFINED);
     }
-}
-
-/// Ends `worker`: it is heard no more (a message it posted before it went would reach a listener
-/// that is gone), then stopped.
-fn end(worker: &Worker) {
-    worker.set_onmessage(None);
-    worker.set_onerror(None);
-    worker.terminate();
 }
 
 /// The viewer's own files as the worker reads them (`engine_worker::viewer_files`); their

@@ -21,7 +21,7 @@ use web_sys::{File, MessageEvent, Worker};
 
 use super::read::read_promise;
 use super::timers::promise;
-use super::worker::start_worker;
+use super::worker::{end, start_worker};
 
 /// Reads slices of files, in its worker while that runs.
 pub(crate) struct Slices(Option<Rc<Running>>);
@@ -145,11 +145,4 @@ impl Drop for Slices {
             running.listeners.borrow_mut().take();
         }
     }
-}
-
-/// Ends `worker`: heard no more, then stopped.
-fn end(worker: &Worker) {
-    worker.set_onmessage(None);
-    worker.set_onerror(None);
-    worker.terminate();
 }

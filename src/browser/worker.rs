@@ -90,6 +90,14 @@ pub(crate) fn start_worker_with(role: &str, job: Option<(&JsValue, &Array)>) -> 
     Some(worker)
 }
 
+/// Ends `worker`: it is heard no more (a message it posted before it went would reach a listener
+/// that is gone), then stopped.
+pub(crate) fn end(worker: &Worker) {
+    worker.set_onmessage(None);
+    worker.set_onerror(None);
+    worker.terminate();
+}
+
 /// Bytes read per slice of a large file (one read each for smaller ones).
 const READ_STEP: f64 = 16.0 * 1024.0 * 1024.0;
 

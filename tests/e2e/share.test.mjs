@@ -61,6 +61,20 @@ async function sharing() {
   return opened;
 }
 
+/** Follows the moredip session, written whole into folder `folder` of the page's private file
+ *  system; resolves to the session's lines and the file's path there, once it is followed. */
+async function follow(page, folder) {
+  const lines = (await readFile(join(MOREDIP, `${ID}.jsonl`), "utf8")).split("\n").filter(Boolean);
+  const file = `${folder}/${ID}.jsonl`;
+  await appendPrivate(page, file, lines.join("\n") + "\n");
+  await page.evaluate((folder) => {
+    window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle(folder);
+  }, folder);
+  await page.getByRole("button", { name: "Follow", exact: true }).click();
+  await page.locator(".cctv-live", { hasText: `Following ${ID}.jsonl` }).waitFor({ timeout: 20000 });
+  return { lines, file };
+}
+
 /** The text of the shared page's data block `id`, decoded from base64. */
 function block(html, id) {
   const match = html.match(new RegExp(`id="${id}">([^<]*)</script>`));
@@ -256,14 +270,7 @@ test("a sub-agent's file opened alone exports whole: no turn range, no sub-agent
 
 test("a secret appended to a followed session after the Share tab looked is found, and masked in both exports", async () => {
   const { page, context, requests, errors } = await open(web.chrome, web.server.url);
-  const lines = (await readFile(join(MOREDIP, `${ID}.jsonl`), "utf8")).split("\n").filter(Boolean);
-  const file = `followed/${ID}.jsonl`;
-  await appendPrivate(page, file, lines.join("\n") + "\n");
-  await page.evaluate(() => {
-    window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle("followed");
-  });
-  await page.getByRole("button", { name: "Follow", exact: true }).click();
-  await page.locator(".cctv-live", { hasText: `Following ${ID}.jsonl` }).waitFor({ timeout: 20000 });
+  const { lines, file } = await follow(page, "followed");
   await page.click(".cctv-side__tab >> text=Share");
   await page.locator(".cctv-share__counts, .cctv-share__none").waitFor({ timeout: 20000 });
   const before = await page.locator(".cctv-findings").allTextContents();
@@ -311,14 +318,7 @@ test("a stop stands while a followed session grows: nothing is looked for or exp
     await new Promise((r) => setTimeout(r, 500));
     await route.continue();
   });
-  const lines = (await readFile(join(MOREDIP, `${ID}.jsonl`), "utf8")).split("\n").filter(Boolean);
-  const file = `stopped/${ID}.jsonl`;
-  await appendPrivate(page, file, lines.join("\n") + "\n");
-  await page.evaluate(() => {
-    window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle("stopped");
-  });
-  await page.getByRole("button", { name: "Follow", exact: true }).click();
-  await page.locator(".cctv-live", { hasText: `Following ${ID}.jsonl` }).waitFor({ timeout: 20000 });
+  const { lines, file } = await follow(page, "stopped");
   await page.click(".cctv-side__tab >> text=Share");
   await page.click(".cctv-share__looking button:has-text('Stop')");
   const stopped = page.locator(".cctv-share__error", { hasText: "Stopped before every line was looked at" });
