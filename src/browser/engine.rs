@@ -293,7 +293,12 @@ impl Engine {
             }
             return answer_with(ws, &ask, viewer).map(|answer| (answer, None));
         };
-        let open = self.send(&worker, ws).await;
+        // Findings asked of files the worker reads itself are looked for as it reads them.
+        let look = match &ask {
+            Ask::Findings { patterns } => serde_json::to_string(patterns).ok(),
+            _ => None,
+        };
+        let open = self.send(&worker, ws, look).await;
         // The worker may have stopped, or been handed newer files, while these were sent.
         if !matches!(&self.0.borrow().holds, Some((_, n, _)) if *n == open) {
             return Err("the engine stopped, or other files were opened, before it could answer".into());
@@ -414,8 +419,9 @@ impl Engine {
     }
 
     /// Hands the worker the files of `ws` unless it holds them; returns the number they were
-    /// sent under once every piece is posted.
-    async fn send(&self, worker: &Worker, ws: &Arc<Workspace>) -> u32 {
+    /// sent under once every piece is posted. `look`, the JSON of the reader's patterns, says
+    /// the findings are asked next.
+    async fn send(&self, worker: &Worker, ws: &Arc<Workspace>, look: Option<String>) -> u32 {
         let held = self
             .0
             .borrow()
@@ -439,7 +445,7 @@ impl Engine {
         let sources =
             self.0.borrow().sources.as_ref().filter(|(g, _)| *g == ws.generation).map(|(_, f)| f.clone());
         if let Some(sources) = sources {
-            let read = self.read_there(worker, open, &described, sources, ws).await;
+            let read = self.read_there(worker, open, &described, sources, ws, look).await;
             // Read, or other files were sent meanwhile (or the worker stopped): done either way,
             // and any ask waiting for these files goes on (and finds them there, or not).
             let superseded = self.0.borrow().holds.as_ref().map(|(_, n, _)| *n) != Some(open);
@@ -480,8 +486,9 @@ impl Engine {
         open
     }
 
-    /// Has the worker read the files of `ws`, number `open`, from `sources` itself, and checks it
-    /// read what the page holds (each file's [`fingerprint`]); an error says why not.
+    /// Has the worker read the files of `ws`, number `open`, from `sources` itself (and look for
+    /// the findings with the patterns `look` meanwhile), and checks it read what the page holds
+    /// (each file's [`fingerprint`]); an error says why not.
     async fn read_there(
         &self,
         worker: &Worker,
@@ -489,6 +496,7 @@ impl Engine {
         described: &JsValue,
         sources: Vec<File>,
         ws: &Workspace,
+        look: Option<String>,
     ) -> Result<(), String> {
         let (promise, resolve) = promise();
         let before = self.0.borrow_mut().opening.replace((open, resolve));
@@ -496,7 +504,12 @@ impl Engine {
             let _ = before.call1(&JsValue::NULL, &JsValue::UNDEFINED);
         }
         let blobs: Array = sources.iter().collect();
-        let message = object(&[("open", open.into()), ("files", described.clone()), ("blobs", blobs.into())]);
+        let message = object(&[
+            ("open", open.into()),
+            ("files", described.clone()),
+            ("blobs", blobs.into()),
+            ("look", look.map_or(JsValue::UNDEFINED, JsValue::from)),
+        ]);
         worker.post_message(&message).map_err(|e| super::js_error::describe(&e))?;
         let said = JsFuture::from(promise).await.map_err(|e| super::js_error::describe(&e))?;
         if said.is_undefined() {

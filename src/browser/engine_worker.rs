@@ -6,16 +6,19 @@
 //! ([`super::share_scan`]), and its answer comes once they are done, maybe after answers to later
 //! asks (the page matches answers to asks by their `id`). Findings asked again of the same files
 //! with the same patterns are answered from the last scan; asked while a scan runs, they wait
-//! for it.
+//! for it. The page can say, as it hands over `File`s, that the findings will be asked (`look`):
+//! the split scan then starts at once, its workers handed each slice as the engine reads it, and
+//! the ask, which comes once the engine read them all, waits for it.
 //!
 //! Its messages, in the order the page posts them:
 //! - `{ open, files: [[name, size], …] }`: files are coming (the ones held before are dropped);
 //!   `open` numbers them.
 //! - `{ piece }`: the next bytes of those files (a `Uint8Array`).
-//! - or, instead of pieces, `{ open, files, blobs: [File, …] }`: the `File`s the page read them
-//!   from, which the worker reads itself, answering `{ opened, fingerprints }` (each file's
+//! - or, instead of pieces, `{ open, files, blobs: [File, …], look? }`: the `File`s the page read
+//!   them from, which the worker reads itself, answering `{ opened, fingerprints }` (each file's
 //!   [`fingerprint`], as text, for the page to check it read what the page holds) or `{ opened,
-//!   unread }` (why it could not read them: the page then sends pieces).
+//!   unread }` (why it could not read them: the page then sends pieces under the same `open`).
+//!   `look`, the JSON of the reader's patterns, says the findings will be asked next.
 //! - `{ id, open, ask }`: an [`Ask`] as JSON, about files `open`. The answer is `{ id, answer }`,
 //!   `answer` the JSON of a `Result<Answer, String>` as UTF-8 bytes (a `Uint8Array`), and
 //!   `memory` the worker's memory in bytes.
@@ -28,6 +31,7 @@
 //! a split scan, in its own part).
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -38,7 +42,6 @@ use super::share_scan;
 use super::timers::promise;
 use crate::engine::session::{fingerprint, Answer, Arrival, Ask, Progress, SessionEngine};
 use crate::export::to_html::ViewerFiles;
-use crate::redact::split::{merge, split, Piece};
 use crate::redact::{Finding, Scanner};
 
 /// The files being received, then the engine made of them.
@@ -57,8 +60,13 @@ thread_local! {
     static HELD: RefCell<Held> = const { RefCell::new(Held::Nothing) };
     /// The last findings worked out.
     static LAST_FOUND: RefCell<Option<Found>> = const { RefCell::new(None) };
-    /// Resolves when the split scan under way ends (one at a time: each holds the files twice).
-    static SPLITTING: RefCell<Option<Promise>> = const { RefCell::new(None) };
+    /// Resolves when the split scan under way ends (one at a time), and what gives it up.
+    static SPLITTING: RefCell<Option<(Promise, Vec<js_sys::Function>)>> = const { RefCell::new(None) };
+    /// The split scan handed the slices of files `open` as they are read.
+    static FEEDING: RefCell<Option<(u32, Rc<share_scan::Look>)>> = const { RefCell::new(None) };
+    /// Counts the files handed over (each `open` message): a scan of files handed over before
+    /// the last keeps nothing.
+    static HANDED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// Runs in the engine worker: answers the page's messages.
@@ -100,6 +108,14 @@ fn heard(data: &JsValue) -> Option<Reply> {
     if let (Some(open), Some(files)) = (open, get("files")) {
         let files: Result<Vec<(String, usize)>, _> = serde_wasm_bindgen::from_value(files);
         let described = files.as_ref().cloned().unwrap_or_default();
+        // What was found, or is being looked for, is of the files before (or of the same ones,
+        // read otherwise than the page read them).
+        HANDED.with(|h| h.set(h.get().wrapping_add(1)));
+        LAST_FOUND.with(|l| *l.borrow_mut() = None);
+        FEEDING.with(|f| *f.borrow_mut() = None);
+        if let Some((_, give_up)) = SPLITTING.with(|s| s.borrow().clone()) {
+            give_up.iter().for_each(|g| drop(g.call0(&JsValue::NULL)));
+        }
         HELD.with(|held| {
             // The files held before go first: their memory is the next files' room.
             *held.borrow_mut() = Held::Nothing;
@@ -109,9 +125,22 @@ fn heard(data: &JsValue) -> Option<Reply> {
             };
         });
         if let Some(blobs) = get("blobs") {
+            let look = get("look").and_then(|l| l.as_string());
+            if let Some(patterns) = look.and_then(|l| serde_json::from_str::<Vec<String>>(&l).ok()) {
+                let (names, sizes): (Vec<String>, Vec<u64>) =
+                    described.iter().map(|(n, s)| (n.clone(), *s as u64)).unzip();
+                if let Some(look) = split_scan(open, &names, &sizes, patterns) {
+                    FEEDING.with(|f| *f.borrow_mut() = Some((open, look)));
+                }
+            }
             // The page asks nothing of these files before it hears that they were read.
             wasm_bindgen_futures::spawn_local(async move {
                 let read = read_blobs(open, &described, blobs.unchecked_into()).await;
+                // A look fed what was read cannot end without the rest.
+                let fed = FEEDING.with(|f| f.borrow_mut().take_if(|(o, _)| *o == open));
+                if let (Err(_), Some((_, look))) = (&read, fed) {
+                    look.abandon().iter().for_each(|g| drop(g.call0(&JsValue::NULL)));
+                }
                 post(opened(open, read));
             });
         }
@@ -122,7 +151,7 @@ fn heard(data: &JsValue) -> Option<Reply> {
     let viewer = get("viewer").map(|v| viewer_files(&v));
     let open = open.unwrap_or(u32::MAX);
     let answer = match serde_json::from_str::<Ask>(&ask) {
-        Ok(Ask::Findings { patterns }) => return findings(open, id, patterns),
+        Ok(Ask::Findings { patterns }) => return findings(open, id, patterns, true),
         Ok(ask) => with_engine(open, |engine| {
             if let Some(viewer) = viewer {
                 engine.viewer(viewer);
@@ -137,31 +166,41 @@ fn heard(data: &JsValue) -> Option<Reply> {
 
 /// The reply to ask `id` for the findings in files `open`, unless it comes later: from the last
 /// scan if it was the same, after the scan under way if there is one, from a scan split over
-/// workers if the files are large, else from one scan here.
-fn findings(open: u32, id: JsValue, patterns: Vec<String>) -> Option<Reply> {
+/// workers if the files are large (and `may_split`: not after one failed), else from one scan
+/// here.
+fn findings(open: u32, id: JsValue, patterns: Vec<String>, may_split: bool) -> Option<Reply> {
     let same = |(o, p, _): &&Found| *o == open && *p == patterns;
     if let Some(found) = LAST_FOUND.with(|l| l.borrow().as_ref().filter(same).map(|(_, _, f)| f.clone())) {
+        prepare_soon(open);
         return Some(reply(id, Ok(Answer::Findings(Ok(found)))));
     }
-    if let Some(running) = SPLITTING.with(|s| s.borrow().clone()) {
+    if let Some((running, _)) = SPLITTING.with(|s| s.borrow().clone()) {
         wasm_bindgen_futures::spawn_local(async move {
             let _ = JsFuture::from(running).await;
-            if let Some(reply) = findings(open, id, patterns) {
+            if let Some(reply) = findings(open, id, patterns, false) {
                 post(reply);
             }
         });
         return None;
     }
-    if split_scan(open, &id, &patterns) {
-        return None;
+    if may_split {
+        let started = with_engine(open, |engine| {
+            let files = engine.files();
+            let (names, sizes): (Vec<String>, Vec<u64>) =
+                files.iter().map(|(n, b)| (n.to_string(), b.len() as u64)).unzip();
+            let look = split_scan(open, &names, &sizes, patterns.clone());
+            // Handed every slice at once: its workers take them as they come to them.
+            look.inspect(|look| look.feed_all(&files)).is_some()
+        });
+        if started == Ok(true) {
+            return findings(open, id, patterns, false);
+        }
     }
     // One scan here, of every file whole, telling how far it got as a split scan does.
     let answer = with_engine(open, |engine| {
         let files = engine.files();
-        let found = Scanner::new(&patterns).map(|scanner| {
-            let whole = split(&files, 1).concat();
-            merge([share_scan::find_telling(&scanner, &files, &whole, &mut looked)])
-        });
+        let found =
+            Scanner::new(&patterns).and_then(|scanner| share_scan::find_here(&scanner, &files, looked));
         Answer::Findings(found)
     });
     if let Ok(Answer::Findings(Ok(found))) = &answer {
@@ -184,45 +223,37 @@ fn prepare_soon(open: u32) {
     super::timers::later(prepare.unchecked_ref(), 0.0);
 }
 
-/// Starts the scan of files `open` split over workers, if they are large enough, to answer ask
-/// `id` once it ends; whether it started.
-fn split_scan(open: u32, id: &JsValue, patterns: &[String]) -> bool {
-    let Ok(Some(split)) = with_engine(open, |engine| share_scan::start(&engine.files(), patterns)) else {
-        return false;
-    };
+/// Starts the scan of files `open` (named `names`, of `sizes` bytes) split over workers, if they
+/// are large enough; the caller hands them the bytes. Its findings are kept as the last ones
+/// unless other files were handed over since; an ask waits for it ([`SPLITTING`]).
+fn split_scan(
+    open: u32,
+    names: &[String],
+    sizes: &[u64],
+    patterns: Vec<String>,
+) -> Option<Rc<share_scan::Look>> {
+    let look = Rc::new(share_scan::start(names, sizes, &patterns, looked)?);
     let (splitting, done) = promise();
-    SPLITTING.with(|s| *s.borrow_mut() = Some(splitting));
-    let (id, patterns) = (id.clone(), patterns.to_vec());
+    SPLITTING.with(|s| *s.borrow_mut() = Some((splitting, look.abandon())));
+    let handed = HANDED.with(|h| h.get());
+    let looking = look.clone();
     wasm_bindgen_futures::spawn_local(async move {
-        split.entered().await;
-        let found = match Scanner::new(&patterns) {
-            Ok(scanner) => {
-                let look = |pieces: &[Piece]| {
-                    with_engine(open, |engine| share_scan::find(&scanner, &engine.files(), pieces))
-                };
-                let began = js_sys::Date::now();
-                // How far its own part got is what the page says of the whole: the others go at
-                // the same pace.
-                let own = with_engine(open, |engine| {
-                    share_scan::find_telling(&scanner, &engine.files(), split.first(), &mut looked)
-                });
-                match own {
-                    // A worker is given up on once it takes twice as long as this part, and 5 s.
-                    Ok(own) => split.finish(own, 2.0 * (js_sys::Date::now() - began) + 5000.0, look).await,
-                    Err(e) => Err(e),
-                }
+        match looking.finish().await {
+            Ok(found) if HANDED.with(|h| h.get()) == handed => {
+                LAST_FOUND.with(|l| *l.borrow_mut() = Some((open, patterns, found)));
             }
-            Err(e) => Err(e),
-        };
-        if let Ok(found) = &found {
-            LAST_FOUND.with(|l| *l.borrow_mut() = Some((open, patterns, found.clone())));
+            Ok(_) => {}
+            Err(why) => {
+                let warning = format!("cctv: the split look failed ({why}); the engine looks itself");
+                web_sys::console::warn_1(&warning.into());
+            }
         }
+        // Its workers go now, and their memory with them.
+        drop(looking);
         SPLITTING.with(|s| *s.borrow_mut() = None);
         let _ = done.call0(&JsValue::NULL);
-        post(reply(id, found.map(|found| Answer::Findings(Ok(found)))));
-        prepare_soon(open);
     });
-    true
+    Some(look)
 }
 
 /// The message answering ask `id`.
@@ -259,8 +290,8 @@ fn reply(id: JsValue, mut answer: Result<Answer, String>) -> Reply {
 }
 
 /// Tells the page that `done` of `total` bytes were looked through for findings.
-fn looked(done: usize, total: usize) {
-    tell(Progress::Looking { done: done as u64, total: total as u64 });
+fn looked(done: u64, total: u64) {
+    tell(Progress::Looking { done, total });
 }
 
 /// Tells the page how far a long ask got: `{ progress }`, a [`Progress`] as JSON.
@@ -293,8 +324,9 @@ async fn read_blobs(open: u32, described: &[(String, usize)], blobs: Array) -> R
     if blobs.length() as usize != described.len() {
         return Err(format!("{} files described, {} given", described.len(), blobs.length()));
     }
+    // Each slice, with the file it is of and where in it it begins.
     let mut slices = Vec::new();
-    for (blob, (name, expected)) in blobs.iter().zip(described) {
+    for (file, (blob, (name, expected))) in blobs.iter().zip(described).enumerate() {
         let blob: Blob = blob.unchecked_into();
         let size = blob.size();
         if size != *expected as f64 {
@@ -303,16 +335,24 @@ async fn read_blobs(open: u32, described: &[(String, usize)], blobs: Array) -> R
         let mut at = 0.0;
         while at < size {
             let end = (at + READ_SLICE).min(size);
-            slices.push(blob.slice_with_f64_and_f64(at, end).map_err(|e| super::js_error::describe(&e))?);
+            let slice = blob.slice_with_f64_and_f64(at, end).map_err(|e| super::js_error::describe(&e))?;
+            slices.push((file, at as u64, slice));
             at = end;
         }
     }
-    let read = |slice: &Blob| JsFuture::from(slice.array_buffer());
+    let read = |(_, _, slice): &(usize, u64, Blob)| JsFuture::from(slice.array_buffer());
     let total: u64 = described.iter().map(|(_, size)| *size as u64).sum();
-    let every = share_scan::TELL_EVERY as u64;
+    let every = share_scan::TELL_EVERY;
     let mut done = 0;
     let mut next = slices.first().map(read);
+    // Files whose every byte the look was handed.
+    let mut ended = 0;
     for i in 0..slices.len() {
+        let (file, at, _) = slices[i];
+        for before in ended..file {
+            feed_look(open, before, 0, None);
+        }
+        ended = file;
         let Some(reading) = next.take() else { break };
         next = slices.get(i + 1).map(read);
         let bytes = Uint8Array::new(&reading.await.map_err(|e| super::js_error::describe(&e))?);
@@ -322,16 +362,37 @@ async fn read_blobs(open: u32, described: &[(String, usize)], blobs: Array) -> R
             }
             _ => Err("other files came while these were read".into()),
         })?;
+        // Copied: the look may take the bytes' buffer itself.
+        feed_look(open, file, at, Some(&bytes));
+        // What the look's workers were handed waits in their memory until they come to it.
+        while FEEDING.with(|f| f.borrow().as_ref().is_some_and(|(o, look)| *o == open && look.behind())) {
+            super::timers::sleep(10).await;
+        }
         // Said every few MB, not for each of a session's many small files.
         let before = done;
         done += bytes.length() as u64;
-        if done / every != before / every || done == total {
+        // Not while the files are looked through: that is what the page waits for.
+        let looking = SPLITTING.with(|s| s.borrow().is_some());
+        if (done / every != before / every || done == total) && !looking {
             tell(Progress::Reading { done, total });
         }
+    }
+    for file in ended..described.len() {
+        feed_look(open, file, 0, None);
     }
     with_engine(open, |engine| {
         engine.files().iter().map(|(_, bytes)| fingerprint(bytes).to_string()).collect()
     })
+}
+
+/// Hands the look fed as files `open` are read ([`FEEDING`]) bytes `at..` of file `file`, or
+/// (`None`) says every byte of it was.
+fn feed_look(open: u32, file: usize, at: u64, bytes: Option<&Uint8Array>) {
+    FEEDING.with(|feeding| match (&*feeding.borrow(), bytes) {
+        (Some((o, look)), Some(bytes)) if *o == open => look.feed(file, at, bytes),
+        (Some((o, look)), None) if *o == open => look.end_file(file),
+        _ => {}
+    });
 }
 
 /// The word that files `open` were read here, or why not (the page then sends them).

@@ -12,6 +12,10 @@ import { site, open, generatedSession, foreign, countWorkerMessages, workersGone
 const web = site();
 const MB = 100;
 const session = generatedSession(MB);
+// The findings listed (each with its count and where it is first) once the engine's workers
+// looked through their shares: the tests below compare them with the page's own single look.
+const found = {};
+const findings = (page) => page.locator(".cctv-findings").textContent();
 
 /** Starts counting the page's tasks over 50 ms; `longTasks` says how many there were since. */
 async function watchLongTasks(page) {
@@ -58,6 +62,8 @@ test("Share, its exports and the Overview of a 100 MB session are worked out off
   await page.click(".cctv-side__tab >> text=Share");
   await page.locator(".cctv-share__counts").waitFor({ timeout: 120000 });
   assert.deepEqual(await longTasks(page), [], "tasks over 50 ms while Share looked for secrets");
+  // Looked through in shares, its workers handed the copy the engine held (it copied the turn).
+  found.held = await findings(page);
 
   // The Markdown of the whole session, written by the engine too.
   await watchLongTasks(page);
@@ -143,16 +149,19 @@ test("Share says how far the engine got in a large session, and stops when told 
   assert.doesNotMatch(await page.locator(".cctv-overview").textContent(), /stopped/i);
   await page.click("button:has-text('Back to the conversation')");
 
-  // Looked for again, from the start: it reads the files, then looks through them, further each
-  // time it says so, until the findings are counted.
+  // Looked for again, from the start: its workers look through the files as the engine reads its
+  // own copy, further each time it says so, until the findings are counted (reading, then
+  // looking, where the look is not split).
   await page.evaluate(() => (window.__said = []));
   await page.click(".cctv-share__looking button:has-text('Look again')");
   await page.locator(".cctv-share__counts").waitFor({ timeout: 120000 });
   const said = await page.evaluate(() => window.__said);
   const read = said.map((s) => s.match(/^Reading the files: ([\d.]+) MB of [\d.]+ MB…$/)?.[1]).filter(Boolean).map(Number);
   const looked = said.map((s) => s.match(/^Looking for secrets and personal details… (\d+)%$/)?.[1]).filter(Boolean).map(Number);
-  assert.ok(read.length >= 2 && looked.length >= 2, said.join(" | "));
+  assert.ok(looked.length >= 2, said.join(" | "));
   for (const steps of [read, looked]) assert.ok(steps.every((n, i) => i === 0 || n > steps[i - 1]), said.join(" | "));
+  // Looked through in shares as the engine read the files.
+  found.read = await findings(page);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -171,6 +180,11 @@ test("where no worker can start, the page looks for secrets itself, pausing for 
   await page.click(".cctv-share__looking button:has-text('Look again')");
   await page.locator(".cctv-share__counts").waitFor({ timeout: 120000 });
   assert.deepEqual(await longTasks(page), [], "tasks over 50 ms while the page looked for secrets");
+  // One look through every line finds what the shares found together: the same texts, counts
+  // and first places.
+  const whole = await findings(page);
+  assert.match(whole, /\d+× · /);
+  for (const [how, text] of Object.entries(found)) assert.equal(text, whole, `the findings of the shares handed ${how}`);
   assert.deepEqual(errors.filter((e) => !/worker\.js|404/.test(e)), []);
   await context.close();
 });
