@@ -239,10 +239,9 @@ fn split_scan(
     let looking = look.clone();
     wasm_bindgen_futures::spawn_local(async move {
         match looking.finish().await {
-            Ok(found) if HANDED.with(|h| h.get()) == handed => {
-                LAST_FOUND.with(|l| *l.borrow_mut() = Some((open, patterns, found)));
-            }
-            Ok(_) => {}
+            // Given up on for other files: nothing to keep, nothing to say.
+            _ if HANDED.with(|h| h.get()) != handed => {}
+            Ok(found) => LAST_FOUND.with(|l| *l.borrow_mut() = Some((open, patterns, found))),
             Err(why) => {
                 let warning = format!("cctv: the split look failed ({why}); the engine looks itself");
                 web_sys::console::warn_1(&warning.into());
