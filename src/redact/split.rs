@@ -257,7 +257,7 @@ impl<'s> ShareScan<'s> {
     }
 }
 
-/// The findings of every share of `count` (each as [`find_share`] gave them), in order, as one
+/// The findings of every share (each as [`ShareScan::finish`] gave them), in order, as one
 /// scan of all the files (named `names`) gives them: a text found in several shares is one
 /// finding, first where the earliest share found it, counted in all, named by the first rule
 /// sure of it.
