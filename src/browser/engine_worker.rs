@@ -61,7 +61,7 @@ thread_local! {
     /// The last findings worked out.
     static LAST_FOUND: RefCell<Option<Found>> = const { RefCell::new(None) };
     /// Resolves when the split scan under way ends (one at a time), and what gives it up.
-    static SPLITTING: RefCell<Option<(Promise, Vec<js_sys::Function>)>> = const { RefCell::new(None) };
+    static SPLITTING: RefCell<Option<(Promise, Rc<share_scan::Look>)>> = const { RefCell::new(None) };
     /// The split scan handed the slices of files `open` as they are read.
     static FEEDING: RefCell<Option<(u32, Rc<share_scan::Look>)>> = const { RefCell::new(None) };
     /// Counts the files handed over (each `open` message): a scan of files handed over before
@@ -113,8 +113,8 @@ fn heard(data: &JsValue) -> Option<Reply> {
         HANDED.with(|h| h.set(h.get().wrapping_add(1)));
         LAST_FOUND.with(|l| *l.borrow_mut() = None);
         FEEDING.with(|f| *f.borrow_mut() = None);
-        if let Some((_, give_up)) = SPLITTING.with(|s| s.borrow().clone()) {
-            give_up.iter().for_each(|g| drop(g.call0(&JsValue::NULL)));
+        if let Some((_, look)) = SPLITTING.with(|s| s.borrow().clone()) {
+            look.give_up();
         }
         HELD.with(|held| {
             // The files held before go first: their memory is the next files' room.
@@ -139,7 +139,7 @@ fn heard(data: &JsValue) -> Option<Reply> {
                 // A look fed what was read cannot end without the rest.
                 let fed = FEEDING.with(|f| f.borrow_mut().take_if(|(o, _)| *o == open));
                 if let (Err(_), Some((_, look))) = (&read, fed) {
-                    look.abandon().iter().for_each(|g| drop(g.call0(&JsValue::NULL)));
+                    look.give_up();
                 }
                 post(opened(open, read));
             });
@@ -234,7 +234,7 @@ fn split_scan(
 ) -> Option<Rc<share_scan::Look>> {
     let look = Rc::new(share_scan::start(names, sizes, &patterns, looked)?);
     let (splitting, done) = promise();
-    SPLITTING.with(|s| *s.borrow_mut() = Some((splitting, look.abandon())));
+    SPLITTING.with(|s| *s.borrow_mut() = Some((splitting, look.clone())));
     let handed = HANDED.with(|h| h.get());
     let looking = look.clone();
     wasm_bindgen_futures::spawn_local(async move {
@@ -247,7 +247,8 @@ fn split_scan(
                 web_sys::console::warn_1(&warning.into());
             }
         }
-        // Its workers go now, and their memory with them.
+        // Its workers go now (once the engine's read no longer feeds it), and their memory with
+        // them.
         drop(looking);
         SPLITTING.with(|s| *s.borrow_mut() = None);
         let _ = done.call0(&JsValue::NULL);

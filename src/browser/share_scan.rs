@@ -158,9 +158,11 @@ impl Look {
         }
     }
 
-    /// What gives up on every worker: the look then ends as failed.
-    pub(crate) fn abandon(&self) -> Vec<Function> {
-        self.helpers.iter().map(|h| h.give_up.clone()).collect()
+    /// Gives up on every worker: the look then ends as failed.
+    pub(crate) fn give_up(&self) {
+        for helper in &self.helpers {
+            let _ = helper.give_up.call0(&JsValue::NULL);
+        }
     }
 
     /// The findings of every share once each worker answered; an error when one failed, or
