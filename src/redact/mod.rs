@@ -103,8 +103,11 @@ impl Scanner {
         let mut finder = self.finder();
         for (name, bytes) in files {
             finder.file(name);
-            for line in bytes.split(|&b| b == b'\n') {
-                finder.line(line);
+            // memchr, not `split`: a byte-by-byte split was a sixth of the scan.
+            let mut start = 0;
+            for end in memchr::memchr_iter(b'\n', bytes).chain([bytes.len()]) {
+                finder.line(&bytes[start..end]);
+                start = end + 1;
             }
         }
         finder.finish()

@@ -6,7 +6,9 @@
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::automaton::Automaton;
+use aho_corasick::dfa::DFA;
+use aho_corasick::Anchored;
 use regex::{Regex, RegexBuilder};
 use serde::Deserialize;
 
@@ -91,7 +93,10 @@ enum Target {
 /// Every rule, compiled once.
 pub struct Secrets {
     rules: Vec<Rule>,
-    keywords: AhoCorasick,
+    /// Every rule's keywords, any case, as one automaton walked byte by byte ([`Secrets::held`]).
+    keywords: DFA,
+    /// The longest keyword's length less one: how far before a piece of text its walk begins.
+    overlap: usize,
     /// For each keyword, the rules it runs.
     runs: Vec<Vec<usize>>,
     /// Rules without keywords: they run on every text.
@@ -110,6 +115,12 @@ pub struct Hit {
 
 /// At most this many keywords (gitleaks' rules have 244): which a text holds is a bit each.
 const KEYWORDS_MAX: usize = 512;
+
+/// Which keywords a text holds.
+type Held = [u64; KEYWORDS_MAX / 64];
+
+/// How many pieces of a long text the keywords are looked for in at once ([`Secrets::held`]).
+const LANES: usize = 4;
 
 const RULES: &str = include_str!(concat!(env!("OUT_DIR"), "/gitleaks.json"));
 
@@ -216,14 +227,17 @@ impl Secrets {
             });
         }
         assert!(keywords.len() <= KEYWORDS_MAX, "{} keywords: raise KEYWORDS_MAX", keywords.len());
-        let keywords = AhoCorasick::builder()
+        let overlap = keywords.iter().map(|k| k.len()).max().unwrap_or(1).saturating_sub(1);
+        // No prefilter: short keywords (`sk`, `ey`, `s.`) are in nearly every text, so it would
+        // find candidates every few bytes and only add its own cost.
+        let keywords = DFA::builder()
             .ascii_case_insensitive(true)
-            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .prefilter(false)
             .build(&keywords)
             .expect("keywords are plain strings");
         pace.long_step().await;
         let global = allowlist(&config.allowlist);
-        Secrets { rules, keywords, runs, always, global, skipped }
+        Secrets { rules, keywords, overlap, runs, always, global, skipped }
     }
 
     pub fn rule(&self, index: usize) -> &Rule {
@@ -246,15 +260,58 @@ impl Secrets {
         self.rules.is_empty()
     }
 
+    /// Which keywords `text` holds, a bit each.
+    ///
+    /// The automaton is walked here a byte at a time, not through an overlapping search: a short
+    /// keyword (`sk`, `ey`) is in a long output hundreds of times, and the search returns for
+    /// each. And a long text is walked as [`LANES`] pieces at once, each from a little before
+    /// where it begins (so a keyword across two pieces is in one): a walk is a chain of table
+    /// lookups each waiting on the last, and four chains run side by side in one core. This
+    /// walk was a quarter of Share's scan.
+    fn held(&self, text: &str) -> Held {
+        let bytes = text.as_bytes();
+        let mut held = [0u64; KEYWORDS_MAX / 64];
+        let chunk = bytes.len().div_ceil(LANES);
+        // A short text in one walk: pieces begun that far before their start would walk it
+        // nearly twice.
+        if chunk < 4 * self.overlap {
+            self.walk([bytes], &mut held);
+        } else {
+            let n = (chunk + self.overlap).min(bytes.len());
+            let lane = |i: usize| {
+                let start = (i * chunk).saturating_sub(self.overlap).min(bytes.len() - n);
+                &bytes[start..start + n]
+            };
+            self.walk(std::array::from_fn::<_, LANES, _>(lane), &mut held);
+        }
+        held
+    }
+
+    /// Walks the keywords' automaton through each of `lanes` (all of one length), side by side.
+    #[inline(always)]
+    fn walk<const L: usize>(&self, lanes: [&[u8]; L], held: &mut Held) {
+        let dfa = &self.keywords;
+        let n = lanes[0].len();
+        assert!(lanes.iter().all(|lane| lane.len() == n));
+        let mut states = [dfa.start_state(Anchored::No).expect("built for unanchored searches"); L];
+        for at in 0..n {
+            for (state, lane) in states.iter_mut().zip(&lanes) {
+                *state = dfa.next_state(Anchored::No, *state, lane[at]);
+                if dfa.is_special(*state) && dfa.is_match(*state) {
+                    // A match state holds every keyword that ends here, the shorter ones within
+                    // it too (`ey` in `key`).
+                    for i in 0..dfa.match_len(*state) {
+                        let k = dfa.match_pattern(*state, i).as_usize();
+                        held[k / 64] |= 1 << (k % 64);
+                    }
+                }
+            }
+        }
+    }
+
     /// The secrets in `text`.
     pub fn find(&self, text: &str) -> Vec<Hit> {
-        // Which keywords the text holds, each once: a short one ("sk", "key") is in a long
-        // output hundreds of times.
-        let mut held = [0u64; KEYWORDS_MAX / 64];
-        for m in self.keywords.find_overlapping_iter(text) {
-            let k = m.pattern().as_usize();
-            held[k / 64] |= 1 << (k % 64);
-        }
+        let held = self.held(text);
         let mut rules: Vec<usize> = self.always.clone();
         for (word, bits) in held.iter().enumerate().filter(|(_, bits)| **bits != 0) {
             let keywords = (0..64).filter(|b| bits & (1 << b) != 0).map(|b| word * 64 + b);
@@ -500,6 +557,58 @@ mod tests {
             secrets.len(),
             failures.join("\n")
         );
+    }
+
+    /// An overlapping search for the keywords, numbered in the automaton's order (as
+    /// `new_paced` numbers them), and the bits it sets for a text: what [`Secrets::held`] must
+    /// give.
+    fn keyword_search(secrets: &Secrets) -> impl Fn(&str) -> Held {
+        let mut keywords: Vec<String> = Vec::new();
+        for keyword in secrets.rules.iter().flat_map(|r| &r.keywords).map(|k| k.to_lowercase()) {
+            if !keywords.contains(&keyword) {
+                keywords.push(keyword);
+            }
+        }
+        let search =
+            aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(&keywords).unwrap();
+        move |text| {
+            let mut held = [0u64; KEYWORDS_MAX / 64];
+            for m in search.find_overlapping_iter(text) {
+                let k = m.pattern().as_usize();
+                held[k / 64] |= 1 << (k % 64);
+            }
+            held
+        }
+    }
+
+    #[test]
+    fn the_keywords_held_are_those_an_overlapping_search_finds() {
+        let secrets = Secrets::new();
+        let held_by_search = keyword_search(&secrets);
+        // Every string of every fixture (their long outputs are walked in lanes).
+        let mut long = 0;
+        for input in crate::fixtures::every_fixture() {
+            for line in input.bytes.split(|&b| b == b'\n') {
+                for text in crate::redact::strings_of(line).unwrap_or_default() {
+                    long += usize::from(text.len() >= 4 * LANES * secrets.overlap);
+                    assert_eq!(secrets.held(&text), held_by_search(&text), "{text:?}");
+                }
+            }
+        }
+        assert!(long > 1000, "{long} strings long enough to be walked in lanes");
+        // A keyword at every place in texts around the length where lanes begin, across every
+        // lane's edge, in any case; the longest keyword too.
+        let longest = secrets.rules.iter().flat_map(|r| &r.keywords).max_by_key(|k| k.len()).unwrap();
+        for keyword in ["sk", "AKIA", "hvs.", "Passwd", longest.as_str()] {
+            for len in [4 * LANES * secrets.overlap - 1, 4 * LANES * secrets.overlap, 700, 1001] {
+                for at in 0..=len - keyword.len() {
+                    let text = format!("{}{keyword}{}", "#".repeat(at), "#".repeat(len - at - keyword.len()));
+                    let held = secrets.held(&text);
+                    assert_eq!(held, held_by_search(&text), "{keyword} at {at} of {len}");
+                    assert!(held.iter().any(|&bits| bits != 0), "{keyword} at {at} of {len}");
+                }
+            }
+        }
     }
 
     #[test]
