@@ -59,7 +59,9 @@ pub struct Rule {
 
 /// What a rule runs: its regex and its allowlists.
 struct Compiled {
+    /// Its pattern, without the lead it may begin with ([`Lead`]).
     regex: Regex,
+    lead: Lead,
     allowlists: Vec<Allowlist>,
 }
 
@@ -67,10 +69,74 @@ impl Rule {
     /// Its regex and allowlists, compiled now if not yet; why its pattern does not compile.
     fn compiled(&self) -> Result<&Compiled, &str> {
         let compile = || {
-            let regex = compile(&self.pattern)?;
-            Ok(Compiled { regex, allowlists: self.allows.iter().map(allowlist).collect() })
+            let (lead, rest) = Lead::of(&self.pattern);
+            let regex = compile(&rest)?;
+            Ok(Compiled { regex, lead, allowlists: self.allows.iter().map(allowlist).collect() })
         };
         self.compiled.get_or_init(compile).as_ref().map_err(|e| e.as_str())
+    }
+}
+
+/// The lead of gitleaks' semi-generic patterns (a third of its rules, the generic one among them):
+/// `[\w.-]{0,50}?` before the keyword, lazily, so a match takes in the name a key is assigned to
+/// (`MY_SERVICE_API_KEY = …`). It only says where a match begins: where one is, and what its
+/// groups hold, is the same without it. But a lazy lead that may begin at any of 50 places made
+/// the regex's lazy DFA build new states all through a text (its determinization was a third of
+/// Share's scan on real sessions, and the rule four times slower than without the lead). So a
+/// pattern is run without its lead, and where each match begins is found after, looking back
+/// from it over the lead's characters ([`Lead::start`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Lead {
+    /// How many characters it takes at most (0: the pattern has none).
+    most: usize,
+}
+
+/// The lead's text in a pattern, before its bound.
+const LEAD: &str = r"[\w.-]{0,";
+
+impl Lead {
+    /// The lead `pattern` begins with, and the pattern without it. Leads are taken as gitleaks
+    /// writes them: after its flags (`(?i)[\w.-]{0,50}?…`), or two, one inside a group of flags
+    /// (`[\w.-]{0,50}?(?i:[\w.-]{0,50}?…`), whose bounds add up.
+    fn of(pattern: &str) -> (Lead, String) {
+        let mut rest = pattern;
+        let mut head = String::new();
+        let mut most = 0;
+        loop {
+            for flags in ["(?i)", "(?i:"] {
+                if let Some(after) = rest.strip_prefix(flags) {
+                    head.push_str(flags);
+                    rest = after;
+                }
+            }
+            let bound = rest.strip_prefix(LEAD).and_then(|after| {
+                let (digits, after) = after.split_once("}?")?;
+                Some((digits.parse::<usize>().ok()?, after))
+            });
+            match bound {
+                Some((n, after)) => {
+                    most += n;
+                    rest = after;
+                }
+                None => break,
+            }
+        }
+        (Lead { most }, format!("{head}{rest}"))
+    }
+
+    /// Where a match found at `at` (without the lead) begins with it: back over as many of the
+    /// lead's characters as there are, at most its bound, and not before `floor` (where the
+    /// previous match ended: matches do not overlap). That is where the whole pattern's match
+    /// begins: the leftmost start of a match is the furthest back a lead reaches from the
+    /// leftmost place the rest matches.
+    fn start(self, text: &str, at: usize, floor: usize) -> usize {
+        let bytes = text.as_bytes();
+        let lead = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-');
+        let mut start = at;
+        while start > floor && at - start < self.most && lead(bytes[start - 1]) {
+            start -= 1;
+        }
+        start
     }
 }
 
@@ -324,24 +390,29 @@ impl Secrets {
             let rule = &self.rules[index];
             // A pattern that does not compile finds nothing (none does: the tests compile each).
             let Ok(compiled) = rule.compiled() else { continue };
+            let mut ended = 0;
             for captures in compiled.regex.captures_iter(text) {
-                let whole = captures.get(0).expect("group 0 is the match");
+                let found = captures.get(0).expect("group 0 is the match");
+                let start = compiled.lead.start(text, found.start(), ended);
+                ended = found.end();
+                let whole = start..found.end();
                 let group = match rule.secret_group {
                     0 => captures.iter().skip(1).flatten().find(|g| !g.as_str().is_empty()),
                     n => captures.get(n),
                 };
-                let secret = group.unwrap_or(whole);
-                if secret.as_str().is_empty() {
+                let secret = group.map_or(whole.clone(), |g| g.range());
+                let (secret_text, whole) = (&text[secret.clone()], &text[whole]);
+                if secret_text.is_empty() {
                     continue;
                 }
-                if rule.entropy.is_some_and(|least| entropy(secret.as_str()) < least) {
+                if rule.entropy.is_some_and(|least| entropy(secret_text) < least) {
                     continue;
                 }
-                let allowed = |a: &Allowlist| a.allows(secret.as_str(), whole.as_str(), text);
+                let allowed = |a: &Allowlist| a.allows(secret_text, whole, text);
                 if allowed(&self.global) || compiled.allowlists.iter().any(allowed) {
                     continue;
                 }
-                hits.push(Hit { rule: index, secret: secret.range() });
+                hits.push(Hit { rule: index, secret });
             }
         }
         hits
@@ -609,6 +680,91 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Each match's place and groups, the whole match's begun where `lead` says.
+    fn matches(regex: &Regex, lead: Lead, text: &str) -> Vec<Vec<Option<Range<usize>>>> {
+        let mut ended = 0;
+        let each = regex.captures_iter(text).map(|captures| {
+            let mut groups: Vec<_> = captures.iter().map(|g| g.map(|g| g.range())).collect();
+            let found = captures.get(0).expect("group 0 is the match");
+            groups[0] = Some(lead.start(text, found.start(), ended)..found.end());
+            ended = found.end();
+            groups
+        });
+        each.collect()
+    }
+
+    /// A rule whose pattern begins with a lead, run without it, matches where its whole pattern
+    /// does, with the same groups: on every string of every fixture that holds one of its
+    /// keywords (as [`Secrets::find`] runs it), and on texts made to try the lead's edges (a
+    /// name as long as the lead's bound, or longer; two assignments with nothing between).
+    #[test]
+    fn a_pattern_run_without_its_lead_matches_where_the_whole_pattern_does() {
+        let secrets = Secrets::new();
+        let led: Vec<usize> =
+            (0..secrets.len()).filter(|&i| secrets.rules[i].compiled().unwrap().lead.most > 0).collect();
+        assert!(led.len() >= 80, "{} rules with a lead", led.len());
+        let mut texts: Vec<String> = Vec::new();
+        for input in crate::fixtures::every_fixture() {
+            for line in input.bytes.split(|&b| b == b'\n') {
+                texts.extend(
+                    crate::redact::strings_of(line).unwrap_or_default().into_iter().map(|t| t.into_owned()),
+                );
+            }
+        }
+        let names =
+            ["", "x", "a.b-c_d", "q".repeat(48).as_str(), "Q".repeat(50).as_str(), "n".repeat(51).as_str()]
+                .map(|n| n.to_owned());
+        for &rule in &led {
+            let keyword = secrets.rules[rule].keywords[0].clone();
+            for name in names.iter().chain([&"p".repeat(99), &"p_".repeat(60)]) {
+                let one = format!("{name}{keyword}_token = \"Zx8Qv2Lm9Tr4Ws7Yp3KdHj6Gf1Nb5Cv0Xa\"");
+                let bare = format!("{name}{keyword}_token = Zx8Qv2Lm9Tr4Ws7Yp3KdHj6Gf1Nb5Cv0Xa");
+                texts.extend([
+                    one.clone(),
+                    format!("{one}{one}"),
+                    format!("{one};{one}"),
+                    format!("{one}\n{one}"),
+                ]);
+                // A match can end in a lead's character (`\n` written as an escape): the next
+                // match's lead stops there.
+                texts.extend([format!("{bare}\\n{bare}"), format!("{bare}\\r{bare}\\n")]);
+            }
+        }
+        let whole: Vec<Regex> = led.iter().map(|&i| compile(&secrets.rules[i].pattern).unwrap()).collect();
+        let (mut compared, mut led_back, mut at_bound) = (0, 0, 0);
+        for text in &texts {
+            let held = secrets.held(text);
+            let mut runs = vec![false; secrets.len()];
+            for k in (0..KEYWORDS_MAX).filter(|k| held[k / 64] & (1 << (k % 64)) != 0) {
+                secrets.runs[k].iter().for_each(|&r| runs[r] = true);
+            }
+            for (n, &rule) in led.iter().enumerate().filter(|(_, &rule)| runs[rule]) {
+                let compiled = secrets.rules[rule].compiled().unwrap();
+                let expected = matches(&whole[n], Lead { most: 0 }, text);
+                let got = matches(&compiled.regex, compiled.lead, text);
+                assert_eq!(got, expected, "{} in {text:?}", secrets.rules[rule].id);
+                compared += got.len();
+                for (groups, found) in got.iter().zip(compiled.regex.find_iter(text)) {
+                    let start = groups[0].as_ref().unwrap().start;
+                    led_back += usize::from(start < found.start());
+                    at_bound += usize::from(found.start() - start == compiled.lead.most);
+                }
+            }
+        }
+        assert!(compared > 1000 && led_back > 500 && at_bound > 50, "{compared} {led_back} {at_bound}");
+    }
+
+    #[test]
+    fn leads_are_taken_as_gitleaks_writes_them() {
+        assert_eq!(Lead::of(r"(?i)[\w.-]{0,50}?(?:key)x"), (Lead { most: 50 }, r"(?i)(?:key)x".into()));
+        assert_eq!(
+            Lead::of(r"[\w.-]{0,50}?(?i:[\w.-]{0,50}?(?:okta))x"),
+            (Lead { most: 100 }, r"(?i:(?:okta))x".into())
+        );
+        assert_eq!(Lead::of(r"\b(AKIA[A-Z]{16})"), (Lead { most: 0 }, r"\b(AKIA[A-Z]{16})".into()));
+        assert_eq!(Lead::of(r"[\w.-]{0,50}(?:key)"), (Lead { most: 0 }, r"[\w.-]{0,50}(?:key)".into()));
     }
 
     #[test]
