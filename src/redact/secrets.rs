@@ -77,18 +77,22 @@ impl Rule {
     }
 }
 
-/// The lead of gitleaks' semi-generic patterns (a third of its rules, the generic one among them):
-/// `[\w.-]{0,50}?` before the keyword, lazily, so a match takes in the name a key is assigned to
-/// (`MY_SERVICE_API_KEY = …`). It only says where a match begins: where one is, and what its
-/// groups hold, is the same without it. But a lazy lead that may begin at any of 50 places made
-/// the regex's lazy DFA build new states all through a text (its determinization was a third of
-/// Share's scan on real sessions, and the rule four times slower than without the lead). So a
-/// pattern is run without its lead, and where each match begins is found after, looking back
-/// from it over the lead's characters ([`Lead::start`]).
+/// The lead of gitleaks' semi-generic patterns (101 of its 217 rules, the generic one among
+/// them): `[\w.-]{0,50}?` before the keyword, lazily, so a match takes in the name a key is
+/// assigned to (`MY_SERVICE_API_KEY = …`). It only says where a match begins: where one is, and
+/// what its groups hold, is the same without it. But a lazy lead that may begin at any of 50
+/// places made the regex's lazy DFA build new states all through a text (its determinization was
+/// a third of Share's scan on real sessions, and the rule four times slower than without the
+/// lead). So a pattern is run without its lead, and where each match begins is found after,
+/// looking back from it over the lead's characters ([`Lead::start`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Lead {
     /// How many characters it takes at most (0: the pattern has none).
     most: usize,
+    /// How many of them, nearest the match, are case-insensitive: there `\w` takes in the two
+    /// letters outside ASCII that fold to ASCII ones, `K` (U+212A, the Kelvin sign, for `k`) and
+    /// `ſ` (U+017F, the long s), as Go's `(?i)` does too.
+    folded: usize,
 }
 
 /// The lead's text in a pattern, before its bound.
@@ -96,17 +100,18 @@ const LEAD: &str = r"[\w.-]{0,";
 
 impl Lead {
     /// The lead `pattern` begins with, and the pattern without it. Leads are taken as gitleaks
-    /// writes them: after its flags (`(?i)[\w.-]{0,50}?…`), or two, one inside a group of flags
-    /// (`[\w.-]{0,50}?(?i:[\w.-]{0,50}?…`), whose bounds add up.
+    /// writes them: after its flags (`(?i)[\w.-]{0,50}?…`), or two, the second inside a group of
+    /// flags (`[\w.-]{0,50}?(?i:[\w.-]{0,50}?…`), whose bounds add up.
     fn of(pattern: &str) -> (Lead, String) {
         let mut rest = pattern;
         let mut head = String::new();
-        let mut most = 0;
+        let (mut most, mut folded, mut insensitive) = (0, 0, false);
         loop {
             for flags in ["(?i)", "(?i:"] {
                 if let Some(after) = rest.strip_prefix(flags) {
                     head.push_str(flags);
                     rest = after;
+                    insensitive = true;
                 }
             }
             let bound = rest.strip_prefix(LEAD).and_then(|after| {
@@ -116,25 +121,32 @@ impl Lead {
             match bound {
                 Some((n, after)) => {
                     most += n;
+                    // The characters nearest the match are the last lead's.
+                    folded = if insensitive { folded + n } else { 0 };
                     rest = after;
                 }
                 None => break,
             }
         }
-        (Lead { most }, format!("{head}{rest}"))
+        (Lead { most, folded }, format!("{head}{rest}"))
     }
 
     /// Where a match found at `at` (without the lead) begins with it: back over as many of the
     /// lead's characters as there are, at most its bound, and not before `floor` (where the
     /// previous match ended: matches do not overlap). That is where the whole pattern's match
     /// begins: the leftmost start of a match is the furthest back a lead reaches from the
-    /// leftmost place the rest matches.
+    /// leftmost place the rest matches. (Of two leads, the one nearest the match takes the
+    /// folded letters, and as many characters as it can: the other takes no character it does
+    /// not.)
     fn start(self, text: &str, at: usize, floor: usize) -> usize {
-        let bytes = text.as_bytes();
-        let lead = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-');
         let mut start = at;
-        while start > floor && at - start < self.most && lead(bytes[start - 1]) {
-            start -= 1;
+        for (taken, c) in text[floor..at].chars().rev().enumerate() {
+            let ascii = c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
+            let folds = taken < self.folded && matches!(c, '\u{212A}' | '\u{17F}');
+            if taken == self.most || !(ascii || folds) {
+                break;
+            }
+            start -= c.len_utf8();
         }
         start
     }
@@ -656,12 +668,14 @@ mod tests {
     fn the_keywords_held_are_those_an_overlapping_search_finds() {
         let secrets = Secrets::new();
         let held_by_search = keyword_search(&secrets);
+        // The shortest text walked in lanes ([`Secrets::held`]).
+        let lanes_from = LANES * (4 * secrets.overlap - 1) + 1;
         // Every string of every fixture (their long outputs are walked in lanes).
         let mut long = 0;
         for input in crate::fixtures::every_fixture() {
             for line in input.bytes.split(|&b| b == b'\n') {
                 for text in crate::redact::strings_of(line).unwrap_or_default() {
-                    long += usize::from(text.len() >= 4 * LANES * secrets.overlap);
+                    long += usize::from(text.len() >= lanes_from);
                     assert_eq!(secrets.held(&text), held_by_search(&text), "{text:?}");
                 }
             }
@@ -671,7 +685,7 @@ mod tests {
         // lane's edge, in any case; the longest keyword too.
         let longest = secrets.rules.iter().flat_map(|r| &r.keywords).max_by_key(|k| k.len()).unwrap();
         for keyword in ["sk", "AKIA", "hvs.", "Passwd", longest.as_str()] {
-            for len in [4 * LANES * secrets.overlap - 1, 4 * LANES * secrets.overlap, 700, 1001] {
+            for len in [lanes_from - 1, lanes_from, 700, 1001] {
                 for at in 0..=len - keyword.len() {
                     let text = format!("{}{keyword}{}", "#".repeat(at), "#".repeat(len - at - keyword.len()));
                     let held = secrets.held(&text);
@@ -732,8 +746,33 @@ mod tests {
                 texts.extend([format!("{bare}\\n{bare}"), format!("{bare}\\r{bare}\\n")]);
             }
         }
+        // Each rule's own example (written from its pattern without the lead, as the test above
+        // writes them) after names from none to past two leads' bounds, alone and twice.
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            use rand::SeedableRng;
+            let mut rng = rand::rngs::StdRng::seed_from_u64(35);
+            // Lead characters, with the two letters outside ASCII a case-insensitive `\w` takes.
+            let lead_chars = ["p_.-q9", "aK_ſ.-"].map(|chars| chars.chars().cycle());
+            for &rule in &led {
+                let regex = &secrets.rules[rule].compiled().unwrap().regex;
+                let hir = regex_syntax::ParserBuilder::new().build().parse(regex.as_str()).unwrap();
+                let Ok(generator) = rand_regex::Regex::with_hir(without_looks(hir), 6) else { continue };
+                let example = (0..200)
+                    .map(|_| -> String { rand::distr::Distribution::sample(&generator, &mut rng) })
+                    .find(|e| regex.is_match(e));
+                let Some(example) = example else { continue };
+                for len in [0, 1, 49, 50, 51, 99, 100, 101, 120] {
+                    for chars in &lead_chars {
+                        let name: String = chars.clone().take(len).collect();
+                        texts.extend([format!("{name}{example}"), format!("{name}{example}{name}{example}")]);
+                    }
+                }
+            }
+        }
         let whole: Vec<Regex> = led.iter().map(|&i| compile(&secrets.rules[i].pattern).unwrap()).collect();
-        let (mut compared, mut led_back, mut at_bound) = (0, 0, 0);
+        // Matches whose lead reached its bound: of one lead, and of two (their bounds added).
+        let (mut compared, mut led_back, mut at_bound, mut at_double_bound) = (0, 0, 0, 0);
         for text in &texts {
             let held = secrets.held(text);
             let mut runs = vec![false; secrets.len()];
@@ -742,29 +781,43 @@ mod tests {
             }
             for (n, &rule) in led.iter().enumerate().filter(|(_, &rule)| runs[rule]) {
                 let compiled = secrets.rules[rule].compiled().unwrap();
-                let expected = matches(&whole[n], Lead { most: 0 }, text);
+                let expected = matches(&whole[n], Lead { most: 0, folded: 0 }, text);
                 let got = matches(&compiled.regex, compiled.lead, text);
                 assert_eq!(got, expected, "{} in {text:?}", secrets.rules[rule].id);
                 compared += got.len();
                 for (groups, found) in got.iter().zip(compiled.regex.find_iter(text)) {
                     let start = groups[0].as_ref().unwrap().start;
                     led_back += usize::from(start < found.start());
-                    at_bound += usize::from(found.start() - start == compiled.lead.most);
+                    let bound = found.start() - start == compiled.lead.most;
+                    at_bound += usize::from(bound);
+                    at_double_bound += usize::from(bound && compiled.lead.most > 50);
                 }
             }
         }
-        assert!(compared > 1000 && led_back > 500 && at_bound > 50, "{compared} {led_back} {at_bound}");
+        assert!(
+            compared > 1000 && led_back > 500 && at_bound > 50 && at_double_bound > 0,
+            "{compared} {led_back} {at_bound} {at_double_bound}"
+        );
     }
 
     #[test]
     fn leads_are_taken_as_gitleaks_writes_them() {
-        assert_eq!(Lead::of(r"(?i)[\w.-]{0,50}?(?:key)x"), (Lead { most: 50 }, r"(?i)(?:key)x".into()));
+        assert_eq!(
+            Lead::of(r"(?i)[\w.-]{0,50}?(?:key)x"),
+            (Lead { most: 50, folded: 50 }, r"(?i)(?:key)x".into())
+        );
         assert_eq!(
             Lead::of(r"[\w.-]{0,50}?(?i:[\w.-]{0,50}?(?:okta))x"),
-            (Lead { most: 100 }, r"(?i:(?:okta))x".into())
+            (Lead { most: 100, folded: 50 }, r"(?i:(?:okta))x".into())
         );
-        assert_eq!(Lead::of(r"\b(AKIA[A-Z]{16})"), (Lead { most: 0 }, r"\b(AKIA[A-Z]{16})".into()));
-        assert_eq!(Lead::of(r"[\w.-]{0,50}(?:key)"), (Lead { most: 0 }, r"[\w.-]{0,50}(?:key)".into()));
+        assert_eq!(
+            Lead::of(r"\b(AKIA[A-Z]{16})"),
+            (Lead { most: 0, folded: 0 }, r"\b(AKIA[A-Z]{16})".into())
+        );
+        assert_eq!(
+            Lead::of(r"[\w.-]{0,50}(?:key)"),
+            (Lead { most: 0, folded: 0 }, r"[\w.-]{0,50}(?:key)".into())
+        );
     }
 
     #[test]
