@@ -51,9 +51,8 @@ pub(crate) fn emails(text: &str) -> Vec<Range<usize>> {
 }
 
 /// Whether `text` holds one of the suffixes [`host`] ends with: most texts do not, and this
-/// look is many times quicker than the pattern's (which has no literal to start from). It looks
-/// after each `.` (memchr, SIMD in wasm too), not with an Aho-Corasick automaton: in wasm that
-/// has no SIMD search and walked every byte, a sixth of Share's scan there.
+/// look is many times quicker than the pattern's (which has no literal to start from). Each
+/// suffix begins with `.`: the look compares them after each `.` memchr finds.
 fn may_name_a_host(text: &str) -> bool {
     const SUFFIXES: [&[u8]; 6] = [b"local", b"internal", b"lan", b"corp", b"intranet", b"home.arpa"];
     let bytes = text.as_bytes();
