@@ -42,6 +42,7 @@ use super::share_scan;
 use super::timers::promise;
 use crate::engine::session::{fingerprint, Answer, Arrival, Ask, Progress, SessionEngine};
 use crate::export::to_html::ViewerFiles;
+use crate::redact::split::names_and_sizes;
 use crate::redact::{Finding, Scanner};
 
 /// The files being received, then the engine made of them.
@@ -186,8 +187,7 @@ fn findings(open: u32, id: JsValue, patterns: Vec<String>, may_split: bool) -> O
     if may_split {
         let started = with_engine(open, |engine| {
             let files = engine.files();
-            let (names, sizes): (Vec<String>, Vec<u64>) =
-                files.iter().map(|(n, b)| (n.to_string(), b.len() as u64)).unzip();
+            let (names, sizes) = names_and_sizes(&files);
             let look = split_scan(open, &names, &sizes, patterns.clone());
             // Handed every slice at once: its workers take them as they come to them.
             look.inspect(|look| look.feed_all(&files)).is_some()

@@ -16,7 +16,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker};
 
 use super::timers::{later, promise};
 use super::worker::{end, start_worker_with};
-use crate::redact::split::{merge_shares, share_begins, Share, ShareScan};
+use crate::redact::split::{merge_shares, names_and_sizes, share_begins, Share, ShareScan};
 use crate::redact::{compile_patterns, Finding, Scanner};
 
 /// Bytes a share holds at least: looking through them takes about 0.15 s in wasm, more than
@@ -194,8 +194,7 @@ pub(crate) fn find_here(
     files: &[(&str, &[u8])],
     told: fn(u64, u64),
 ) -> Result<Vec<Finding>, String> {
-    let (names, sizes): (Vec<String>, Vec<u64>) =
-        files.iter().map(|(n, b)| (n.to_string(), b.len() as u64)).unzip();
+    let (names, sizes) = names_and_sizes(files);
     let total = sizes.iter().sum();
     let mut scan = ShareScan::new(scanner, &names, &sizes, (0, 1));
     told(0, total);

@@ -802,22 +802,16 @@ mod tests {
 
     #[test]
     fn leads_are_taken_as_gitleaks_writes_them() {
-        assert_eq!(
-            Lead::of(r"(?i)[\w.-]{0,50}?(?:key)x"),
-            (Lead { most: 50, folded: 50 }, r"(?i)(?:key)x".into())
-        );
-        assert_eq!(
-            Lead::of(r"[\w.-]{0,50}?(?i:[\w.-]{0,50}?(?:okta))x"),
-            (Lead { most: 100, folded: 50 }, r"(?i:(?:okta))x".into())
-        );
-        assert_eq!(
-            Lead::of(r"\b(AKIA[A-Z]{16})"),
-            (Lead { most: 0, folded: 0 }, r"\b(AKIA[A-Z]{16})".into())
-        );
-        assert_eq!(
-            Lead::of(r"[\w.-]{0,50}(?:key)"),
-            (Lead { most: 0, folded: 0 }, r"[\w.-]{0,50}(?:key)".into())
-        );
+        // (pattern, its lead's bound and the part of it that folds, the pattern without it)
+        let cases = [
+            (r"(?i)[\w.-]{0,50}?(?:key)x", 50, 50, r"(?i)(?:key)x"),
+            (r"[\w.-]{0,50}?(?i:[\w.-]{0,50}?(?:okta))x", 100, 50, r"(?i:(?:okta))x"),
+            (r"\b(AKIA[A-Z]{16})", 0, 0, r"\b(AKIA[A-Z]{16})"),
+            (r"[\w.-]{0,50}(?:key)", 0, 0, r"[\w.-]{0,50}(?:key)"),
+        ];
+        for (pattern, most, folded, rest) in cases {
+            assert_eq!(Lead::of(pattern), (Lead { most, folded }, rest.to_owned()), "{pattern}");
+        }
     }
 
     #[test]

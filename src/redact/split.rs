@@ -32,6 +32,11 @@ const INSIDE: &str = "\0";
 /// A position in the files: a file, and a byte of it (`(files, 0)`: past the last).
 type At = (usize, u64);
 
+/// The names and sizes of `files` (held whole): what a [`ShareScan`] of them is made with.
+pub fn names_and_sizes(files: &[(&str, &[u8])]) -> (Vec<String>, Vec<u64>) {
+    files.iter().map(|(n, b)| (n.to_string(), b.len() as u64)).unzip()
+}
+
 /// Where share `share` of `count` of files of `sizes` bytes would begin, before the cut: as far
 /// into all the bytes as its share says, in the file that holds that byte. It needs no byte
 /// before.
@@ -316,10 +321,6 @@ mod tests {
         #[cfg(feature = "generate")]
         out.push(crate::generate::session(3.0, 7));
         out
-    }
-
-    fn names_and_sizes(files: &[(&str, &[u8])]) -> (Vec<String>, Vec<u64>) {
-        files.iter().map(|(n, b)| (n.to_string(), b.len() as u64)).unzip()
     }
 
     /// Share `share` of `count`, fed as the engine worker hands a share's worker the files: in
